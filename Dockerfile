@@ -1,0 +1,21 @@
+# Production image: gunicorn serving Django; the same image runs the Celery worker and beat.
+FROM python:3.11-slim-bookworm
+
+ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 PIP_DISABLE_PIP_VERSION_CHECK=1
+WORKDIR /app
+
+COPY pyproject.toml README.md ./
+COPY config ./config
+COPY games ./games
+COPY tournaments ./tournaments
+COPY scoring ./scoring
+COPY templates ./templates
+COPY static ./static
+COPY manage.py ./
+RUN pip install --no-cache-dir . \
+    && DEBUG=False SECRET_KEY=build-only python manage.py collectstatic --no-input -v0 \
+    && useradd --system --uid 1000 kakumei
+USER kakumei
+
+EXPOSE 8000
+CMD ["gunicorn", "config.wsgi", "--bind", "0.0.0.0:8000", "--workers", "3", "--access-logfile", "-"]

@@ -1,0 +1,26 @@
+from __future__ import annotations
+
+from django.contrib import admin
+from django.contrib.auth import views as auth_views
+from django.urls import include, path
+from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView
+from rest_framework.routers import DefaultRouter
+
+from config.health import healthz
+from tournaments.api import TournamentViewSet
+from tournaments.views import tournament_list
+
+router = DefaultRouter()
+router.register("tournaments", TournamentViewSet, basename="tournament")
+
+urlpatterns = [
+    path("", tournament_list, name="home"),
+    path("tournaments/", include("tournaments.urls")),
+    path("healthz", healthz, name="healthz"),
+    path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
+    path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("admin/", admin.site.urls),
+    path("api/", include(router.urls)),
+    path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
+    path("api/docs/", SpectacularRedocView.as_view(url_name="schema"), name="api-docs"),
+]

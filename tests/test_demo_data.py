@@ -1,0 +1,51 @@
+"""`load_demo` gives a newcomer a published 8-player tournament and a login, idempotently."""
+
+from __future__ import annotations
+
+import pytest
+from django.contrib.auth import authenticate
+from django.core.management import CommandError, call_command
+from pytest_django.fixtures import Settings
+
+from tournaments.models import Entry, Tournament
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def development_machine(settings: Settings) -> None:
+    settings.DEBUG = True  # as `./dev serve` runs it; the test runner turns DEBUG off
+
+
+def test_demo_has_a_published_tournament_with_eight_checked_in_players() -> None:
+    call_command("load_demo", verbosity=0)
+
+    tournament = Tournament.objects.get(slug="demo-cup")
+    assert tournament.status != Tournament.Status.DRAFT
+    assert tournament.entries.filter(status=Entry.Status.CHECKED_IN).count() == 8
+    assert sorted(tournament.entries.values_list("number", flat=True)) == list(range(1, 9))
+
+
+def test_demo_organiser_can_log_in_and_organises_the_demo() -> None:
+    call_command("load_demo", verbosity=0)
+
+    user = authenticate(username="organiser", password="kakumei-demo")
+
+    assert user is not None
+    assert Tournament.objects.get(slug="demo-cup").organisers.filter(pk=user.pk).exists()
+
+
+def test_loading_the_demo_twice_changes_nothing() -> None:
+    call_command("load_demo", verbosity=0)
+    call_command("load_demo", verbosity=0)
+
+    assert Tournament.objects.count() == 1
+    assert Entry.objects.count() == 8
+
+
+def test_demo_login_is_refused_outside_debug(settings: Settings) -> None:
+    settings.DEBUG = False
+
+    with pytest.raises(CommandError, match="DEBUG is off"):
+        call_command("load_demo", verbosity=0)
+    assert not Tournament.objects.exists()

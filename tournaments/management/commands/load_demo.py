@@ -1,0 +1,88 @@
+"""Load a small demo: one published tournament with 8 checked-in players and a demo organiser.
+
+Idempotent: running it twice changes nothing. Refuses to create the demo login (a known
+password) unless DEBUG is on or --allow-demo-login is given.
+"""
+
+from __future__ import annotations
+
+import datetime
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.db import transaction
+
+from tournaments.models import Entry, Player, Tournament
+
+DEMO_SLUG = "demo-cup"
+DEMO_USERNAME = "organiser"
+DEMO_PASSWORD = "kakumei-demo"
+DEMO_PLAYERS = [
+    ("Aoki Haruto", "あおき はると"),
+    ("Ishikawa Yui", "いしかわ ゆい"),
+    ("Ueda Sota", "うえだ そうた"),
+    ("Endo Mio", "えんどう みお"),
+    ("Okada Ren", "おかだ れん"),
+    ("Kato Hina", "かとう ひな"),
+    ("Kimura Riku", "きむら りく"),
+    ("Kudo Sakura", "くどう さくら"),
+]
+
+
+class Command(BaseCommand):
+    help = "Load the demo tournament (8 players) and a demo organiser login."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument(
+            "--allow-demo-login",
+            action="store_true",
+            help="create the demo organiser login even when DEBUG is off",
+        )
+
+    @transaction.atomic
+    def handle(self, *args: Any, **options: Any) -> None:
+        if not (settings.DEBUG or options["allow_demo_login"]):
+            raise CommandError(
+                "Refusing to create a login with a published password while DEBUG is off "
+                "(pass --allow-demo-login to insist)."
+            )
+        user_model = get_user_model()
+        organiser, created = user_model.objects.get_or_create(
+            username=DEMO_USERNAME,
+            defaults={"is_staff": True, "is_superuser": True, "email": "organiser@example.com"},
+        )
+        if created:
+            organiser.set_password(DEMO_PASSWORD)
+            organiser.save(update_fields=["password"])
+
+        tournament, _ = Tournament.objects.get_or_create(
+            slug=DEMO_SLUG,
+            defaults={
+                "name": "Kakumei Demo Cup 革命杯",
+                "status": Tournament.Status.REGISTRATION,
+                "ruleset_id": "jdf",
+                "ruleset_version": 1,
+                "venue": "Community Hall, Nagoya",
+                "starts_on": datetime.date(2026, 12, 5),
+            },
+        )
+        tournament.organisers.add(organiser)
+
+        for number, (name, kana) in enumerate(DEMO_PLAYERS, start=1):
+            player, _ = Player.objects.get_or_create(
+                display_name=name, defaults={"name_kana": kana}
+            )
+            Entry.objects.get_or_create(
+                tournament=tournament,
+                player=player,
+                defaults={"number": number, "status": Entry.Status.CHECKED_IN},
+            )
+
+        self.stdout.write(
+            self.style.SUCCESS(
+                f"Demo loaded: {tournament.name} with {tournament.entries.count()} players; "
+                f"log in as {DEMO_USERNAME} / {DEMO_PASSWORD}"
+            )
+        )
