@@ -1,0 +1,100 @@
+"""Kakumei rules engine: pure Python, standard library only (no Django below here).
+
+>>> from games.engine import JDF, new_game, legal_moves, apply, Move
+>>> state = new_game(JDF, ["3S 5D", "4H 6C", "7S 9D", "8H TD"])
+>>> state.turn
+0
+>>> state, events = apply(state, Move.play(0, "3S"))
+>>> [e.kind for e in events], state.turn
+(['played'], 1)
+"""
+
+from __future__ import annotations
+
+from .cards import (
+    FULL_DECK,
+    JOKERS,
+    NUMBERS,
+    RANK_MASK,
+    SUIT_MASK,
+    Card,
+    CardSet,
+    card_names,
+    format_card,
+    format_cards,
+    iter_cards,
+    normalise_jokers,
+    parse_card,
+    parse_cards,
+)
+from .core import (
+    PHASE_EXCHANGE,
+    PHASE_OVER,
+    PHASE_PLAY,
+    SET,
+    STAIRS,
+    TITLES,
+    Combo,
+    Move,
+    Setup,
+    State,
+    apply,
+    apply_unchecked,
+    is_legal,
+    legal_moves,
+    new_game,
+    observe,
+    placings,
+)
+from .deal import Deal, deal
+from .errors import EngineError, IllegalMove, InvalidNotation, RecordError, RulesError
+from .events import Event, Placing
+from .rules import JDF, PRESETS, SWITCHES, RuleSet, find_ruleset
+
+__all__ = [
+    "FULL_DECK",
+    "JDF",
+    "JOKERS",
+    "NUMBERS",
+    "PHASE_EXCHANGE",
+    "PHASE_OVER",
+    "PHASE_PLAY",
+    "PRESETS",
+    "RANK_MASK",
+    "SET",
+    "STAIRS",
+    "SUIT_MASK",
+    "SWITCHES",
+    "TITLES",
+    "Card",
+    "CardSet",
+    "Combo",
+    "Deal",
+    "EngineError",
+    "Event",
+    "IllegalMove",
+    "InvalidNotation",
+    "Move",
+    "Placing",
+    "RecordError",
+    "RuleSet",
+    "RulesError",
+    "Setup",
+    "State",
+    "apply",
+    "apply_unchecked",
+    "card_names",
+    "deal",
+    "find_ruleset",
+    "format_card",
+    "format_cards",
+    "is_legal",
+    "iter_cards",
+    "legal_moves",
+    "new_game",
+    "normalise_jokers",
+    "observe",
+    "parse_card",
+    "parse_cards",
+    "placings",
+]

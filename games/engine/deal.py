@@ -1,0 +1,101 @@
+"""Seeded, reproducible deals with blind cards (ブラインドカード).
+
+The random stream is SHA-256 in counter mode, so a deal depends only on the seed
+and this module's algorithm version (``kakumei-deal/1``), never on the Python
+version or on :mod:`random`'s internals:
+
+1. ``key = SHA-256(b"kakumei-deal/1\\x00" + seed_bytes)`` where ``seed_bytes`` is the
+   seed itself (``bytes``), its UTF-8 encoding (``str``) or the UTF-8 encoding of
+   its decimal representation (``int``);
+2. block ``i`` of the stream is ``SHA-256(key + i.to_bytes(8, "big"))``, read as
+   big-endian 64-bit words;
+3. ``below(n)`` draws words and rejects those ``>= 2**64 - 2**64 % n`` (no modulo bias),
+   returning ``word % n``;
+4. Fisher–Yates shuffles the 52 number cards (``for i = len-1 … 1: swap(i, below(i+1))``);
+   the first ``rules.blind_cards`` are the blinds;
+5. the remaining number cards plus the two jokers (bits 52, 53, appended in that
+   order) are shuffled the same way and dealt one at a time: card ``i`` goes to
+   seat ``i % seats``.
+
+Anyone with the seed (published after play, DESIGN §4) can re-derive the deal.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+
+from .cards import CardSet, card_names
+from .errors import EngineError
+from .rules import RuleSet
+
+ALGORITHM = "kakumei-deal/1"
+
+
+class _Stream:
+    __slots__ = ("_block", "_buffer", "_key")
+
+    def __init__(self, seed: bytes) -> None:
+        self._key = hashlib.sha256(ALGORITHM.encode() + b"\x00" + seed).digest()
+        self._block = 0
+        self._buffer = b""
+
+    def _word(self) -> int:
+        if len(self._buffer) < 8:
+            self._buffer += hashlib.sha256(self._key + self._block.to_bytes(8, "big")).digest()
+            self._block += 1
+        word, self._buffer = self._buffer[:8], self._buffer[8:]
+        return int.from_bytes(word, "big")
+
+    def below(self, n: int) -> int:
+        limit = (1 << 64) - (1 << 64) % n
+        while True:
+            word = self._word()
+            if word < limit:
+                return word % n
+
+    def shuffle(self, items: list[int]) -> None:
+        for i in range(len(items) - 1, 0, -1):
+            j = self.below(i + 1)
+            items[i], items[j] = items[j], items[i]
+
+
+def seed_bytes(seed: bytes | str | int) -> bytes:
+    """The bytes a seed stands for (see the module docstring)."""
+    if isinstance(seed, bytes):
+        return seed
+    if isinstance(seed, str):
+        return seed.encode("utf-8")
+    if isinstance(seed, int) and not isinstance(seed, bool):
+        return str(seed).encode("ascii")
+    raise EngineError(
+        f"a seed must be bytes, str or int, not {type(seed).__name__}", code="bad_seed"
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Deal:
+    """Hands per seat (card-set masks) and the blind cards."""
+
+    hands: tuple[CardSet, ...]
+    blind: CardSet
+
+    def to_record(self) -> dict[str, object]:
+        """The ``hands`` and ``blind`` keys of a record."""
+        return {"hands": [card_names(h) for h in self.hands], "blind": card_names(self.blind)}
+
+
+def deal(seed: bytes | str | int, rules: RuleSet) -> Deal:
+    """Deal a game reproducibly from ``seed`` under ``rules`` (blinds, then 13 each for JDF)."""
+    stream = _Stream(seed_bytes(seed))
+    numbers = list(range(52))
+    stream.shuffle(numbers)
+    blind = 0
+    for card in numbers[: rules.blind_cards]:
+        blind |= 1 << card
+    rest = [*numbers[rules.blind_cards :], 52, 53]
+    stream.shuffle(rest)
+    hands = [0] * rules.seats
+    for i, card in enumerate(rest):
+        hands[i % rules.seats] |= 1 << card
+    return Deal(hands=tuple(hands), blind=blind)
