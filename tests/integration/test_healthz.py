@@ -101,9 +101,7 @@ def test_healthz_is_503_when_the_broker_goes_down(client: Client, broker_setting
     assert time.monotonic() - started < 5
 
 
-def test_healthz_reports_how_long_ago_a_worker_was_seen(
-    client: Client, settings: Settings
-) -> None:
+def test_healthz_reports_how_long_ago_a_worker_was_seen(client: Client, settings: Settings) -> None:
     from scoring.services import record_heartbeat
 
     settings.CELERY_TASK_ALWAYS_EAGER = True
