@@ -172,6 +172,12 @@ SPECTACULAR_SETTINGS = {
     "REDOC_DIST": "SIDECAR",
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    # Several models have a `status` field with different choices; name each enum.
+    "ENUM_NAME_OVERRIDES": {
+        "TournamentStatusEnum": "tournaments.models.Tournament.Status",
+        "EntryStatusEnum": "tournaments.models.Entry.Status",
+        "RoundStatusEnum": "tournaments.models.Round.Status",
+    },
 }
 
 # Celery: eager by default so the embedded setup needs no broker; a real worker in production.

@@ -7,15 +7,27 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView
 from rest_framework.routers import DefaultRouter
 
 from config.health import healthz
-from tournaments.api import TournamentViewSet
+from tournaments.api import (
+    EntryViewSet,
+    RoundViewSet,
+    StageViewSet,
+    TableViewSet,
+    TournamentViewSet,
+)
 from tournaments.views import tournament_list
 
 router = DefaultRouter()
 router.register("tournaments", TournamentViewSet, basename="tournament")
+router.register("stages", StageViewSet, basename="stage")
+router.register("rounds", RoundViewSet, basename="round")
+router.register("tables", TableViewSet, basename="table")
+router.register("entries", EntryViewSet, basename="entry")
 
 urlpatterns = [
     path("", tournament_list, name="home"),
     path("tournaments/", include("tournaments.urls")),
+    path("organiser/", include("tournaments.urls_organiser")),
+    path("referee/", include("tournaments.urls_referee")),
     path("healthz", healthz, name="healthz"),
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),

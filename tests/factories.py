@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import hashlib
+import secrets
+
 import factory
 from django.contrib.auth import get_user_model
 
-from tournaments.models import Entry, Player, Tournament
+from tournaments.models import Entry, Official, Player, Round, Seat, Stage, Table, Tournament
 
 
 class UserFactory(factory.django.DjangoModelFactory):
@@ -40,3 +43,61 @@ class EntryFactory(factory.django.DjangoModelFactory):
     tournament = factory.SubFactory(TournamentFactory)
     player = factory.SubFactory(PlayerFactory)
     number = factory.Sequence(lambda n: n + 1)
+
+
+# --- tournament domain (issue #5) -------------------------------------------------------------
+
+
+class OfficialFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = Official
+
+    tournament = factory.SubFactory(TournamentFactory)
+    user = factory.SubFactory(UserFactory)
+    role = Official.Role.ORGANISER
+
+
+class StageFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = Stage
+
+    tournament = factory.SubFactory(TournamentFactory)
+    order = factory.Sequence(lambda n: n + 1)
+    name = factory.LazyAttribute(lambda o: f"Stage {o.order}")
+    kind = Stage.Kind.QUALIFYING
+
+
+def _seed() -> str:
+    return secrets.token_bytes(32).hex()
+
+
+class RoundFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = Round
+
+    stage = factory.SubFactory(StageFactory)
+    number = factory.Sequence(lambda n: n + 1)
+    seed_secret = factory.LazyFunction(_seed)
+    seed_commitment = factory.LazyAttribute(
+        lambda o: hashlib.sha256(o.seed_secret.encode()).hexdigest()
+    )
+
+
+class TableFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = Table
+
+    round = factory.SubFactory(RoundFactory)
+    number = factory.Sequence(lambda n: n + 1)
+
+
+class SeatFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = Seat
+
+    table = factory.SubFactory(TableFactory)
+    round = factory.SelfAttribute("table.round")
+    entry = factory.SubFactory(
+        EntryFactory, tournament=factory.SelfAttribute("..table.round.stage.tournament")
+    )
+    position = factory.Sequence(lambda n: n % 4 + 1)

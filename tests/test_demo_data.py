@@ -7,7 +7,7 @@ from django.contrib.auth import authenticate
 from django.core.management import CommandError, call_command
 from pytest_django.fixtures import Settings
 
-from tournaments.models import Entry, Tournament
+from tournaments.models import Entry, Official, Tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -32,7 +32,11 @@ def test_demo_organiser_can_log_in_and_organises_the_demo() -> None:
     user = authenticate(username="organiser", password="kakumei-demo")
 
     assert user is not None
-    assert Tournament.objects.get(slug="demo-cup").organisers.filter(pk=user.pk).exists()
+    assert (
+        Tournament.objects.get(slug="demo-cup")
+        .officials.filter(user=user, role=Official.Role.ORGANISER)
+        .exists()
+    )
 
 
 def test_loading_the_demo_twice_changes_nothing() -> None:

@@ -1,35 +1,197 @@
+"""Admin for raw data. Workflow actions call the same services as the pages and the API.
+
+A round's secret seed is never shown (nor editable) here before it is revealed.
+"""
+
 from __future__ import annotations
 
-from django.contrib import admin
+from django.contrib import admin, messages
+from django.db.models import QuerySet
+from django.http import HttpRequest
 
-from tournaments.models import Entry, Player, Tournament
+from tournaments import services
+from tournaments.models import (
+    Entry,
+    League,
+    Official,
+    Player,
+    Round,
+    Season,
+    Seat,
+    Stage,
+    StageEntrant,
+    Table,
+    Tournament,
+)
 
 
 class EntryInline(admin.TabularInline[Entry, Tournament]):
     model = Entry
     extra = 0
     autocomplete_fields = ["player"]
+    fk_name = "tournament"
+    fields = ["number", "player", "status", "seeded_into", "substitute_for"]
+    raw_id_fields = ["substitute_for"]
+
+
+class OfficialInline(admin.TabularInline[Official, Tournament]):
+    model = Official
+    extra = 0
+    autocomplete_fields = ["user"]
+
+
+class StageInline(admin.TabularInline[Stage, Tournament]):
+    model = Stage
+    extra = 0
+    fields = ["order", "name", "kind", "advance_top_n", "advance_top_k_per_table"]
+
+
+@admin.register(League)
+class LeagueAdmin(admin.ModelAdmin[League]):
+    list_display = ["name", "slug"]
+    search_fields = ["name"]
+    prepopulated_fields = {"slug": ["name"]}
+
+
+@admin.register(Season)
+class SeasonAdmin(admin.ModelAdmin[Season]):
+    list_display = ["name", "league", "slug"]
+    list_filter = ["league"]
 
 
 @admin.register(Tournament)
 class TournamentAdmin(admin.ModelAdmin[Tournament]):
-    list_display = ["name", "status", "ruleset_id", "ruleset_version", "starts_on", "venue"]
-    list_filter = ["status", "ruleset_id"]
+    list_display = [
+        "name",
+        "status",
+        "ruleset_id",
+        "ruleset_version",
+        "table_size",
+        "games_per_set",
+        "sets_per_round",
+        "starts_on",
+        "venue",
+    ]
+    list_filter = ["status", "ruleset_id", "season"]
     search_fields = ["name", "slug", "venue"]
     prepopulated_fields = {"slug": ["name"]}
-    filter_horizontal = ["organisers"]
-    inlines = [EntryInline]
+    inlines = [OfficialInline, StageInline, EntryInline]
+
+
+@admin.register(Official)
+class OfficialAdmin(admin.ModelAdmin[Official]):
+    list_display = ["tournament", "user", "role"]
+    list_filter = ["role", "tournament"]
+    autocomplete_fields = ["user"]
 
 
 @admin.register(Player)
 class PlayerAdmin(admin.ModelAdmin[Player]):
     list_display = ["display_name", "name_kana", "user"]
-    search_fields = ["display_name", "name_kana"]
+    search_fields = ["display_name", "name_kana", "email"]
+
+
+@admin.action(description="Check in the selected entries (受付)")
+def check_in_entries(
+    modeladmin: admin.ModelAdmin[Entry], request: HttpRequest, queryset: QuerySet[Entry]
+) -> None:
+    done = 0
+    for entry in queryset.select_related("tournament", "player"):
+        try:
+            services.check_in_entry(entry, request.user)
+            done += 1
+        except services.DomainError as error:
+            modeladmin.message_user(request, str(error), messages.WARNING)
+    modeladmin.message_user(request, f"{done} entries checked in.")
 
 
 @admin.register(Entry)
 class EntryAdmin(admin.ModelAdmin[Entry]):
-    list_display = ["tournament", "number", "player", "status"]
+    list_display = ["tournament", "number", "player", "status", "checked_in_at", "seeded_into"]
     list_filter = ["status", "tournament"]
     search_fields = ["player__display_name"]
-    list_select_related = ["tournament", "player"]
+    list_select_related = ["tournament", "player", "seeded_into"]
+    raw_id_fields = ["substitute_for", "player"]
+    actions = [check_in_entries]
+
+
+@admin.register(Stage)
+class StageAdmin(admin.ModelAdmin[Stage]):
+    list_display = ["tournament", "order", "name", "kind", "advancement_label", "advanced_at"]
+    list_filter = ["kind", "tournament"]
+
+
+@admin.register(StageEntrant)
+class StageEntrantAdmin(admin.ModelAdmin[StageEntrant]):
+    list_display = ["stage", "entry", "source", "note"]
+    list_filter = ["source", "stage__tournament"]
+    raw_id_fields = ["entry"]
+
+
+@admin.action(description="Publish the selected rounds (commit their seeds)")
+def publish_rounds(
+    modeladmin: admin.ModelAdmin[Round], request: HttpRequest, queryset: QuerySet[Round]
+) -> None:
+    for round_ in queryset.select_related("stage__tournament"):
+        try:
+            services.publish_round(round_, request.user)
+        except services.DomainError as error:
+            modeladmin.message_user(request, str(error), messages.WARNING)
+
+
+@admin.action(description="Finish the selected rounds and reveal their seeds")
+def reveal_rounds(
+    modeladmin: admin.ModelAdmin[Round], request: HttpRequest, queryset: QuerySet[Round]
+) -> None:
+    for round_ in queryset.select_related("stage__tournament"):
+        try:
+            services.reveal_round_seed(round_, request.user)
+        except services.DomainError as error:
+            modeladmin.message_user(request, str(error), messages.WARNING)
+
+
+@admin.register(Round)
+class RoundAdmin(admin.ModelAdmin[Round]):
+    list_display = ["stage", "number", "status", "public_commitment", "published_at"]
+    list_filter = ["status", "stage__tournament"]
+    # The secret seed is excluded: only `revealed_seed` is shown, and only once finished.
+    fields = [
+        "stage",
+        "number",
+        "status",
+        "draw_method",
+        "public_commitment",
+        "revealed_seed",
+        "published_at",
+        "finished_at",
+    ]
+    readonly_fields = [
+        "stage",
+        "number",
+        "status",
+        "draw_method",
+        "public_commitment",
+        "revealed_seed",
+        "published_at",
+        "finished_at",
+    ]
+    actions = [publish_rounds, reveal_rounds]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False  # rounds are drawn by `draw_round`, which creates the seed
+
+
+class SeatInline(admin.TabularInline[Seat, Table]):
+    model = Seat
+    extra = 0
+    fields = ["position", "entry"]
+    raw_id_fields = ["entry"]
+
+
+@admin.register(Table)
+class TableAdmin(admin.ModelAdmin[Table]):
+    list_display = ["round", "number", "referee"]
+    list_filter = ["round__stage__tournament"]
+    list_select_related = ["round__stage__tournament", "referee"]
+    readonly_fields = ["explanation"]
+    inlines = [SeatInline]

@@ -1,14 +1,58 @@
-"""Tournaments and the players entered in them.
+"""The tournament domain: leagues, seasons, tournaments, stages, rounds, tables, seats, entries.
 
-The first slice of the tournament domain (DESIGN §2): a tournament pins the ruleset it is played
-under, and players enter it. Stages, rounds, tables and seats build on these.
+A tournament pins the ruleset it is played under and its format (JDF: tables of 4, sets of
+`games_per_set` games in which titles carry over, `sets_per_round` sets a round). It runs in
+stages (qualifying → cut → final); each stage has rounds, each round tables with seats. Officials
+(organiser, head referee, referee) hold per-tournament roles; referees are assigned to tables.
+
+Models own the invariants the database can check (`Meta.constraints`); workflows (draw,
+publish, reveal, advance) live in `tournaments.services`.
 """
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.db import models
 from django.urls import reverse
+
+from tournaments.points import DEFAULT_PRESET, preset_points_table, validate_points_table
+
+HEX64 = r"^[0-9a-f]{64}$"
+
+
+def default_points_table() -> dict[str, Any]:
+    return preset_points_table(DEFAULT_PRESET)
+
+
+class League(models.Model):
+    """A series of seasons run by one body (e.g. 天下一大富豪大会 or a club league)."""
+
+    name = models.CharField(max_length=200)
+    slug = models.SlugField(max_length=80, unique=True)
+
+    class Meta:
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Season(models.Model):
+    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="seasons")
+    name = models.CharField(max_length=120)
+    slug = models.SlugField(max_length=80)
+
+    class Meta:
+        ordering = ["league", "-slug"]
+        constraints = [
+            models.UniqueConstraint(fields=["league", "slug"], name="season_slug_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.league} {self.name}"
 
 
 class Player(models.Model):
@@ -17,6 +61,8 @@ class Player(models.Model):
     display_name = models.CharField(max_length=80)
     # Japanese events list players in kana order as well as by name.
     name_kana = models.CharField("name (kana)", max_length=80, blank=True)
+    # Optional; lets a CSV import recognise a returning player. Never shown publicly.
+    email = models.EmailField(blank=True)
     user = models.OneToOneField(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
     )
@@ -40,6 +86,9 @@ class Tournament(models.Model):
 
     name = models.CharField(max_length=200)
     slug = models.SlugField(max_length=80, unique=True)
+    season = models.ForeignKey(
+        Season, null=True, blank=True, on_delete=models.SET_NULL, related_name="tournaments"
+    )
     # A game records the ruleset it was played under; changing a preset means a new version,
     # so a tournament pins both.
     ruleset_id = models.CharField(max_length=40, default="jdf")
@@ -47,9 +96,13 @@ class Tournament(models.Model):
     status = models.CharField(max_length=20, choices=Status.choices, default=Status.DRAFT)
     venue = models.CharField(max_length=200, blank=True)
     starts_on = models.DateField(null=True, blank=True)
-    organisers = models.ManyToManyField(
-        settings.AUTH_USER_MODEL, blank=True, related_name="organised_tournaments"
-    )
+    # Format (REFERENCE §1.2): titles carry over within a set; 3 sets make a round.
+    points_table = models.JSONField(default=default_points_table)
+    games_per_set = models.PositiveSmallIntegerField(default=4)
+    sets_per_round = models.PositiveSmallIntegerField(default=3)
+    table_size = models.PositiveSmallIntegerField(default=4)
+    # When the field does not divide by table_size: tables one short (True) or byes (False).
+    allow_short_tables = models.BooleanField(default=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -62,6 +115,21 @@ class Tournament(models.Model):
             models.CheckConstraint(
                 condition=~models.Q(ruleset_id=""), name="tournament_ruleset_id_not_empty"
             ),
+            models.CheckConstraint(
+                condition=models.Q(table_size__gte=3, table_size__lte=5),
+                name="tournament_table_size_3_to_5",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(games_per_set__gte=1), name="tournament_games_per_set_positive"
+            ),
+            models.CheckConstraint(
+                condition=models.Q(sets_per_round__gte=1),
+                name="tournament_sets_per_round_positive",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(points_table__has_key="places"),
+                name="tournament_points_table_has_places",
+            ),
         ]
 
     def __str__(self) -> str:
@@ -73,6 +141,104 @@ class Tournament(models.Model):
     @property
     def ruleset_label(self) -> str:
         return f"{self.ruleset_id}@{self.ruleset_version}"
+
+    def clean(self) -> None:
+        super().clean()
+        try:
+            validate_points_table(self.points_table, self.table_size)
+        except ValidationError as error:
+            raise ValidationError({"points_table": error.messages}) from error
+        from tournaments.rulesets import check_ruleset  # the engine registry, imported lazily
+
+        check_ruleset(self.ruleset_id, self.ruleset_version)
+
+
+class Official(models.Model):
+    """A per-tournament role: organiser, head referee (主審) or referee (審判)."""
+
+    class Role(models.TextChoices):
+        ORGANISER = "organiser", "Organiser 主催"
+        HEAD_REFEREE = "head_referee", "Head referee 主審"
+        REFEREE = "referee", "Referee 審判"
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="officials")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="official_roles"
+    )
+    role = models.CharField(max_length=20, choices=Role.choices)
+
+    class Meta:
+        ordering = ["tournament", "role", "user"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["tournament", "user", "role"], name="official_role_once"
+            ),
+            models.CheckConstraint(
+                condition=models.Q(role__in=["organiser", "head_referee", "referee"]),
+                name="official_role_valid",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} — {self.get_role_display()} ({self.tournament})"
+
+
+class Stage(models.Model):
+    """A phase of a tournament: qualifying rounds, a cut, the final table.
+
+    Advancement to the next stage: the top `advance_top_n` by total points and/or the top
+    `advance_top_k_per_table` of each table of the stage's last round (see
+    `tournaments.advancement`), plus entries seeded straight into the next stage.
+    """
+
+    class Kind(models.TextChoices):
+        QUALIFYING = "qualifying", "Qualifying 予選"
+        CUT = "cut", "Cut 準決勝"
+        FINAL = "final", "Final 決勝"
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="stages")
+    order = models.PositiveSmallIntegerField()
+    name = models.CharField(max_length=120)
+    kind = models.CharField(max_length=20, choices=Kind.choices, default=Kind.QUALIFYING)
+    advance_top_n = models.PositiveIntegerField(null=True, blank=True)
+    advance_top_k_per_table = models.PositiveSmallIntegerField(null=True, blank=True)
+    # 2024 final: "one more round added to carried-over points" — totals span earlier stages.
+    carry_over_totals = models.BooleanField(default=False)
+    advanced_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["tournament", "order"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "order"], name="stage_order_unique"),
+            models.CheckConstraint(condition=models.Q(order__gte=1), name="stage_order_positive"),
+            models.CheckConstraint(
+                condition=models.Q(advance_top_n__isnull=True) | models.Q(advance_top_n__gte=1),
+                name="stage_top_n_positive",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(advance_top_k_per_table__isnull=True)
+                | models.Q(advance_top_k_per_table__gte=1, advance_top_k_per_table__lte=5),
+                name="stage_top_k_1_to_5",
+            ),
+            # Nobody advances out of the final table.
+            models.CheckConstraint(
+                condition=~models.Q(kind="final")
+                | models.Q(advance_top_n__isnull=True, advance_top_k_per_table__isnull=True),
+                name="stage_final_has_no_advancement",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.tournament} · {self.name}"
+
+    @property
+    def advancement_label(self) -> str:
+        parts = []
+        if self.advance_top_k_per_table:
+            parts.append(f"top {self.advance_top_k_per_table} per table")
+        if self.advance_top_n:
+            parts.append(f"top {self.advance_top_n} by total points")
+        return " + ".join(parts) or "—"
 
 
 class Entry(models.Model):
@@ -88,6 +254,15 @@ class Entry(models.Model):
     # The entrant number printed on score sheets and table cards.
     number = models.PositiveIntegerField()
     status = models.CharField(max_length=20, choices=Status.choices, default=Status.REGISTERED)
+    checked_in_at = models.DateTimeField(null=True, blank=True)
+    # A substitute takes a dropped entrant's place (and carries on their results).
+    substitute_for = models.OneToOneField(
+        "self", null=True, blank=True, on_delete=models.PROTECT, related_name="substitute"
+    )
+    # Seeded entrants (e.g. previous finalists) skip earlier stages and join this one.
+    seeded_into = models.ForeignKey(
+        Stage, null=True, blank=True, on_delete=models.SET_NULL, related_name="seeded_entries"
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -97,7 +272,157 @@ class Entry(models.Model):
             models.UniqueConstraint(fields=["tournament", "player"], name="entry_player_once"),
             models.UniqueConstraint(fields=["tournament", "number"], name="entry_number_unique"),
             models.CheckConstraint(condition=models.Q(number__gte=1), name="entry_number_positive"),
+            models.CheckConstraint(
+                condition=~models.Q(substitute_for=models.F("pk")),
+                name="entry_not_own_substitute",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(status__in=["registered", "checked_in", "dropped"]),
+                name="entry_status_valid",
+            ),
         ]
 
     def __str__(self) -> str:
         return f"#{self.number} {self.player}"
+
+
+class StageEntrant(models.Model):
+    """An entry playing in a stage: from the start, by advancement, or seeded."""
+
+    class Source(models.TextChoices):
+        START = "start", "Started here"
+        ADVANCED = "advanced", "Advanced"
+        SEEDED = "seeded", "Seeded"
+
+    stage = models.ForeignKey(Stage, on_delete=models.CASCADE, related_name="entrants")
+    entry = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="stage_places")
+    source = models.CharField(max_length=20, choices=Source.choices)
+    note = models.CharField(max_length=300, blank=True)
+
+    class Meta:
+        ordering = ["stage", "entry__number"]
+        constraints = [
+            models.UniqueConstraint(fields=["stage", "entry"], name="stage_entrant_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.entry} in {self.stage.name}"
+
+
+class Round(models.Model):
+    """A round: tables drawn, then published (seed committed), then finished (seed revealed).
+
+    `seed_secret` never leaves the server before `finished_at`; `seed_commitment` is
+    SHA-256(seed_secret as ASCII hex) and is public from publication on.
+    """
+
+    class Status(models.TextChoices):
+        DRAFT = "draft", "Draft (draw preview)"
+        PUBLISHED = "published", "Published"
+        FINISHED = "finished", "Finished"
+
+    stage = models.ForeignKey(Stage, on_delete=models.CASCADE, related_name="rounds")
+    number = models.PositiveSmallIntegerField()
+    status = models.CharField(max_length=20, choices=Status.choices, default=Status.DRAFT)
+    seed_secret = models.CharField(max_length=64)
+    seed_commitment = models.CharField(max_length=64)
+    draw_method = models.CharField(max_length=20, blank=True)
+    published_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["stage", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["stage", "number"], name="round_number_unique"),
+            models.CheckConstraint(condition=models.Q(number__gte=1), name="round_number_positive"),
+            models.CheckConstraint(
+                condition=models.Q(seed_secret__regex=HEX64, seed_commitment__regex=HEX64),
+                name="round_seed_is_hex64",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(status="draft") | models.Q(published_at__isnull=False),
+                name="round_published_has_time",
+            ),
+            # The seed is revealed exactly when the round finishes.
+            models.CheckConstraint(
+                condition=models.Q(status="finished", finished_at__isnull=False)
+                | (~models.Q(status="finished") & models.Q(finished_at__isnull=True)),
+                name="round_finished_iff_revealed",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.stage} · Round {self.number}"
+
+    @property
+    def tournament(self) -> Tournament:
+        return self.stage.tournament
+
+    @property
+    def is_revealed(self) -> bool:
+        return self.status == self.Status.FINISHED
+
+    @property
+    def revealed_seed(self) -> str | None:
+        """The seed once revealed, else None: the only accessor pages and the API use."""
+        return self.seed_secret if self.is_revealed else None
+
+    @property
+    def public_commitment(self) -> str | None:
+        return None if self.status == self.Status.DRAFT else self.seed_commitment
+
+
+class Table(models.Model):
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="tables")
+    number = models.PositiveSmallIntegerField()
+    referee = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="refereed_tables",
+    )
+    # Why the draw formed this table (seating.py's explanation), shown to organisers.
+    explanation = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ["round", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["round", "number"], name="table_number_unique"),
+            models.CheckConstraint(condition=models.Q(number__gte=1), name="table_number_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.round} · Table {self.number}"
+
+    def get_referee_url(self) -> str:
+        return reverse("referee:table", kwargs={"table_id": self.pk})
+
+
+class Seat(models.Model):
+    """An entry's seat at a table. `round` repeats `table.round` so the database can refuse
+    seating an entry twice in one round."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="seats")
+    entry = models.ForeignKey(Entry, on_delete=models.PROTECT, related_name="seats")
+    position = models.PositiveSmallIntegerField()
+
+    class Meta:
+        ordering = ["table", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "position"], name="seat_position_unique"),
+            models.UniqueConstraint(fields=["round", "entry"], name="seat_entry_once_per_round"),
+            models.CheckConstraint(
+                condition=models.Q(position__gte=1, position__lte=5), name="seat_position_1_to_5"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table} seat {self.position}: {self.entry}"
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        # Keep the denormalised round in step with the table, whoever creates the seat.
+        self.round_id = self.table.round_id
+        super().save(*args, **kwargs)

@@ -1,10 +1,22 @@
-"""Read-only queries for tournament pages and the API."""
+"""Read-only queries for tournament pages and the API (scoped per user: list endpoints and
+pages must never show what the user may not see)."""
 
 from __future__ import annotations
 
-from django.db.models import Count, Q, QuerySet
+from django.db.models import Count, Prefetch, Q, QuerySet
 
-from tournaments.models import Entry, Tournament
+from tournaments.models import (
+    Entry,
+    Official,
+    Round,
+    Seat,
+    Stage,
+    StageEntrant,
+    Table,
+    Tournament,
+)
+from tournaments.permissions import AnyUser
+from tournaments.seating import History, PastTable
 
 
 def public_tournaments() -> QuerySet[Tournament]:
@@ -18,3 +30,139 @@ def public_tournaments() -> QuerySet[Tournament]:
 
 def tournament_entries(tournament: Tournament) -> QuerySet[Entry]:
     return tournament.entries.select_related("player").order_by("number")
+
+
+def organised_tournaments(user: AnyUser) -> QuerySet[Tournament]:
+    """Tournaments `user` organises (every tournament for a superuser)."""
+    if not user.is_authenticated:
+        return Tournament.objects.none()
+    if getattr(user, "is_superuser", False):
+        return Tournament.objects.all()
+    return Tournament.objects.filter(
+        officials__user_id=user.pk, officials__role=Official.Role.ORGANISER
+    ).distinct()
+
+
+def visible_tournaments(user: AnyUser) -> QuerySet[Tournament]:
+    """Published tournaments plus the drafts `user` organises, with entry counts."""
+    organised = organised_tournaments(user).values("pk")
+    return (
+        Tournament.objects.filter(~Q(status=Tournament.Status.DRAFT) | Q(pk__in=organised))
+        .annotate(entry_count=Count("entries", filter=~Q(entries__status=Entry.Status.DROPPED)))
+        .order_by("-starts_on", "name")
+    )
+
+
+def visible_rounds(user: AnyUser) -> QuerySet[Round]:
+    """Published rounds of published tournaments, plus every round of the user's tournaments."""
+    organised = organised_tournaments(user).values("pk")
+    return (
+        Round.objects.filter(
+            (~Q(status=Round.Status.DRAFT) & ~Q(stage__tournament__status=Tournament.Status.DRAFT))
+            | Q(stage__tournament__in=organised)
+        )
+        .select_related("stage__tournament")
+        .order_by("stage__tournament", "stage__order", "number")
+    )
+
+
+def visible_tables(user: AnyUser) -> QuerySet[Table]:
+    """Tables of visible rounds, plus a referee's own tables (even in a draft round)."""
+    rounds = visible_rounds(user).values("pk")
+    own = Q(referee_id=user.pk) if user.is_authenticated else Q(pk__in=[])
+    return (
+        Table.objects.filter(Q(round__in=rounds) | own)
+        .select_related("round__stage__tournament", "referee")
+        .prefetch_related(
+            Prefetch("seats", Seat.objects.select_related("entry__player").order_by("position"))
+        )
+        .order_by("round", "number")
+    )
+
+
+def refereed_tables(user: AnyUser) -> QuerySet[Table]:
+    """Tables `user` may open in the referee console."""
+    if not user.is_authenticated:
+        return Table.objects.none()
+    if getattr(user, "is_superuser", False):
+        return Table.objects.all()
+    staff_tournaments = Official.objects.filter(
+        user_id=user.pk, role__in=[Official.Role.ORGANISER, Official.Role.HEAD_REFEREE]
+    ).values("tournament")
+    return Table.objects.filter(
+        Q(referee_id=user.pk) | Q(round__stage__tournament__in=staff_tournaments)
+    )
+
+
+def round_tables(round_: Round) -> QuerySet[Table]:
+    return (
+        round_.tables.select_related("referee")
+        .prefetch_related(
+            Prefetch("seats", Seat.objects.select_related("entry__player").order_by("position"))
+        )
+        .order_by("number")
+    )
+
+
+def first_stage(tournament: Tournament) -> Stage | None:
+    return tournament.stages.order_by("order").first()
+
+
+def next_stage(stage: Stage) -> Stage | None:
+    return stage.tournament.stages.filter(order__gt=stage.order).order_by("order").first()
+
+
+def stage_participants(stage: Stage) -> list[Entry]:
+    """Checked-in entries that play in `stage`.
+
+    The first stage: every checked-in entry not seeded into a later stage. A later stage: the
+    entries advanced or seeded into it (`StageEntrant`) that are still checked in.
+    """
+    checked_in = stage.tournament.entries.filter(status=Entry.Status.CHECKED_IN)
+    first = first_stage(stage.tournament)
+    if first is not None and first.pk == stage.pk:
+        qs = checked_in.filter(Q(seeded_into__isnull=True) | Q(seeded_into=stage))
+    else:
+        qs = checked_in.filter(stage_places__stage=stage)
+    return list(qs.select_related("player").order_by("number"))
+
+
+def stage_totals(stage: Stage) -> dict[int, int]:
+    """Total points per entry id in `stage` (with earlier stages if it carries totals over).
+
+    There are no game results yet (GameResult and standings come with issues #6/#7), so every
+    participant's total is 0 until scoring provides them.
+    """
+    return {entry.pk: 0 for entry in stage_participants(stage)}
+
+
+def seating_history(tournament: Tournament, exclude_round: Round | None = None) -> History:
+    """Every earlier table of the tournament, in seat order, for the re-seating cost model."""
+    seats = (
+        Seat.objects.filter(round__stage__tournament=tournament)
+        .exclude(round__status=Round.Status.DRAFT)
+        .select_related("table", "round__stage")
+        .order_by("round__stage__order", "round__number", "table__number", "position")
+    )
+    if exclude_round is not None:
+        seats = seats.exclude(round=exclude_round)
+    tables: dict[int, tuple[str, list[int]]] = {}
+    for seat in seats:
+        label = f"{seat.round.stage.order}.{seat.round.number}"
+        tables.setdefault(seat.table_id, (label, []))[1].append(seat.entry_id)
+    return History(tables=tuple(PastTable(label, tuple(ids)) for label, ids in tables.values()))
+
+
+def last_round_tables(stage: Stage) -> dict[int, list[int]]:
+    """Entry ids per table number in the stage's last round (for top-K-per-table rules)."""
+    last = stage.rounds.order_by("-number").first()
+    if last is None:
+        return {}
+    tables: dict[int, list[int]] = {}
+    for seat in Seat.objects.filter(round=last).select_related("table").order_by("position"):
+        tables.setdefault(seat.table.number, []).append(seat.entry_id)
+    return tables
+
+
+def stage_entrants(stage: Stage) -> QuerySet[StageEntrant]:
+    return stage.entrants.select_related("entry__player").order_by("entry__number")

@@ -9,4 +9,5 @@ app_name = "tournaments"
 urlpatterns = [
     path("", views.tournament_list, name="list"),
     path("<slug:slug>/", views.tournament_detail, name="detail"),
+    path("<slug:slug>/rounds/<int:round_id>/", views.round_detail, name="round"),
 ]

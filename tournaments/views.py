@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.views.decorators.http import require_GET
 
-from tournaments.selectors import public_tournaments, tournament_entries
+from games.engine.cards import card_names
+from tournaments.deals import commitment_for, deal_material, derive_deal
+from tournaments.forms import VerifyDealForm
+from tournaments.models import Round
+from tournaments.selectors import public_tournaments, round_tables, tournament_entries
 
 
 @require_GET
@@ -17,8 +23,60 @@ def tournament_list(request: HttpRequest) -> HttpResponse:
 @require_GET
 def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = get_object_or_404(public_tournaments(), slug=slug)
+    rounds = (
+        Round.objects.filter(stage__tournament=tournament)
+        .exclude(status=Round.Status.DRAFT)
+        .select_related("stage")
+        .order_by("stage__order", "number")
+    )
     return render(
         request,
         "tournaments/detail.html",
-        {"tournament": tournament, "entries": tournament_entries(tournament)},
+        {"tournament": tournament, "entries": tournament_entries(tournament), "rounds": rounds},
     )
+
+
+@require_GET
+def round_detail(request: HttpRequest, slug: str, round_id: int) -> HttpResponse:
+    """A published round: its tables, the seed commitment and, once revealed, the seed and a
+    form that re-derives any table's deal and blind cards (公開検証)."""
+    tournament = get_object_or_404(public_tournaments(), slug=slug)
+    round_ = get_object_or_404(
+        Round.objects.exclude(status=Round.Status.DRAFT).select_related("stage"),
+        pk=round_id,
+        stage__tournament=tournament,
+    )
+    tables = list(round_tables(round_))
+    context: dict[str, Any] = {"tournament": tournament, "round": round_, "tables": tables}
+    seed = round_.revealed_seed
+    if seed is not None:
+        context["seed_matches"] = commitment_for(seed) == round_.seed_commitment
+        form = VerifyDealForm(request.GET or None)
+        context["form"] = form
+        if form.is_valid():
+            number = form.cleaned_data["table"]
+            table = next((t for t in tables if t.number == number), None)
+            if table is None:
+                form.add_error("table", f"Round {round_.number} has no table {number}.")
+            else:
+                seats = list(table.seats.all())
+                dealt = derive_deal(
+                    seed,
+                    ruleset_id=tournament.ruleset_id,
+                    ruleset_version=tournament.ruleset_version,
+                    seats=len(seats),
+                    table=number,
+                    set_number=form.cleaned_data["set_number"],
+                    game=form.cleaned_data["game"],
+                )
+                context["deal"] = {
+                    "material": deal_material(
+                        seed, number, form.cleaned_data["set_number"], form.cleaned_data["game"]
+                    ),
+                    "hands": [
+                        (seat, card_names(hand))
+                        for seat, hand in zip(seats, dealt.hands, strict=True)
+                    ],
+                    "blind": card_names(dealt.blind),
+                }
+    return render(request, "tournaments/round.html", context)

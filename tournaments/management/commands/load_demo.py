@@ -14,7 +14,7 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import transaction
 
-from tournaments.models import Entry, Player, Tournament
+from tournaments.models import Entry, Official, Player, Stage, Tournament
 
 DEMO_SLUG = "demo-cup"
 DEMO_USERNAME = "organiser"
@@ -68,7 +68,14 @@ class Command(BaseCommand):
                 "starts_on": datetime.date(2026, 12, 5),
             },
         )
-        tournament.organisers.add(organiser)
+        Official.objects.get_or_create(
+            tournament=tournament, user=organiser, role=Official.Role.ORGANISER
+        )
+        Stage.objects.get_or_create(
+            tournament=tournament,
+            order=1,
+            defaults={"name": "Qualifying 予選", "kind": Stage.Kind.QUALIFYING},
+        )
 
         for number, (name, kana) in enumerate(DEMO_PLAYERS, start=1):
             player, _ = Player.objects.get_or_create(

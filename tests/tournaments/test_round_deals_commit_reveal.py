@@ -1,0 +1,138 @@
+"""Commit–reveal: the seed's SHA-256 is public from publication, the seed only once the round is
+finished, and every deal on the public page is the engine's deal for the documented material."""
+
+from __future__ import annotations
+
+import hashlib
+
+import pytest
+from django.contrib.auth.models import User
+from django.test import Client
+
+from games.engine.cards import card_names
+from games.engine.deal import deal
+from games.engine.rules import find_ruleset
+from tournaments.models import Round, Stage, Tournament
+from tournaments.services import DomainError, draw_round, publish_round, reveal_round_seed
+
+from .conftest import checked_in
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def drawn(tournament: Tournament, stage: Stage, organiser: User) -> Round:
+    checked_in(tournament, 8)
+    return draw_round(stage, organiser)
+
+
+def pages_and_api(client: Client, round_: Round) -> str:
+    slug = round_.stage.tournament.slug
+    return "".join(
+        client.get(url).content.decode()
+        for url in [
+            f"/tournaments/{slug}/",
+            f"/tournaments/{slug}/rounds/{round_.pk}/",
+            f"/tournaments/{slug}/rounds/{round_.pk}/?table=1&set_number=1&game=1",
+            "/api/rounds/",
+            f"/api/rounds/{round_.pk}/",
+            "/api/tables/",
+            "/admin/tournaments/round/",
+            f"/admin/tournaments/round/{round_.pk}/change/",
+            "/organiser/nagoya-open/",
+            f"/organiser/nagoya-open/rounds/{round_.pk}/",
+            f"/organiser/nagoya-open/rounds/{round_.pk}/cards/",
+        ]
+    )
+
+
+def test_the_seed_never_appears_anywhere_before_it_is_revealed(
+    drawn: Round, organiser: User, client: Client, admin_client: Client
+) -> None:
+    secret = drawn.seed_secret
+    client.force_login(organiser)
+    assert secret not in pages_and_api(client, drawn) + pages_and_api(admin_client, drawn)
+
+    publish_round(drawn, organiser)
+
+    assert secret not in pages_and_api(client, drawn) + pages_and_api(admin_client, drawn)
+    client.logout()
+    assert secret not in pages_and_api(client, drawn)
+
+
+def test_the_commitment_is_published_with_the_round_and_matches_the_revealed_seed(
+    drawn: Round, organiser: User, client: Client
+) -> None:
+    assert client.get(f"/api/rounds/{drawn.pk}/").status_code == 404  # drafts stay private
+
+    publish_round(drawn, organiser)
+    published = client.get(f"/api/rounds/{drawn.pk}/").json()
+    assert published["seed"] is None
+    commitment = published["seed_commitment"]
+
+    reveal_round_seed(drawn, organiser)
+    revealed = client.get(f"/api/rounds/{drawn.pk}/").json()
+
+    assert revealed["seed_commitment"] == commitment
+    assert hashlib.sha256(revealed["seed"].encode("ascii")).hexdigest() == commitment
+
+
+def test_the_public_page_shows_only_the_commitment_before_reveal(
+    drawn: Round, organiser: User, client: Client
+) -> None:
+    publish_round(drawn, organiser)
+    url = f"/tournaments/nagoya-open/rounds/{drawn.pk}/"
+
+    before = client.get(url + "?table=1&set_number=1&game=1").content.decode()
+
+    assert drawn.seed_commitment in before
+    assert "Verify a deal" not in before
+    assert "revealed when the round is finished" in before
+
+
+def test_the_public_page_deals_what_the_engine_deals_for_that_material(
+    drawn: Round, organiser: User, client: Client
+) -> None:
+    publish_round(drawn, organiser)
+    reveal_round_seed(drawn, organiser)
+    seed = Round.objects.get(pk=drawn.pk).seed_secret
+    expected = deal(f"{seed}/table/2/set/3/game/4", find_ruleset("jdf@1"))
+
+    page = client.get(
+        f"/tournaments/nagoya-open/rounds/{drawn.pk}/?table=2&set_number=3&game=4"
+    ).content.decode()
+
+    assert f"{seed}/table/2/set/3/game/4" in page
+    for hand in expected.hands:
+        assert " ".join(card_names(hand)) in page
+    assert f'<code class="blind">{" ".join(card_names(expected.blind))}</code>' in page
+    assert len(card_names(expected.blind)) == 2  # JDF: two blind cards per deal
+    assert "its SHA-256 equals the commitment" in page
+
+
+def test_a_missing_table_is_a_form_error(drawn: Round, organiser: User, client: Client) -> None:
+    publish_round(drawn, organiser)
+    reveal_round_seed(drawn, organiser)
+
+    page = client.get(f"/tournaments/nagoya-open/rounds/{drawn.pk}/?table=9&set_number=1&game=1")
+
+    assert "has no table 9" in page.content.decode()
+
+
+def test_each_round_has_its_own_seed(tournament: Tournament, stage: Stage, organiser: User) -> None:
+    checked_in(tournament, 8)
+    first = draw_round(stage, organiser)
+    publish_round(first, organiser)
+    reveal_round_seed(first, organiser)
+
+    second = draw_round(stage, organiser)
+
+    assert first.seed_secret != second.seed_secret
+    assert len(second.seed_secret) == 64
+
+
+def test_a_seed_cannot_be_revealed_before_the_round_is_published(
+    drawn: Round, organiser: User
+) -> None:
+    with pytest.raises(DomainError):
+        reveal_round_seed(drawn, organiser)

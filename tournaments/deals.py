@@ -1,0 +1,45 @@
+"""Seeded deals by commit–reveal (DESIGN §4): every table's deal and blind cards follow from the
+round's secret seed, so anyone can check them once the seed is revealed.
+
+- seed: 32 random bytes as 64 lower-case hex characters, kept server-side (`Round.seed_secret`);
+- commitment: ``SHA-256(seed as ASCII hex text)``, published with the round — check it with
+  ``printf %s SEED | sha256sum``;
+- the deal of game `g` of set `s` at table `n`: the engine's ``deal(material, rules)`` with
+  ``material = f"{seed}/table/{n}/set/{s}/game/{g}"`` (a UTF-8 string, `kakumei-deal/1`) and the
+  tournament's pinned ruleset for a table of that many seats.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+
+from games.engine.deal import Deal, deal
+from tournaments.rulesets import rules_for_table
+
+
+def new_seed() -> str:
+    return secrets.token_bytes(32).hex()
+
+
+def commitment_for(seed_hex: str) -> str:
+    return hashlib.sha256(seed_hex.encode("ascii")).hexdigest()
+
+
+def deal_material(seed_hex: str, table: int, set_number: int, game: int) -> str:
+    return f"{seed_hex}/table/{table}/set/{set_number}/game/{game}"
+
+
+def derive_deal(
+    seed_hex: str,
+    *,
+    ruleset_id: str,
+    ruleset_version: int,
+    seats: int,
+    table: int,
+    set_number: int,
+    game: int,
+) -> Deal:
+    """The deal (hands per seat, blind cards) of one game at one table of a round."""
+    rules = rules_for_table(ruleset_id, ruleset_version, seats)
+    return deal(deal_material(seed_hex, table, set_number, game), rules)

@@ -1,0 +1,300 @@
+"""Organiser pages (htmx): create a tournament, import and check in entrants, draw, publish and
+reveal rounds, print table cards, advance stages. Thin views over `tournaments.services`;
+htmx requests get the partial of the same template."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.contrib.auth.models import User
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import IntegrityError
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django_htmx.http import HttpResponseClientRedirect
+from django_htmx.middleware import HtmxDetails
+
+from tournaments import services
+from tournaments.advancement import AdvancementTie
+from tournaments.forms import CsvImportForm, TournamentFromPresetForm
+from tournaments.models import Entry, Official, Round, Table, Tournament
+from tournaments.permissions import can_create_tournament
+from tournaments.qr import qr_svg
+from tournaments.selectors import (
+    organised_tournaments,
+    round_tables,
+    stage_participants,
+    stage_totals,
+    tournament_entries,
+)
+
+
+class HtmxHttpRequest(HttpRequest):
+    htmx: HtmxDetails
+
+
+def _tournament_for_organiser(request: HttpRequest, slug: str) -> Tournament:
+    """Fetch and authorise in one step: other people's tournaments are simply not found."""
+    return get_object_or_404(organised_tournaments(request.user), slug=slug)
+
+
+def _redirect(request: HtmxHttpRequest, url: str) -> HttpResponse:
+    return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
+
+
+def _dashboard_context(tournament: Tournament, **extra: Any) -> dict[str, Any]:
+    stages = list(tournament.stages.prefetch_related("rounds").order_by("order"))
+    return {
+        "tournament": tournament,
+        "entries": tournament_entries(tournament),
+        "checked_in": tournament.entries.filter(status=Entry.Status.CHECKED_IN).count(),
+        "stages": stages,
+        "import_form": CsvImportForm(),
+        **extra,
+    }
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def home(request: HttpRequest) -> HttpResponse:
+    """My tournaments, and a new one from a ruleset preset with the JDF format defaults."""
+    form = TournamentFromPresetForm(request.POST or None)
+    may_create = can_create_tournament(request.user)
+    if request.method == "POST":
+        if not may_create:
+            raise PermissionDenied
+        if form.is_valid():
+            try:
+                tournament = services.create_tournament_from_preset(
+                    actor=request.user, **form.cleaned_data
+                )
+            except ValidationError as error:
+                for message in error.messages:
+                    form.add_error(None, message)
+            except IntegrityError:
+                form.add_error("slug", "A tournament already uses this address.")
+            else:
+                messages.success(request, f"{tournament.name} created as a draft.")
+                return redirect("organiser:dashboard", slug=tournament.slug)
+    return render(
+        request,
+        "organiser/home.html",
+        {
+            "tournaments": organised_tournaments(request.user).order_by("-created_at"),
+            "form": form,
+            "may_create": may_create,
+        },
+    )
+
+
+@login_required
+@require_GET
+def dashboard(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = _tournament_for_organiser(request, slug)
+    return render(request, "organiser/dashboard.html", _dashboard_context(tournament))
+
+
+@login_required
+@require_POST
+def import_csv(request: HtmxHttpRequest, slug: str) -> HttpResponse:
+    """All or nothing: on any error, list every problem by row and column and save nothing."""
+    tournament = _tournament_for_organiser(request, slug)
+    form = CsvImportForm(request.POST, request.FILES)
+    errors: list[services.RowError] = []
+    imported: list[Entry] = []
+    status = 200
+    if form.is_valid():
+        try:
+            imported = services.import_entries_csv(
+                tournament, request.user, form.cleaned_data["file"].read()
+            )
+        except services.CsvImportError as error:
+            errors, status = error.errors, 422
+        except services.DomainError as error:
+            form.add_error(None, str(error))
+            status = 422
+    else:
+        status = 422
+    context = _dashboard_context(tournament, import_errors=errors, imported=imported)
+    context["import_form"] = form
+    template = "organiser/dashboard.html#entries" if request.htmx else "organiser/dashboard.html"
+    return render(request, template, context, status=status)
+
+
+@login_required
+@require_POST
+def toggle_check_in(request: HtmxHttpRequest, slug: str, entry_id: int) -> HttpResponse:
+    tournament = _tournament_for_organiser(request, slug)
+    entry = get_object_or_404(tournament.entries.select_related("player"), pk=entry_id)
+    try:
+        entry = services.check_in_entry(
+            entry, request.user, checked_in=entry.status != Entry.Status.CHECKED_IN
+        )
+    except services.DomainError as error:
+        messages.error(request, str(error))
+    if request.htmx:
+        return render(request, "organiser/dashboard.html#entry-row", {"entry": entry})
+    return redirect("organiser:dashboard", slug=slug)
+
+
+@login_required
+@require_POST
+def drop(request: HtmxHttpRequest, slug: str, entry_id: int) -> HttpResponse:
+    tournament = _tournament_for_organiser(request, slug)
+    entry = get_object_or_404(tournament.entries.select_related("player"), pk=entry_id)
+    entry = services.drop_entry(entry, request.user)
+    if request.htmx:
+        return render(request, "organiser/dashboard.html#entry-row", {"entry": entry})
+    return redirect("organiser:dashboard", slug=slug)
+
+
+@login_required
+@require_POST
+def draw(request: HtmxHttpRequest, slug: str, stage_id: int) -> HttpResponse:
+    tournament = _tournament_for_organiser(request, slug)
+    stage = get_object_or_404(tournament.stages, pk=stage_id)
+    try:
+        round_ = services.draw_round(stage, request.user)
+    except services.DomainError as error:
+        messages.error(request, f"Cannot draw: {error}")
+        return _redirect(request, reverse("organiser:dashboard", args=[slug]))
+    return _redirect(request, reverse("organiser:round", args=[slug, round_.pk]))
+
+
+def _round_for_organiser(request: HttpRequest, slug: str, round_id: int) -> Round:
+    tournament = _tournament_for_organiser(request, slug)
+    return get_object_or_404(
+        Round.objects.select_related("stage__tournament"), pk=round_id, stage__tournament=tournament
+    )
+
+
+@login_required
+@require_GET
+def round_detail(request: HttpRequest, slug: str, round_id: int) -> HttpResponse:
+    """The draw with each table's explanation; publish, reveal, print and assign referees."""
+    round_ = _round_for_organiser(request, slug, round_id)
+    tournament = round_.stage.tournament
+    referees = User.objects.filter(
+        official_roles__tournament=tournament,
+        official_roles__role__in=[Official.Role.REFEREE, Official.Role.HEAD_REFEREE],
+    ).distinct()
+    return render(
+        request,
+        "organiser/round.html",
+        {
+            "tournament": tournament,
+            "round": round_,
+            "tables": round_tables(round_),
+            "referees": referees,
+        },
+    )
+
+
+@login_required
+@require_POST
+def publish(request: HtmxHttpRequest, slug: str, round_id: int) -> HttpResponse:
+    round_ = _round_for_organiser(request, slug, round_id)
+    try:
+        services.publish_round(round_, request.user)
+        messages.success(request, "Round published with its seed commitment.")
+    except services.DomainError as error:
+        messages.error(request, str(error))
+    return _redirect(request, reverse("organiser:round", args=[slug, round_id]))
+
+
+@login_required
+@require_POST
+def reveal(request: HtmxHttpRequest, slug: str, round_id: int) -> HttpResponse:
+    round_ = _round_for_organiser(request, slug, round_id)
+    try:
+        services.reveal_round_seed(round_, request.user)
+        messages.success(request, "Round finished; its seed is now public.")
+    except services.DomainError as error:
+        messages.error(request, str(error))
+    return _redirect(request, reverse("organiser:round", args=[slug, round_id]))
+
+
+@login_required
+@require_POST
+def assign_referee(request: HtmxHttpRequest, slug: str, table_id: int) -> HttpResponse:
+    tournament = _tournament_for_organiser(request, slug)
+    table = get_object_or_404(Table.objects.select_related("round"), pk=table_id)
+    if table.round.stage.tournament_id != tournament.pk:
+        raise PermissionDenied
+    referee_id = request.POST.get("referee") or None
+    referee = get_object_or_404(User, pk=referee_id) if referee_id else None
+    try:
+        services.assign_referee(table, request.user, referee)
+    except services.DomainError as error:
+        messages.error(request, str(error))
+    return _redirect(request, reverse("organiser:round", args=[slug, table.round_id]))
+
+
+@login_required
+@require_GET
+def table_cards(request: HttpRequest, slug: str, round_id: int) -> HttpResponse:
+    """One printable card per table, with a QR code to the table's referee page."""
+    round_ = _round_for_organiser(request, slug, round_id)
+    cards = [
+        {
+            "table": table,
+            "referee_url": (url := request.build_absolute_uri(table.get_referee_url())),
+            "qr": qr_svg(url),
+        }
+        for table in round_tables(round_)
+    ]
+    return render(
+        request,
+        "organiser/cards.html",
+        {"tournament": round_.stage.tournament, "round": round_, "cards": cards},
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def advance(request: HtmxHttpRequest, slug: str, stage_id: int) -> HttpResponse:
+    """Show the stage's totals and advance its qualifiers (ties need an explicit order)."""
+    tournament = _tournament_for_organiser(request, slug)
+    stage = get_object_or_404(tournament.stages, pk=stage_id)
+    totals = stage_totals(stage)
+    participants = stage_participants(stage)
+    error = ""
+    if request.method == "POST":
+        by_number = {e.number: e.pk for e in participants}
+        raw = request.POST.get("tie_break", "")
+        try:
+            tie_break = [by_number[int(n)] for n in raw.replace(",", " ").split()]
+        except (ValueError, KeyError):
+            error = "Tie-break order: entrant numbers of this stage, separated by spaces."
+        else:
+            try:
+                services.advance_stage(stage, request.user, totals, tie_break=tie_break)
+            except AdvancementTie as tie:
+                numbers = sorted(e.number for e in participants if e.pk in tie.tied)
+                error = (
+                    f"{len(numbers)} entrants tie for {tie.places_left} place(s): "
+                    f"#{', #'.join(map(str, numbers))}. Enter their order (playoff or lot) "
+                    "as the tie-break."
+                )
+            except services.DomainError as domain_error:
+                error = str(domain_error)
+            else:
+                messages.success(request, f"{stage.name}: qualifiers moved to the next stage.")
+                return _redirect(request, reverse("organiser:dashboard", args=[slug]))
+    rows = sorted(participants, key=lambda e: (-totals.get(e.pk, 0), e.number))
+    return render(
+        request,
+        "organiser/advance.html",
+        {
+            "tournament": tournament,
+            "stage": stage,
+            "rows": [(e, totals.get(e.pk, 0)) for e in rows],
+            "error": error,
+            "totals_are_placeholders": True,
+        },
+        status=422 if error else 200,
+    )

@@ -1,0 +1,54 @@
+"""Who may do what to which tournament: one place, used by services, views and the API.
+
+- **organiser** (per tournament, `Official`): everything about their tournament; superusers
+  count as organisers of every tournament (they can change any row in the admin anyway);
+- **head referee** (主審): sees every table of their tournament (and, later, approves
+  corrections);
+- **referee** (審判): sees only the tables they are assigned to;
+- **public**: published tournaments and published rounds, never an unrevealed seed.
+"""
+
+from __future__ import annotations
+
+from django.contrib.auth.models import AnonymousUser, User
+from django.core.exceptions import PermissionDenied
+
+from tournaments.models import Official, Table, Tournament
+
+# `request.user` under django-stubs' plugin (AUTH_USER_MODEL is the default User).
+AnyUser = User | AnonymousUser
+
+
+def has_role(user: AnyUser, tournament: Tournament, *roles: str) -> bool:
+    if not user.is_authenticated:
+        return False
+    return Official.objects.filter(tournament=tournament, user_id=user.pk, role__in=roles).exists()
+
+
+def is_organiser(user: AnyUser, tournament: Tournament) -> bool:
+    if getattr(user, "is_superuser", False):
+        return True
+    return has_role(user, tournament, Official.Role.ORGANISER)
+
+
+def require_organiser(actor: AnyUser, tournament: Tournament) -> None:
+    """Raise `PermissionDenied` unless `actor` organises `tournament`."""
+    if not is_organiser(actor, tournament):
+        raise PermissionDenied(f"Only an organiser of {tournament} may do this.")
+
+
+def can_create_tournament(user: AnyUser) -> bool:
+    return user.is_authenticated and (
+        getattr(user, "is_staff", False)
+        or (hasattr(user, "has_perm") and user.has_perm("tournaments.add_tournament"))
+    )
+
+
+def can_view_table(user: AnyUser, table: Table) -> bool:
+    """The table's referee, the tournament's head referee, or an organiser."""
+    if not user.is_authenticated:
+        return False
+    tournament = table.round.stage.tournament
+    if table.referee_id is not None and table.referee_id == user.pk:
+        return True
+    return is_organiser(user, tournament) or has_role(user, tournament, Official.Role.HEAD_REFEREE)

@@ -1,0 +1,32 @@
+"""The bridge to the engine's ruleset registry (tournaments → games.engine, never back)."""
+
+from __future__ import annotations
+
+import dataclasses
+
+from django.core.exceptions import ValidationError
+
+from games.engine.errors import RulesError
+from games.engine.rules import PRESETS, RuleSet, find_ruleset
+
+
+def ruleset_choices() -> list[tuple[str, str]]:
+    """(``id@version``, name) of every preset in the engine registry."""
+    return [(key, rules.name) for key, rules in sorted(PRESETS.items())]
+
+
+def check_ruleset(ruleset_id: str, version: int) -> RuleSet:
+    try:
+        return find_ruleset(f"{ruleset_id}@{version}")
+    except RulesError as error:
+        raise ValidationError({"ruleset_id": str(error)}) from error
+
+
+def rules_for_table(ruleset_id: str, version: int, seats: int) -> RuleSet:
+    """The pinned ruleset for a table of `seats` players.
+
+    The engine has no `seats` switch yet (tables of 3 or 5), so the seat count is replaced on
+    the preset value; the deal function only reads `seats` and `blind_cards`.
+    """
+    rules = check_ruleset(ruleset_id, version)
+    return rules if rules.seats == seats else dataclasses.replace(rules, seats=seats)

@@ -1,0 +1,24 @@
+"""Organiser pages, mounted at /organiser/ (URLs split by audience, as Tabbycat does)."""
+
+from __future__ import annotations
+
+from django.urls import path
+
+from tournaments import organiser_views as views
+
+app_name = "organiser"
+
+urlpatterns = [
+    path("", views.home, name="home"),
+    path("<slug:slug>/", views.dashboard, name="dashboard"),
+    path("<slug:slug>/import/", views.import_csv, name="import_csv"),
+    path("<slug:slug>/entries/<int:entry_id>/check-in/", views.toggle_check_in, name="check_in"),
+    path("<slug:slug>/entries/<int:entry_id>/drop/", views.drop, name="drop"),
+    path("<slug:slug>/stages/<int:stage_id>/draw/", views.draw, name="draw"),
+    path("<slug:slug>/stages/<int:stage_id>/advance/", views.advance, name="advance"),
+    path("<slug:slug>/rounds/<int:round_id>/", views.round_detail, name="round"),
+    path("<slug:slug>/rounds/<int:round_id>/publish/", views.publish, name="publish"),
+    path("<slug:slug>/rounds/<int:round_id>/reveal/", views.reveal, name="reveal"),
+    path("<slug:slug>/rounds/<int:round_id>/cards/", views.table_cards, name="cards"),
+    path("<slug:slug>/tables/<int:table_id>/referee/", views.assign_referee, name="referee"),
+]
