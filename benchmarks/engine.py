@@ -29,8 +29,10 @@ if __package__ in (None, ""):
 
 from games.engine import (
     JDF,
+    PRESETS,
     EngineError,
     Move,
+    RuleSet,
     State,
     apply,
     apply_unchecked,
@@ -40,7 +42,9 @@ from games.engine import (
 )
 
 
-def play_games(n: int, seed: int, checked: bool) -> tuple[float, int, list[State], list[int]]:
+def play_games(
+    n: int, seed: int, checked: bool, rules: RuleSet = JDF
+) -> tuple[float, int, list[State], list[int]]:
     """Play ``n`` random games; (seconds, turns, sampled states, list sizes per turn)."""
     rng = random.Random(seed)
     states: list[State] = []
@@ -48,8 +52,8 @@ def play_games(n: int, seed: int, checked: bool) -> tuple[float, int, list[State
     turns = 0
     t0 = time.perf_counter()
     for i in range(n):
-        d = deal(seed * 100_003 + i, JDF)  # the seeded SHA-256 deal is part of each game
-        state = new_game(JDF, list(d.hands), blind=d.blind)
+        d = deal(seed * 100_003 + i, rules)  # the seeded SHA-256 deal is part of each game
+        state = new_game(rules, list(d.hands), blind=d.blind)
         while state.phase != 2:
             moves = list(legal_moves(state))
             move = rng.choice(moves)
@@ -123,6 +127,17 @@ def main() -> None:
         f"  baseline: random.choice floor {floor_s:10.0f} games/s"
         f"  -> engine costs {floor_s / games_s:.1f}x the floor"
     )
+
+    print("random games/s per preset (fast path; ratio to jdf in this run, must be >= 0.5):")
+    base = 0.0
+    for key, rules in PRESETS.items():
+        p_elapsed, p_turns, *_ = play_games(args.games, args.seed, False, rules)
+        rate = args.games / p_elapsed
+        base = base or rate
+        print(
+            f"  {key:<10} {rate:10.0f} games/s  {p_turns / args.games:6.1f} turns/game"
+            f"  {rate / base:5.2f}x jdf"
+        )
 
     states = [s for s in states if s.phase == 1]
     calls, lm_elapsed = timed_loop(lambda s: list(legal_moves(s)), states, args.seconds)

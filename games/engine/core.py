@@ -29,6 +29,7 @@ from .cards import (
     NUMBERS,
     RANK_8,
     RANK_MASK,
+    RANKS,
     SPADE_3,
     SUIT_MASK,
     CardSet,
@@ -40,15 +41,20 @@ from .cards import (
 from .errors import EngineError, IllegalMove, RecordError
 from .events import (
     EightCut,
+    ElevenBack,
     Event,
     ExchangeDone,
     ExchangeGiven,
     Finished,
     FoulFinish,
     GameOver,
+    HeartThreeReturn,
+    InstantWin,
     LockStarted,
     MiyakoOchi,
+    NumberLockStarted,
     Passed,
+    PassesReset,
     Placing,
     Played,
     Revolution,
@@ -67,6 +73,17 @@ SET: Final = 1
 """Combination kind: single or set of one rank (jokers may stand in)."""
 STAIRS: Final = 2
 """Combination kind: stairs (階段), 3+ consecutive ranks of one suit."""
+DOUBLE_STAIRS: Final = 3
+"""Combination kind: イーペーコー, two same-rank stairs in two suits (switch double_stairs)."""
+TRIPLE_RUN: Final = 4
+"""Combination kind: サンレンコー, three triples of consecutive ranks (switch triple_run)."""
+KIND_NAMES: Final = ("", "set", "stairs", "double_stairs", "triple_run")
+
+RANK_J: Final = 8
+HEART_3: Final = 1 << 1
+INSTANT_WIN: Final = "instant_win"
+CHOICES: Final = {"up": 0, "down": 1}
+"""11-back calls (record key ``choice``) → trick order (0 normal 上, 1 reversed 下)."""
 
 TITLES: Final[dict[int, tuple[str, ...]]] = {
     4: ("daifugo", "fugo", "hinmin", "daihinmin"),
@@ -136,8 +153,11 @@ class Move:
     """One action: a play, a pass, or a give in the card exchange.
 
     ``as_cards`` is what the jokers stand for (record key ``as``), ``declare`` is
-    ``"set"`` or ``"stairs"`` for an ambiguous one-card-plus-two-jokers lead, and
-    ``choice`` is reserved for optional rules of other presets (JDF has none).
+    ``"set"`` or ``"stairs"`` for an ambiguous one-card-plus-two-jokers lead (or
+    ``"instant_win"`` for イッツー), ``choice`` answers an optional rule (11-back
+    ``"up"``/``"down"``), and ``respond`` marks an out-of-turn action (record key
+    ``respond``): a ♥3 answering a lone joker, an instant win declared by a seat
+    whose turn it is not.
     """
 
     seat: int
@@ -147,6 +167,7 @@ class Move:
     declare: str | None = None
     choice: str | None = None
     exchange: bool = False
+    respond: bool = False
 
     @classmethod
     def play(
@@ -156,9 +177,18 @@ class Move:
         *,
         as_: CardSet | str | Sequence[str] = 0,
         declare: str | None = None,
+        choice: str | None = None,
+        respond: bool = False,
     ) -> Move:
         """A play; ``cards`` and ``as_`` accept masks or card text."""
-        return cls(seat, _mask(cards), as_cards=_mask(as_), declare=declare)
+        return cls(
+            seat,
+            _mask(cards),
+            as_cards=_mask(as_),
+            declare=declare,
+            choice=choice,
+            respond=respond,
+        )
 
     @classmethod
     def pass_turn(cls, seat: int) -> Move:
@@ -177,6 +207,10 @@ class Move:
             text += " as " + " ".join(card_names(self.as_cards))
         if self.declare:
             text += f" ({self.declare})"
+        if self.choice:
+            text += f" [{self.choice}]"
+        if self.respond:
+            text += " (out of turn)"
         return f"P{self.seat}: {'give ' if self.exchange else ''}{text}"
 
 
@@ -189,9 +223,10 @@ def _mask(cards: CardSet | str | Sequence[str]) -> CardSet:
 class Combo(NamedTuple):
     """A combination on the table (or being played).
 
-    ``rank`` is the set's rank (``13`` for jokers only) or the stairs' weakest rank
+    ``rank`` is the set's rank (``13`` for jokers only) or the run's weakest rank
     in normal order; ``suits`` is the 4-bit mask of the natural suits (stairs: its
-    suit); ``as_cards`` what the jokers stand for, when known.
+    suit; イーペーコー: its two suits; サンレンコー: the suits of its triples when all
+    three match, else 0); ``as_cards`` what the jokers stand for, when known.
     """
 
     kind: int
@@ -205,9 +240,19 @@ class Combo(NamedTuple):
 
     @property
     def name(self) -> str:
-        if self.kind == STAIRS:
-            return "stairs"
+        if self.kind != SET:
+            return KIND_NAMES[self.kind]
         return "single" if self.size == 1 else "set"
+
+    @property
+    def span(self) -> int:
+        """Number of ranks a run covers (1 for a set)."""
+        kind = self.kind
+        if kind == STAIRS:
+            return self.size
+        if kind == DOUBLE_STAIRS:
+            return self.size >> 1
+        return 3 if kind == TRIPLE_RUN else 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -228,6 +273,25 @@ class Setup:
     exchange_to: tuple[int, ...]
     exchange_count: tuple[int, ...]
     exchange_strongest: tuple[bool, ...]
+    deck: CardSet = (1 << 54) - 1
+    """Every card of the ruleset's deck (one joker: bit 53 is not in it)."""
+    returns: CardSet = SPADE_3
+    """The cards that beat a lone joker (♠3 and/or ♥3)."""
+    pass_on_lead: bool = False
+    calls: bool = False
+    """11-back 'choice': sets of Js are also listed with each call."""
+    families: bool = False
+    """イーペーコー or サンレンコー is on."""
+    eleven_back: int = 0
+    """0 off, 1 choice, 2 toggle."""
+    reset_passes: bool = False
+    joker_suits: bool = False
+    number_lock: bool = False
+    fouls: int = 2
+    """foul_finishes: 0 none, 1 joker, 2 standard."""
+    latest_lowest: bool = False
+    respond_rule: bool = False
+    """A lone joker opens an out-of-turn answer window (joker_return_out_of_turn)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -254,6 +318,23 @@ class State:
     gives: tuple[int, ...]
     must_open: CardSet
     discarded: CardSet
+    back: int = -1
+    """11-back trick order: -1 none (the revolution decides), 0 normal (上), 1 reversed (下)."""
+    respond: int = 0
+    """Seat mask of the seats that may answer the last lone joker out of turn."""
+    start: bool = False
+    """No play or pass yet this game: the instant-win (イッツー) window is open."""
+    nlock: bool = False
+    """Number lock (数字しばり) on."""
+    nrun: int = 0
+    """Consecutive one-step joker-free plays this trick (towards the number lock)."""
+    miyako_at: int = 0
+    """Number of fouls when 都落ち happened (orders demotions under foul_order latest_lowest)."""
+
+    @property
+    def reversed(self) -> bool:
+        """The effective order: the 11-back call if any, else the revolution."""
+        return self.revolution if self.back < 0 else self.back == 1
 
     @property
     def rules(self) -> RuleSet:
@@ -289,6 +370,15 @@ def _illegal(code: str, rule: str, en: str, ja: str) -> IllegalMove:
 # --- game start ------------------------------------------------------------------------
 
 
+def _is_int_in(value: object, low: int, high: int) -> bool:
+    """A real int (``True`` is not a seat) with ``low <= value < high``.
+
+    Typed ``object`` on purpose: records and API clients send whatever JSON they like, and
+    a bad value must become a clear error, never a crash.
+    """
+    return type(value) is int and low <= value < high
+
+
 def new_game(
     rules: RuleSet,
     hands: Sequence[CardSet | str | Sequence[str] | None],
@@ -305,6 +395,8 @@ def new_game(
     exchange; otherwise with play.  Raises :class:`RecordError` for a bad set-up.
     """
     seats = rules.seats
+    deck_jokers = JOKERS if rules.jokers == 2 else 1 << 52
+    deck = NUMBERS | deck_jokers
     if len(hands) != seats:
         raise RecordError(f"{rules.key} is played by {seats} seats, not {len(hands)}", key="hands")
     masks: list[CardSet | None] = []
@@ -321,9 +413,11 @@ def new_game(
         if k:
             # Hands written separately all call their joker "JK" (bit 52): the
             # jokers are equivalent, so give each hand the next free joker bits.
-            free = JOKERS & ~seen
+            free = deck_jokers & ~seen
             if free.bit_count() < k:
-                raise RecordError("a deck has only two jokers", key=f"hands[{i}]")
+                raise RecordError(
+                    f"a {rules.key} deck has only {rules.jokers} joker(s)", key=f"hands[{i}]"
+                )
             mask = (mask & NUMBERS) | (free if k == 2 else free & -free)
         if mask & seen:
             raise RecordError(
@@ -347,7 +441,7 @@ def new_game(
         if len(counts) != seats:
             raise RecordError(f"expected {seats} counts", key="counts")
         for i, c in enumerate(counts):
-            if isinstance(c, bool) or not isinstance(c, int) or not 1 <= c <= 54:
+            if not _is_int_in(c, 1, 55):
                 raise RecordError(f"bad card count {c!r}", key=f"counts[{i}]")
             m = masks[i]
             if m is not None and m.bit_count() != c:
@@ -363,8 +457,8 @@ def new_game(
         else:
             count_list.append(counts[i])
     total = sum(count_list) + (blind_mask.bit_count() if blind_mask is not None else 0)
-    if total > 54:
-        raise RecordError(f"{total} cards dealt from a 54-card deck", key="counts")
+    if total > deck.bit_count():
+        raise RecordError(f"{total} cards dealt from a {deck.bit_count()}-card deck", key="counts")
 
     titles_t: tuple[str, ...] | None = None
     daifugo = -1
@@ -387,13 +481,18 @@ def new_game(
                 if c < duty[1]:
                     raise RecordError(f"seat {i} cannot give {duty[1]} cards", key="hands")
 
-    if leader is not None and (
-        isinstance(leader, bool) or not isinstance(leader, int) or not 0 <= leader < seats
-    ):
+    if leader is not None and not _is_int_in(leader, 0, seats):
         raise RecordError(f"no seat {leader!r}", key="leader")
 
     opening = 0
-    if titles_t is not None:
+    if titles_t is not None and rules.opening_card_every_game:
+        # The opening card's holder is known only after the exchange (B12, D1).
+        first = leader if leader is not None else -1
+        if leader is None and known != (1 << seats) - 1:
+            raise RecordError(
+                "the opening card may be in an unknown hand: give the leader", key="leader"
+            )
+    elif titles_t is not None:
         first = leader if leader is not None else titles_t.index("daihinmin")
     else:
         holder, opening = _opening_card(rules, masks, blind_mask)
@@ -423,7 +522,23 @@ def new_game(
         exchange_to=tuple(exchange_to),
         exchange_count=tuple(exchange_count),
         exchange_strongest=tuple(exchange_strongest),
+        deck=deck,
+        returns=(SPADE_3 if rules.spade_three_return else 0)
+        | (HEART_3 if rules.heart_three_return else 0),
+        pass_on_lead=rules.pass_on_lead,
+        calls=rules.eleven_back == "choice",
+        families=rules.double_stairs or rules.triple_run,
+        eleven_back=("off", "choice", "toggle").index(rules.eleven_back),
+        reset_passes=rules.reset_passes_on_reverse,
+        joker_suits=rules.lock_counts_joker_suits and rules.suit_lock,
+        number_lock=rules.number_lock,
+        fouls=("none", "joker", "standard").index(rules.foul_finishes),
+        latest_lowest=rules.foul_order == "latest_lowest",
+        respond_rule=rules.joker_return_out_of_turn
+        and bool(rules.spade_three_return or rules.heart_three_return),
     )
+    if not rules.opening_card_required:
+        opening = 0
     exchanging = titles_t is not None
     return State(
         setup=setup,
@@ -444,6 +559,7 @@ def new_game(
         gives=tuple(-1 if n else 0 for n in exchange_count),
         must_open=opening,
         discarded=0,
+        start=rules.instant_win and not exchanging,
     )
 
 
@@ -488,28 +604,102 @@ _PASSES: Final = tuple(Move(seat, is_pass=True) for seat in range(8))
 def legal_moves(state: State) -> Iterator[Move]:
     """Every legal move, lazily.  Moves are fully specified: stairs with jokers carry
     ``as_cards`` (one move per reading), a one-card-plus-two-jokers lead carries
-    ``declare``.  The two jokers are equivalent, so a move uses the lowest joker
-    bits the player holds.  In the exchange phase every pending seat's gives are
-    listed (the exchange is simultaneous)."""
+    ``declare``, a set of Js under 11-back ``choice`` comes plain and with each call.
+    The two jokers are equivalent, so a move uses the lowest joker bits the player
+    holds.  In the play phase the in-turn seat's moves come first, then the
+    out-of-turn actions other seats may take now (``respond=True``: a return card
+    answering a lone joker, an instant win); instant wins of open-table seats are
+    not listed.  In the exchange phase every pending seat's gives are listed (the
+    exchange is simultaneous, or the lower titles first)."""
     phase = state.phase
     if phase == PHASE_PLAY:
         seat = state.turn
-        if state.table is not None:
+        setup = state.setup
+        if state.table is not None or (setup.pass_on_lead and not state.must_open):
             yield _PASSES[seat]
-        if state.setup.known >> seat & 1:
-            hand = state.hands[seat]
-            yield from _plays(state, seat, hand, 99)
+        if setup.known >> seat & 1:
+            plays = _plays(state, seat, state.hands[seat], 99)
         else:
-            yield from _plays(state, seat, _pool(state), state.counts[seat])
+            plays = _plays(state, seat, _pool(state), state.counts[seat])
+        if setup.calls:
+            yield from _with_calls(state, plays)
+        else:
+            yield from plays
+        if state.respond:
+            yield from _responses(state)
+        if state.start:
+            yield from _instant_wins(state)
     elif phase == PHASE_EXCHANGE:
         yield from _exchange_moves(state)
 
 
+def _with_calls(state: State, moves: Iterator[Move]) -> Iterator[Move]:
+    """Each set of Js also with the 11-back calls ``up`` and ``down`` (a call is optional)."""
+    table = state.table
+    if table is not None and table.kind != SET:
+        yield from moves
+        return
+    jacks = RANK_MASK[RANK_J]
+    for m in moves:
+        yield m
+        nat = m.cards & NUMBERS
+        if nat and not nat & ~jacks and m.declare != "stairs":
+            yield Move(m.seat, m.cards, False, m.as_cards, m.declare, "up")
+            yield Move(m.seat, m.cards, False, m.as_cards, m.declare, "down")
+
+
+def _return_allowed(state: State, card: CardSet) -> bool:
+    """A return card (♠3 = suit bit 1, ♥3 = suit bit 2) against the lock (A7)."""
+    lock = state.lock
+    return not lock or bool(lock & card) or state.setup.rules.spade3_ignores_lock
+
+
+def _responses(state: State) -> Iterator[Move]:
+    setup = state.setup
+    for seat in range(len(state.counts)):
+        if not state.respond >> seat & 1:
+            continue
+        hand = state.hands[seat] if setup.known >> seat & 1 else _pool(state)
+        for card in (SPADE_3, HEART_3):
+            if setup.returns & hand & card and _return_allowed(state, card):
+                yield Move(seat, card, respond=True)
+
+
+def _is_straight(hand: CardSet) -> bool:
+    """イッツー: exactly one number card of each rank 3…2 (jokers besides are allowed)."""
+    nat = hand & NUMBERS
+    return nat.bit_count() == 13 and _ranks_of(nat) == 0x1FFF
+
+
+def _instant_wins(state: State) -> Iterator[Move]:
+    known = state.setup.known
+    for seat in range(len(state.counts)):
+        if known >> seat & 1 and not state.out >> seat & 1 and _is_straight(state.hands[seat]):
+            yield Move(seat, state.hands[seat], declare=INSTANT_WIN, respond=seat != state.turn)
+
+
+def _starts(state: State, table: Combo, rev: bool) -> Sequence[int]:
+    """Weakest ranks a run of the table's kind and span may start at to beat it."""
+    span = table.span
+    rank = table.rank
+    if state.setup.rules.stairs_overlap:
+        starts = range(rank - 1, -1, -1) if rev else range(rank + 1, 14 - span)
+    else:
+        starts = range(rank - span, -1, -1) if rev else range(rank + span, 14 - span)
+    if state.nlock:
+        need = rank - 1 if rev else rank + 1
+        return (need,) if need in starts else ()
+    return starts
+
+
 def _plays(state: State, seat: int, hand: CardSet, cap: int) -> Iterator[Move]:
-    rules = state.setup.rules
+    setup = state.setup
+    rules = setup.rules
     jokers = hand & JOKERS
     nj = jokers.bit_count()
     j1 = jokers & -jokers
+    wild = 0 if rules.joker_single_only else nj
+    set_only = rules.one_card_two_jokers == "set"
     jfill = (0, j1, jokers if nj == 2 else 0)
     table = state.table
     mv = _mv
@@ -525,7 +715,7 @@ def _plays(state: State, seat: int, hand: CardSet, cap: int) -> Iterator[Move]:
                 size = sub.bit_count()
                 if size > cap:
                     continue
-                top = min(nj, cap - size)
+                top = min(wild, cap - size)
                 if must and not cards & must:
                     continue
                 yield mv(seat, cards)
@@ -533,43 +723,49 @@ def _plays(state: State, seat: int, hand: CardSet, cap: int) -> Iterator[Move]:
                     yield mv(seat, cards | j1)
                     if top >= 2:
                         if size == 1:
-                            yield mv(seat, cards | jokers, 0, "set")
+                            yield mv(seat, cards | jokers, 0, None if set_only else "set")
                         else:
                             yield mv(seat, cards | jokers)
         if nj and not must:
             yield mv(seat, j1)
-            if nj == 2 and rules.joker_pair_allowed and cap >= 2:
+            if nj == 2 and rules.joker_pair_allowed and wild and cap >= 2:
                 yield mv(seat, jokers)
         for suit in range(4):
             ranks = _suit_ranks(hand, suit)
-            if ranks.bit_count() + nj < 3:
+            if ranks.bit_count() + wild < 3:
                 continue
             for a in range(11):
                 for length in range(3, min(13 - a, cap) + 1):
                     run = _RUN[a][length]
                     missing = run & ~ranks
                     nm = missing.bit_count()
-                    if nm > nj:
+                    if nm > wild:
                         break
-                    yield from _stairs_moves(seat, suit, run, missing, nj - nm, jfill, True, must)
+                    yield from _stairs_moves(
+                        seat, suit, run, missing, wild - nm, jfill, True, must, set_only
+                    )
+        if setup.families:
+            yield from _family_leads(state, seat, hand, cap, must)
         return
 
-    rev = state.revolution
+    rev = state.revolution if state.back < 0 else state.back == 1
     lock = state.lock
     n = table.size
     if table.kind == SET:
         if table.rank == JOKER_RANK:
-            if (
-                n == 1
-                and hand & SPADE_3
-                and rules.spade_three_return
-                and (not lock or lock & 1 or rules.spade3_ignores_lock)
-            ):
-                yield mv(seat, SPADE_3)
+            if n == 1:
+                ret = setup.returns & hand
+                for card in (SPADE_3, HEART_3):
+                    if ret & card and _return_allowed(state, card):
+                        yield mv(seat, card)
             return
         if n > cap:
             return
-        ranks_iter = range(table.rank - 1, -1, -1) if rev else range(table.rank + 1, 13)
+        if state.nlock:
+            need = table.rank - 1 if rev else table.rank + 1
+            ranks_iter: Sequence[int] = (need,) if 0 <= need < 13 else ()
+        else:
+            ranks_iter = range(table.rank - 1, -1, -1) if rev else range(table.rank + 1, 13)
         for r in ranks_iter:
             m = (hand >> (4 * r)) & 15
             if lock:
@@ -578,33 +774,109 @@ def _plays(state: State, seat: int, hand: CardSet, cap: int) -> Iterator[Move]:
                 continue
             base = 4 * r
             have = m.bit_count()
-            for k in range(max(0, n - have), min(nj, n - 1) + 1):
+            for k in range(max(0, n - have), min(wild, n - 1) + 1):
                 fill = jfill[k]
                 for sub in _SUBSETS[m][n - k]:
                     yield mv(seat, (sub << base) | fill)
         if nj:
             if n == 1:
                 yield mv(seat, j1)
-            elif n == 2 and nj == 2 and rules.joker_pair_allowed:
+            elif n == 2 and nj == 2 and rules.joker_pair_allowed and wild:
                 yield mv(seat, jokers)
         return
 
     if n > cap:
         return
-    starts = range(table.rank - 1, -1, -1) if rev else range(table.rank + 1, 14 - n)
+    if table.kind != STAIRS:
+        yield from _family_follows(state, seat, hand, _starts(state, table, rev))
+        return
+    starts = _starts(state, table, rev)
     for suit in range(4):
         if lock and not lock >> suit & 1:
             continue
         ranks = _suit_ranks(hand, suit)
-        if ranks.bit_count() + nj < n:
+        if ranks.bit_count() + wild < n:
             continue
         for a in starts:
             run = _RUN[a][n]
             missing = run & ~ranks
             nm = missing.bit_count()
-            if nm > nj:
+            if nm > wild:
                 continue
-            yield from _stairs_moves(seat, suit, run, missing, nj - nm, jfill, False, 0)
+            yield from _stairs_moves(seat, suit, run, missing, wild - nm, jfill, False, 0, set_only)
+
+
+def _double_stairs(
+    seat: int,
+    hand: CardSet,
+    lengths: Sequence[int],
+    starts: Sequence[int],
+    lock: int,
+    must: CardSet,
+) -> Iterator[Move]:
+    """イーペーコー of the given run lengths and weakest ranks (number cards only)."""
+    sr = [_suit_ranks(hand, s) for s in range(4)]
+    for s1 in range(3):
+        for s2 in range(s1 + 1, 4):
+            if lock and lock != (1 << s1) | (1 << s2):
+                continue
+            common = sr[s1] & sr[s2]
+            if common.bit_count() < 3:
+                continue
+            for a in starts:
+                for length in lengths:
+                    run = _RUN[a][length] if a + length <= 13 else 0
+                    if not run or run & ~common:
+                        break
+                    spread = _SPREAD[run]
+                    cards = (spread << s1) | (spread << s2)
+                    if must and not cards & must:
+                        continue
+                    yield _mv(seat, cards)
+
+
+def _triple_runs(
+    seat: int, hand: CardSet, starts: Sequence[int], lock: int, must: CardSet
+) -> Iterator[Move]:
+    """サンレンコー starting at the given ranks (number cards only)."""
+    subsets = _SUBSETS
+    for a in starts:
+        base = 4 * a
+        m0 = (hand >> base) & 15
+        m1 = (hand >> (base + 4)) & 15
+        m2 = (hand >> (base + 8)) & 15
+        if m0.bit_count() < 3 or m1.bit_count() < 3 or m2.bit_count() < 3:
+            continue
+        for x in subsets[m0][3]:
+            for y in subsets[m1][3]:
+                for z in subsets[m2][3]:
+                    if lock and not x == y == z == lock:
+                        continue
+                    cards = (x << base) | (y << (base + 4)) | (z << (base + 8))
+                    if must and not cards & must:
+                        continue
+                    yield _mv(seat, cards)
+
+
+def _family_leads(
+    state: State, seat: int, hand: CardSet, cap: int, must: CardSet
+) -> Iterator[Move]:
+    rules = state.setup.rules
+    if rules.double_stairs and cap >= 6:
+        yield from _double_stairs(seat, hand, range(3, min(13, cap >> 1) + 1), range(11), 0, must)
+    if rules.triple_run and cap >= 9:
+        yield from _triple_runs(seat, hand, range(11), 0, must)
+
+
+def _family_follows(
+    state: State, seat: int, hand: CardSet, starts: Sequence[int]
+) -> Iterator[Move]:
+    table = state.table
+    assert table is not None
+    if table.kind == DOUBLE_STAIRS:
+        yield from _double_stairs(seat, hand, (table.size >> 1,), starts, state.lock, 0)
+    else:
+        yield from _triple_runs(seat, hand, starts, state.lock, 0)
 
 
 def _stairs_moves(
@@ -616,9 +888,11 @@ def _stairs_moves(
     jfill: tuple[CardSet, ...],
     leading: bool,
     must: CardSet,
+    set_only: bool,
 ) -> Iterator[Move]:
     """Stairs on ``run`` (a rank mask): jokers on every missing rank, and ``spare``
-    jokers more standing in for ranks the player holds (a distinct move)."""
+    jokers more standing in for ranks the player holds (a distinct move).  With
+    ``set_only`` one card plus two jokers is never stairs (one_card_two_jokers)."""
     spread = _SPREAD
     options = [missing]
     if spare:
@@ -631,21 +905,29 @@ def _stairs_moves(
         if must and not nat & must:
             continue
         k = jpos.bit_count()
-        declare = "stairs" if leading and k == 2 and nat.bit_count() == 1 else None
+        declare = None
+        if k == 2 and nat.bit_count() == 1:
+            if set_only:
+                continue
+            if leading:
+                declare = "stairs"
         yield _mv(seat, nat | jfill[k], spread[jpos] << suit if k else 0, declare)
 
 
 def _exchange_moves(state: State) -> Iterator[Move]:
     setup = state.setup
+    wait = setup.rules.exchange_order == "lower_first" and _lower_pending(state)
     for seat, given in enumerate(state.gives):
-        if given != -1:
+        if given != -1 or (wait and not setup.exchange_strongest[seat]):
             continue
         n = setup.exchange_count[seat]
         if setup.known >> seat & 1:
             hand = state.hands[seat]
             strongest = setup.exchange_strongest[seat]
         else:
-            hand = _pool(state) & ~_given_so_far(state)
+            hand = _pool(state)
+            if setup.rules.exchange_order != "lower_first":
+                hand &= ~_given_so_far(state)
             strongest = False
         # The two jokers are equivalent: offer the lower one, as play does.
         jokers = hand & JOKERS
@@ -659,6 +941,12 @@ def _exchange_moves(state: State) -> Iterator[Move]:
             if strongest and _min_strength(give) < _max_strength(hand & ~give):
                 continue
             yield Move(seat, give, exchange=True)
+
+
+def _lower_pending(state: State) -> bool:
+    """Whether a lower title (who must give its strongest) has yet to give."""
+    strongest = state.setup.exchange_strongest
+    return any(g == -1 and strongest[i] for i, g in enumerate(state.gives))
 
 
 def _min_strength(mask: CardSet) -> int:
@@ -680,7 +968,7 @@ def _pool(state: State) -> CardSet:
     blind = state.setup.blind
     if blind is not None:
         accounted |= blind
-    return ((1 << 54) - 1) & ~accounted
+    return state.setup.deck & ~accounted
 
 
 def _given_so_far(state: State) -> CardSet:
@@ -701,7 +989,7 @@ def apply(state: State, move: Move) -> tuple[State, tuple[Event, ...]]:
     setup = state.setup
     seat = move.seat
     seats = len(state.counts)
-    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < seats:
+    if not _is_int_in(seat, 0, seats):
         raise _illegal(
             "not_your_turn", "seats", f"there is no seat {seat!r}", f"席 {seat!r} はありません"
         )
@@ -710,11 +998,11 @@ def apply(state: State, move: Move) -> tuple[State, tuple[Event, ...]]:
             "game_over", "JDF §21 game end", "the game is over", "ゲームは終了しています"
         )
     for name, value in (("cards", move.cards), ("as", move.as_cards)):
-        if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < 1 << 54:
+        if not _is_int_in(value, 0, 1 << 54):
             raise _illegal(
                 "unknown_card", "cards", f"{name}: not a card set", f"{name}: カードではありません"
             )
-    if move.choice is not None:
+    if move.choice is not None and not setup.calls:
         raise _illegal(
             "choice_invalid",
             f"{setup.rules.key} has no optional rules",
@@ -745,6 +1033,10 @@ def apply(state: State, move: Move) -> tuple[State, tuple[Event, ...]]:
             f"seat {seat} is already out",
             f"{seat}番席はすでにあがっています",
         )
+    if move.declare == INSTANT_WIN and setup.rules.instant_win:
+        return _apply_instant_win(state, move)
+    if move.respond:
+        return _apply_response(state, move)
     if state.passed & bit:
         raise _illegal(
             "already_passed",
@@ -767,7 +1059,7 @@ def apply(state: State, move: Move) -> tuple[State, tuple[Event, ...]]:
                 "a pass plays no cards",
                 "パスではカードを出せません",
             )
-        if state.table is None:
+        if state.table is None and (not setup.pass_on_lead or state.must_open):
             raise _illegal(
                 "must_lead",
                 "JDF §7 leading",
@@ -787,8 +1079,108 @@ def apply(state: State, move: Move) -> tuple[State, tuple[Event, ...]]:
             f"最初の手には {name} を含めなければなりません",
         )
     _check_against_table(state, combo)
+    choice = move.choice
+    if choice is not None:
+        if choice not in CHOICES:
+            raise _illegal(
+                "choice_invalid",
+                "11-back (イレブンバック)",
+                f"an 11-back call is 'up' or 'down', not {choice!r}",
+                "イレブンバックの宣言は up か down です",
+            )
+        if combo.kind != SET or combo.rank != RANK_J:
+            raise _illegal(
+                "choice_invalid",
+                "11-back (イレブンバック)",
+                "only a set of Js (not in stairs) may call up or down",
+                "上・下を宣言できるのは J の組だけです（階段は不可）",
+            )
     events = []
-    return _advance_play(state, seat, combo, events), tuple(events)
+    return _advance_play(state, seat, combo, events, choice), tuple(events)
+
+
+def _apply_response(state: State, move: Move) -> tuple[State, tuple[Event, ...]]:
+    """An out-of-turn answer to a lone joker (gekijo ♥3, REFERENCE §2.2 B2)."""
+    seat = move.seat
+    rule = "out-of-turn answer to a joker (B2)"
+    if move.is_pass or move.as_cards or move.declare is not None or move.choice is not None:
+        raise _illegal(
+            "response_invalid",
+            rule,
+            "an out-of-turn answer is one return card, nothing else",
+            "割り込みで出せるのは返しのカード1枚だけです",
+        )
+    if seat == state.turn:
+        raise _illegal(
+            "response_invalid",
+            rule,
+            f"it is seat {seat}'s turn: play without respond",
+            f"{seat}番席の番です。割り込みではなく普通に出してください",
+        )
+    if not state.respond >> seat & 1:
+        raise _illegal(
+            "response_invalid",
+            rule,
+            f"seat {seat} has no out-of-turn answer open now",
+            f"{seat}番席は今割り込めません",
+        )
+    cards = _own(state, seat, move.cards)
+    if cards.bit_count() != 1 or not cards & state.setup.returns:
+        raise _illegal(
+            "response_invalid",
+            rule,
+            "only a return card answers a lone joker out of turn",
+            "ジョーカーに割り込めるのは返しのカードだけです",
+        )
+    if not _return_allowed(state, cards):
+        raise _locked(state.lock, "suit lock (A7: the lock applies to the return)")
+    combo = Combo(SET, 1, 0, cards, False, cards, 0, seat)
+    events: list[Event] = []
+    return _advance_play(state, seat, combo, events, None, True), tuple(events)
+
+
+def _apply_instant_win(state: State, move: Move) -> tuple[State, tuple[Event, ...]]:
+    """イッツー (REFERENCE §2.1 rule 14): the whole hand, one card of each rank."""
+    seat = move.seat
+    rule = "イッツー instant win (§2.1 rule 14)"
+    if move.is_pass or move.as_cards or move.choice is not None:
+        raise _illegal(
+            "instant_win_invalid",
+            rule,
+            "an instant win only shows the hand",
+            "手札を見せるだけです",
+        )
+    if move.respond != (seat != state.turn):
+        if move.respond:
+            raise _illegal(
+                "response_invalid",
+                rule,
+                f"it is seat {seat}'s turn: declare without respond",
+                f"{seat}番席の番です。割り込みではありません",
+            )
+        raise _illegal(
+            "not_your_turn",
+            rule,
+            "out of turn an instant win needs respond",
+            "手番外の宣言には respond が必要です",
+        )
+    if not state.start:
+        raise _illegal(
+            "instant_win_invalid",
+            rule,
+            "an instant win is declared before the first play",
+            "イッツーは最初の手の前にだけ宣言できます",
+        )
+    cards = _own(state, seat, move.cards)
+    if cards.bit_count() != state.counts[seat] or not _is_straight(cards):
+        raise _illegal(
+            "instant_win_invalid",
+            rule,
+            "show the whole hand: exactly one card of each rank 3…2 (jokers besides)",
+            "手札全部（3〜2 を1枚ずつ、ほかはジョーカー）を見せてください",
+        )
+    events: list[Event] = []
+    return _instant_win(state, seat, cards, events), tuple(events)
 
 
 def is_legal(state: State, move: Move) -> bool:
@@ -811,7 +1203,7 @@ def _own(state: State, seat: int, cards: CardSet) -> CardSet:
         hand = state.hands[seat]
     else:
         hand = _pool(state)
-        if state.phase == PHASE_EXCHANGE:
+        if state.phase == PHASE_EXCHANGE and state.setup.rules.exchange_order != "lower_first":
             hand &= ~_given_so_far(state)
         if cards.bit_count() > state.counts[seat]:
             raise _illegal(
@@ -860,6 +1252,13 @@ def _read(state: State, seat: int, cards: CardSet, as_cards: CardSet, declare: s
             f"declare must be 'set' or 'stairs', not {declare!r}",
             "宣言は set か stairs です",
         )
+    if k and size > 1 and rules.joker_single_only:
+        raise _illegal(
+            "joker_single_only",
+            "joker single only (gekijo §2.1 rule 10)",
+            "the joker may only be played on its own",
+            "ジョーカーは単独でしか出せません",
+        )
     if as_cards:
         if as_cards & JOKERS:
             raise _bad_as(
@@ -897,7 +1296,13 @@ def _read(state: State, seat: int, cards: CardSet, as_cards: CardSet, declare: s
     suit = (low.bit_length() - 1) & 3
     set_ok = lo == hi
     stairs_ok = size >= 3 and not nat & ~SUIT_MASK[suit] and hi - lo + 1 <= size
-    if set_ok and stairs_ok:
+    if set_ok and stairs_ok and rules.one_card_two_jokers == "set":
+        if declare == "stairs":
+            raise _invalid(
+                "one card plus two jokers is always a set", "1枚とジョーカー2枚は常に組です"
+            )
+        is_set = True
+    elif set_ok and stairs_ok:
         kind = declare
         if kind is None and table is not None:
             kind = "stairs" if table.kind == STAIRS else "set"
@@ -918,6 +1323,9 @@ def _read(state: State, seat: int, cards: CardSet, as_cards: CardSet, declare: s
             raise _invalid("these cards are not a set", "これは同じ数字の組ではありません")
         is_set = False
     else:
+        family = _read_family(state, seat, cards) if k == 0 and declare is None else None
+        if family is not None:
+            return family
         raise _invalid(
             "not a single, a set of one rank, or stairs of one suit",
             "シングル・同じ数字の組・同じスートの階段のいずれでもありません",
@@ -945,15 +1353,49 @@ def _read(state: State, seat: int, cards: CardSet, as_cards: CardSet, declare: s
         return Combo(STAIRS, size, start, 1 << suit, True, cards, as_cards, seat)
     if k == 0:
         return Combo(STAIRS, size, lo, 1 << suit, False, cards, 0, seat)
-    rev = state.revolution
+    rev = state.reversed
     candidates = range(max(0, hi - size + 1), min(lo, 13 - size) + 1)
     if table is not None and table.kind == STAIRS and table.size == size:
-        beating = [a for a in candidates if (a < table.rank if rev else a > table.rank)]
+        beating = [a for a in candidates if _run_beats(a, table, rev, rules.stairs_overlap)]
+        if state.nlock:
+            beating = [a for a in beating if a == (table.rank - 1 if rev else table.rank + 1)]
         if beating:
             candidates = range(beating[0], beating[-1] + 1)
     start = candidates[0] if rev else candidates[-1]
     jpos = _RUN[start][size] & ~ranks
     return Combo(STAIRS, size, start, 1 << suit, True, cards, _SPREAD[jpos] << suit, seat)
+
+
+def _read_family(state: State, seat: int, cards: CardSet) -> Combo | None:
+    """イーペーコー or サンレンコー (number cards only), when the ruleset has them."""
+    rules = state.setup.rules
+    size = cards.bit_count()
+    suits = 0
+    for s in range(4):
+        if cards & SUIT_MASK[s]:
+            suits |= 1 << s
+    low = cards & -cards
+    lo = (low.bit_length() - 1) >> 2
+    if rules.double_stairs and size >= 6 and not size & 1 and suits.bit_count() == 2:
+        s1 = (suits & -suits).bit_length() - 1
+        s2 = suits.bit_length() - 1
+        r1 = _suit_ranks(cards, s1)
+        if r1 == _suit_ranks(cards, s2) and r1 == _RUN[lo][size >> 1]:
+            return Combo(DOUBLE_STAIRS, size, lo, suits, False, cards, 0, seat)
+    if rules.triple_run and size == 9 and lo <= 10:
+        groups = [(cards >> (4 * (lo + i))) & 15 for i in range(3)]
+        if all(g.bit_count() == 3 for g in groups):
+            same = groups[0] if groups[0] == groups[1] == groups[2] else 0
+            return Combo(TRIPLE_RUN, 9, lo, same, False, cards, 0, seat)
+    return None
+
+
+def _run_beats(start: int, table: Combo, rev: bool, overlap: bool) -> bool:
+    """Whether a run of the table's kind starting at ``start`` beats it (overlap or not)."""
+    rank = table.rank
+    if overlap:
+        return start < rank if rev else start > rank
+    return start + table.span <= rank if rev else start >= rank + table.span
 
 
 def _invalid(en: str, ja: str) -> IllegalMove:
@@ -989,25 +1431,30 @@ def _check_against_table(state: State, combo: Combo) -> None:
         )
     lock = state.lock
     if table.kind == SET and table.size == 1 and table.rank == JOKER_RANK:
-        if combo.cards == SPADE_3 and rules.spade_three_return:
-            if lock and not lock & 1 and not rules.spade3_ignores_lock:
+        if combo.size == 1 and combo.cards & state.setup.returns:
+            if not _return_allowed(state, combo.cards):
                 raise _locked(lock, "JDF §13 suit lock (A7: the lock applies to the ♠3 return)")
             return
         raise _illegal(
             "not_stronger",
             "JDF §12 ♠3 return",
-            "only the ♠3 beats a single joker",
-            "シングルのジョーカーに勝てるのはスペードの3だけです",
+            "only the return card beats a single joker",
+            "シングルのジョーカーに勝てるのは返しのカードだけです",
         )
-    if not _beats(combo.rank, table.rank, state.revolution):
+    rev = state.revolution if state.back < 0 else state.back == 1
+    if combo.kind == SET:
+        beats = _beats(combo.rank, table.rank, rev)
+    else:
+        beats = _run_beats(combo.rank, table, rev, rules.stairs_overlap)
+    if not beats:
         raise _illegal(
             "not_stronger",
-            "JDF §6 following" + (" (revolution)" if state.revolution else ""),
+            "JDF §6 following" + (" (reversed order)" if rev else ""),
             "the play is not stronger than the table",
             "場のカードより強くありません",
         )
     if lock:
-        if combo.kind == STAIRS:
+        if combo.kind != SET:
             bad = combo.suits != lock
         elif combo.as_cards:
             bad = combo.suits | ((combo.as_cards >> (4 * combo.rank)) & 15) != lock
@@ -1015,6 +1462,16 @@ def _check_against_table(state: State, combo: Combo) -> None:
             bad = bool(combo.suits & ~lock)
         if bad:
             raise _locked(lock, "JDF §13 suit lock")
+    if state.nlock and combo.rank != JOKER_RANK:
+        need = table.rank - 1 if rev else table.rank + 1
+        if combo.rank != need:
+            name = RANKS[need] if 0 <= need < 13 else "-"
+            raise _illegal(
+                "number_locked",
+                "number lock (数字しばり, local §3.1 rule 15)",
+                f"the number is locked: play rank {name}",
+                f"数字しばり中です（{name} を出してください）",
+            )
 
 
 def _locked(lock: int, rule: str) -> IllegalMove:
@@ -1042,6 +1499,12 @@ def apply_unchecked(state: State, move: Move, events: list[Event] | None = None)
     if move.is_pass:
         return _advance_pass(state, seat, events)
     cards = move.cards
+    if move.respond or move.declare == INSTANT_WIN:
+        if move.declare == INSTANT_WIN:
+            return _instant_win(state, seat, cards, events)
+        return _advance_play(
+            state, seat, Combo(SET, 1, 0, cards, False, cards, 0, seat), events, None, True
+        )
     nat = cards & NUMBERS
     as_cards = move.as_cards
     if not nat:
@@ -1068,17 +1531,14 @@ def apply_unchecked(state: State, move: Move, events: list[Event] | None = None)
                 seat,
             )
         else:
-            combo = Combo(
-                STAIRS,
-                cards.bit_count(),
-                lo,
-                1 << ((low.bit_length() - 1) & 3),
-                False,
-                cards,
-                0,
-                seat,
-            )
-    return _advance_play(state, seat, combo, events)
+            suit = (low.bit_length() - 1) & 3
+            if state.setup.families and nat & ~SUIT_MASK[suit]:
+                family = _read_family(state, seat, cards)
+                assert family is not None
+                combo = family
+            else:
+                combo = Combo(STAIRS, cards.bit_count(), lo, 1 << suit, False, cards, 0, seat)
+    return _advance_play(state, seat, combo, events, move.choice)
 
 
 def _next_active(seats: int, after: int, blocked: int) -> int:
@@ -1094,10 +1554,45 @@ def _advance_pass(state: State, seat: int, events: list[Event] | None) -> State:
     seats = len(state.counts)
     passed = state.passed | (1 << seat)
     table = state.table
-    assert table is not None
-    last = table.seat
     if events is not None:
         events.append(Passed(seat))
+    if table is None:
+        # 空場パス (pass_on_lead): the next seat that has not passed leads; when every
+        # seat still in the game has passed, the passes reset and the seat after the
+        # last passer leads.
+        nxt = _next_active(seats, seat, state.out | passed)
+        if nxt < 0:
+            nxt = _next_active(seats, seat, state.out)
+            passed = 0
+            if events is not None:
+                events.append(TrickCleared(nxt))
+        return State(
+            state.setup,
+            PHASE_PLAY,
+            nxt,
+            state.hands,
+            state.counts,
+            state.played,
+            None,
+            passed,
+            0,
+            0,
+            state.revolution,
+            state.out,
+            state.clean,
+            state.fouls,
+            state.miyako,
+            state.gives,
+            state.must_open,
+            state.discarded,
+            -1,
+            0,
+            False,
+            False,
+            0,
+            state.miyako_at,
+        )
+    last = table.seat
     nxt = _next_active(seats, seat, state.out | passed | (1 << last))
     if nxt >= 0:
         return State(
@@ -1119,6 +1614,12 @@ def _advance_pass(state: State, seat: int, events: list[Event] | None) -> State:
             state.gives,
             state.must_open,
             state.discarded,
+            state.back,
+            0,
+            False,
+            state.nlock,
+            state.nrun,
+            state.miyako_at,
         )
     leader = last if not state.out >> last & 1 else _next_active(seats, last, state.out)
     if events is not None:
@@ -1142,10 +1643,28 @@ def _advance_pass(state: State, seat: int, events: list[Event] | None) -> State:
         state.gives,
         0,
         state.discarded,
+        -1,
+        0,
+        False,
+        False,
+        0,
+        state.miyako_at,
     )
 
 
-def _advance_play(state: State, seat: int, combo: Combo, events: list[Event] | None) -> State:
+def _covers_jack(combo: Combo) -> bool:
+    """11-back 'toggle' trigger: the play's represented ranks include J (D7)."""
+    return combo.rank <= RANK_J < combo.rank + combo.span
+
+
+def _advance_play(
+    state: State,
+    seat: int,
+    combo: Combo,
+    events: list[Event] | None,
+    choice: str | None = None,
+    answer: bool = False,
+) -> State:
     setup = state.setup
     rules = setup.rules
     seats = len(state.counts)
@@ -1159,18 +1678,59 @@ def _advance_play(state: State, seat: int, combo: Combo, events: list[Event] | N
     if events is not None:
         events.append(Played(seat, cards, combo.name, combo.as_cards))
     kind = combo.kind
-    rev_before = state.revolution
-    rev = rev_before
-    size_needed = rules.revolution_set_size
-    if kind == SET and size_needed and combo.size >= size_needed:
+    rev = state.revolution
+    back = state.back
+    eff_before = rev if back < 0 else back == 1
+    if kind == SET:
+        need = rules.revolution_set_size
+    elif kind == TRIPLE_RUN:
+        need = 0
+    else:
+        need = rules.revolution_stairs_size
+    if need and combo.size >= need:
         rev = not rev
+        if back >= 0 and setup.eleven_back == 2:
+            back ^= 1  # 'toggle': effective order = revolution XOR back
         if events is not None:
             events.append(Revolution(seat, rev))
+    passed = state.passed
+    if setup.eleven_back:
+        if choice is not None:
+            back = CHOICES[choice]
+            if events is not None:
+                events.append(ElevenBack(seat, choice))
+        elif setup.eleven_back == 2 and _covers_jack(combo):
+            back = 0 if (rev if back < 0 else back == 1) else 1
+            if events is not None:
+                events.append(ElevenBack(seat, "down" if back else "up"))
+    if setup.reset_passes and passed and not eff_before and (rev if back < 0 else back == 1):
+        passed = 0
+        if events is not None:
+            events.append(PassesReset())
     table = state.table
+    if setup.joker_suits and combo.joker and kind == SET and combo.rank != JOKER_RANK:
+        # The suits the jokers stand for count: given by 'as', else taken from the play
+        # they follow when the natural suits fit in it (lock_counts_joker_suits).
+        if combo.as_cards:
+            eff = combo.suits | ((combo.as_cards >> (4 * combo.rank)) & 15)
+        elif table is not None and table.kind == SET and not combo.suits & ~table.suits:
+            eff = table.suits
+        else:
+            eff = combo.suits
+        combo = combo._replace(suits=eff)
     lock = state.lock
     run = state.lock_run
-    if table is not None and not lock and rules.suit_lock:
-        if not combo.joker and not table.joker and combo.suits == table.suits:
+    if table is not None and not lock and rules.suit_lock and not answer:
+        if setup.joker_suits:
+            match = (
+                combo.suits == table.suits
+                and combo.rank != JOKER_RANK
+                and table.rank != JOKER_RANK
+                and combo.suits != 0
+            )
+        else:
+            match = not combo.joker and not table.joker and combo.suits == table.suits
+        if match:
             run += 1
             if run >= rules.suit_lock_after:
                 lock = combo.suits
@@ -1178,8 +1738,27 @@ def _advance_play(state: State, seat: int, combo: Combo, events: list[Event] | N
                     events.append(LockStarted(seat, lock))
         else:
             run = 0
-    spade_return = (
-        table is not None and table.rank == JOKER_RANK and table.size == 1 and cards == SPADE_3
+    nlock = state.nlock
+    nrun = state.nrun
+    if setup.number_lock and table is not None and not nlock and not answer:
+        if (
+            not combo.joker
+            and not table.joker
+            and combo.rank == table.rank + (-1 if eff_before else 1)
+        ):
+            nrun += 1
+            if nrun >= rules.number_lock_after:
+                nlock = True
+                if events is not None:
+                    events.append(NumberLockStarted(seat))
+        else:
+            nrun = 0
+    joker_return = answer or (
+        table is not None
+        and table.rank == JOKER_RANK
+        and table.size == 1
+        and combo.size == 1
+        and bool(cards & setup.returns)
     )
     cut = rules.eight_cut and (
         (kind == SET and combo.rank == RANK_8)
@@ -1187,28 +1766,41 @@ def _advance_play(state: State, seat: int, combo: Combo, events: list[Event] | N
             kind == STAIRS
             and rules.eight_cut_in_stairs
             and combo.rank <= RANK_8 < combo.rank + combo.size
+            and (rules.eight_cut_joker_in_stairs or bool(cards & RANK_MASK[RANK_8]))
         )
     )
     out = state.out
     clean = state.clean
     fouls = state.fouls
     miyako = state.miyako
+    miyako_at = state.miyako_at
     discarded = state.discarded
-    if spade_return and events is not None:
-        events.append(SpadeThreeReturn(seat))
+    if joker_return and events is not None:
+        if cards == SPADE_3:
+            events.append(SpadeThreeReturn(seat))
+        else:
+            events.append(HeartThreeReturn(seat, answer))
     foul = False
     if left == 0:
-        foul = (
-            combo.joker
-            or (kind == SET and bool(cards & RANK_MASK[RANK_8]))
-            or (cards == SPADE_3 and (rules.lone_spade3_finish_is_foul or spade_return))
-            or bool(cards & RANK_MASK[0 if rev_before else 12])
-        )
+        ff = setup.fouls
+        if ff == 2:
+            foul = (
+                combo.joker
+                or (
+                    bool(cards & RANK_MASK[RANK_8])
+                    and (kind == SET or rules.eight_in_stairs_finish_is_foul)
+                )
+                or (cards == SPADE_3 and (rules.lone_spade3_finish_is_foul or joker_return))
+                or bool(cards & RANK_MASK[0 if eff_before else 12])
+            )
+        elif ff == 1:
+            foul = combo.joker
         out |= bit
         if foul:
             fouls = (*fouls, seat)
             if events is not None:
-                events.append(FoulFinish(seat, seats - len(fouls) + 1))
+                place = seats if setup.latest_lowest else seats - len(fouls) + 1
+                events.append(FoulFinish(seat, place))
         else:
             clean = (*clean, seat)
             if events is not None:
@@ -1217,6 +1809,7 @@ def _advance_play(state: State, seat: int, combo: Combo, events: list[Event] | N
             if rules.miyako_ochi and d >= 0 and d != seat and len(clean) == 1 and not out >> d & 1:
                 # 都落ち: the reigning 大富豪 is out at once and the hand is discarded.
                 miyako = d
+                miyako_at = len(fouls)
                 out |= 1 << d
                 lost = hands[d]
                 discarded |= lost
@@ -1237,7 +1830,7 @@ def _advance_play(state: State, seat: int, combo: Combo, events: list[Event] | N
             counts,
             state.played | cards,
             combo,
-            state.passed,
+            passed,
             lock,
             run,
             rev,
@@ -1248,11 +1841,18 @@ def _advance_play(state: State, seat: int, combo: Combo, events: list[Event] | N
             state.gives,
             0,
             discarded,
+            back,
+            0,
+            False,
+            nlock,
+            nrun,
+            miyako_at,
         )
         if events is not None:
             events.append(GameOver(placings(over)))
         return over
-    if spade_return or (cut and not foul):
+    lone_joker = setup.respond_rule and kind == SET and combo.rank == JOKER_RANK and combo.size == 1
+    if joker_return or (cut and not foul):
         leader = seat if not out & bit else _next_active(seats, seat, out)
         if events is not None:
             events.append(TrickCleared(leader))
@@ -1275,8 +1875,13 @@ def _advance_play(state: State, seat: int, combo: Combo, events: list[Event] | N
             state.gives,
             0,
             discarded,
+            -1,
+            0,
+            False,
+            False,
+            0,
+            miyako_at,
         )
-    passed = state.passed
     nxt = _next_active(seats, seat, out | passed | bit)
     if nxt < 0:
         leader = seat if not out & bit else _next_active(seats, seat, out)
@@ -1301,6 +1906,14 @@ def _advance_play(state: State, seat: int, combo: Combo, events: list[Event] | N
             state.gives,
             0,
             discarded,
+            -1,
+            # The window for an out-of-turn answer outlives the flow: the answer still
+            # takes the lead (B2: a passed ♥3 holder may answer).
+            all_seats & ~out & ~bit & ~(1 << leader) if lone_joker else 0,
+            False,
+            False,
+            0,
+            miyako_at,
         )
     return State(
         setup,
@@ -1321,7 +1934,81 @@ def _advance_play(state: State, seat: int, combo: Combo, events: list[Event] | N
         state.gives,
         0,
         discarded,
+        back,
+        all_seats & ~out & ~bit & ~(1 << nxt) if lone_joker else 0,
+        False,
+        nlock,
+        nrun,
+        miyako_at,
     )
+
+
+def _instant_win(state: State, seat: int, cards: CardSet, events: list[Event] | None) -> State:
+    """イッツー: the seat finishes (clean) and its cards flow; play goes on."""
+    setup = state.setup
+    seats = len(state.counts)
+    bit = 1 << seat
+    hands = state.hands
+    if setup.known & bit:
+        hands = (*hands[:seat], 0, *hands[seat + 1 :])
+    counts = (*state.counts[:seat], 0, *state.counts[seat + 1 :])
+    out = state.out | bit
+    clean = (*state.clean, seat)
+    if events is not None:
+        events.append(InstantWin(seat, cards))
+        events.append(Finished(seat, len(clean)))
+    miyako = state.miyako
+    miyako_at = state.miyako_at
+    discarded = state.discarded
+    d = setup.daifugo
+    if setup.rules.miyako_ochi and d >= 0 and d != seat and len(clean) == 1 and not out >> d & 1:
+        miyako = d
+        miyako_at = len(state.fouls)
+        out |= 1 << d
+        lost = hands[d]
+        discarded |= lost
+        hands = (*hands[:d], 0, *hands[d + 1 :])
+        counts = (*counts[:d], 0, *counts[d + 1 :])
+        if events is not None:
+            events.append(MiyakoOchi(d, lost))
+    turn = state.turn
+    must_open = state.must_open
+    if out >> turn & 1:
+        # The leader declared: the next seat still in the game leads; the opening card
+        # left with the declarer's hand, so nothing has to be included.
+        turn = _next_active(seats, turn, out)
+        must_open = 0
+    all_seats = (1 << seats) - 1
+    over = (all_seats & ~out).bit_count() <= 1
+    new = State(
+        setup,
+        PHASE_OVER if over else PHASE_PLAY,
+        -1 if over else turn,
+        hands,
+        counts,
+        state.played | cards,
+        None,
+        0,
+        0,
+        0,
+        state.revolution,
+        out,
+        clean,
+        state.fouls,
+        miyako,
+        state.gives,
+        0 if over else must_open,
+        discarded,
+        -1,
+        0,
+        not over,
+        False,
+        0,
+        miyako_at,
+    )
+    if over and events is not None:
+        events.append(GameOver(placings(new)))
+    return new
 
 
 def _apply_give(state: State, move: Move) -> tuple[State, tuple[Event, ...]]:
@@ -1340,6 +2027,14 @@ def _apply_give(state: State, move: Move) -> tuple[State, tuple[Event, ...]]:
             "JDF §15 exchange",
             "an exchange only gives cards",
             "交換ではカードを渡すだけです",
+        )
+    lower_first = setup.rules.exchange_order == "lower_first"
+    if lower_first and not setup.exchange_strongest[seat] and _lower_pending(state):
+        raise _illegal(
+            "exchange_invalid",
+            "UECda exchange (§4.1 rule 4)",
+            "the lower titles give first; the higher titles choose after receiving",
+            "先に貧民・大貧民が渡し、そのあと富豪・大富豪が選びます",
         )
     n = setup.exchange_count[seat]
     if move.cards.bit_count() != n:
@@ -1362,13 +2057,26 @@ def _apply_give(state: State, move: Move) -> tuple[State, tuple[Event, ...]]:
     gives = (*state.gives[:seat], cards, *state.gives[seat + 1 :])
     to = setup.exchange_to[seat]
     events: list[Event] = [ExchangeGiven(seat, to, cards)]
+    hands_now = state.hands
+    counts_now = state.counts
+    if lower_first:
+        # Each give changes hands at once, so a higher title chooses from what it received.
+        hl = list(hands_now)
+        hl[seat] &= ~cards
+        if setup.known >> to & 1:
+            hl[to] |= cards
+        cl = list(counts_now)
+        cl[seat] -= n
+        cl[to] += n
+        hands_now = tuple(hl)
+        counts_now = tuple(cl)
     if -1 in gives:
         new = State(
             setup,
             PHASE_EXCHANGE,
             -1,
-            state.hands,
-            state.counts,
+            hands_now,
+            counts_now,
             state.played,
             None,
             0,
@@ -1384,22 +2092,30 @@ def _apply_give(state: State, move: Move) -> tuple[State, tuple[Event, ...]]:
             0,
         )
         return new, tuple(events)
-    hands = list(state.hands)
-    for giver, give in enumerate(gives):
-        if give > 0:
-            hands[giver] &= ~give
-    for giver, give in enumerate(gives):
-        receiver = setup.exchange_to[giver]
-        if give > 0 and setup.known >> receiver & 1:
-            hands[receiver] |= give
+    hands = list(hands_now)
+    if not lower_first:
+        for giver, give in enumerate(gives):
+            if give > 0:
+                hands[giver] &= ~give
+        for giver, give in enumerate(gives):
+            receiver = setup.exchange_to[giver]
+            if give > 0 and setup.known >> receiver & 1:
+                hands[receiver] |= give
     leader = setup.first_leader
+    opening = 0
+    if leader < 0:
+        # opening_card_every_game: the holder of the opening card after the exchange leads.
+        holder, opening = _opening_card(setup.rules, hands, setup.blind)
+        leader = 0 if holder is None else holder
+        if not setup.rules.opening_card_required or holder is None:
+            opening = 0
     events.append(ExchangeDone(leader))
     new = State(
         setup,
         PHASE_PLAY,
         leader,
         tuple(hands),
-        state.counts,
+        counts_now,
         state.played,
         None,
         0,
@@ -1411,8 +2127,9 @@ def _apply_give(state: State, move: Move) -> tuple[State, tuple[Event, ...]]:
         (),
         -1,
         gives,
+        opening,
         0,
-        0,
+        start=setup.rules.instant_win,
     )
     return new, tuple(events)
 
@@ -1431,13 +2148,21 @@ def placings(state: State) -> tuple[Placing, ...]:
     seats = len(state.counts)
     titles = TITLES.get(seats)
     fouls = state.fouls
+    latest = state.setup.latest_lowest
     if state.phase == PHASE_OVER:
         order: list[int] = list(state.clean)
         rest = [s for s in range(seats) if not state.out >> s & 1]
         order.extend(rest)
-        if state.miyako >= 0:
-            order.append(state.miyako)
-        order.extend(reversed(fouls))
+        if latest:
+            # foul_order latest_lowest: demotions (fouls, 都落ち) in time order, latest last.
+            demoted = list(fouls)
+            if state.miyako >= 0:
+                demoted.insert(state.miyako_at, state.miyako)
+            order.extend(demoted)
+        else:
+            if state.miyako >= 0:
+                order.append(state.miyako)
+            order.extend(reversed(fouls))
         return tuple(
             Placing(
                 seat,
@@ -1454,6 +2179,10 @@ def placings(state: State) -> tuple[Placing, ...]:
     if state.miyako >= 0:
         out.append(Placing(state.miyako, None, None, False, True))
     for i, seat in enumerate(fouls):
+        if latest:
+            # Not definitive: a later demotion moves this player up.
+            out.append(Placing(seat, None, None, True))
+            continue
         place = seats - i
         out.append(Placing(seat, place, titles[place - 1] if titles else None, True))
     return tuple(out)
@@ -1467,9 +2196,7 @@ def observe(state: State, viewer: int | None = None) -> dict[str, object]:
     This is what live feeds serialise — never the state itself.
     """
     seats = len(state.counts)
-    if viewer is not None and (
-        isinstance(viewer, bool) or not isinstance(viewer, int) or not 0 <= viewer < seats
-    ):
+    if viewer is not None and not _is_int_in(viewer, 0, seats):
         raise EngineError(f"no seat {viewer!r}", code="invalid_viewer")
     setup = state.setup
     over = state.phase == PHASE_OVER
@@ -1496,6 +2223,9 @@ def observe(state: State, viewer: int | None = None) -> dict[str, object]:
             "as": card_names(table.as_cards),
         },
         "passed": [s for s in range(seats) if state.passed >> s & 1],
+        "eleven_back": None if state.back < 0 else ("up", "down")[state.back],
+        "number_lock": state.nlock,
+        "respond": [s for s in range(seats) if state.respond >> s & 1],
         "out": [s for s in range(seats) if state.out >> s & 1],
         "counts": list(state.counts),
         "hands": hands,

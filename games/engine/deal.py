@@ -13,9 +13,9 @@ version or on :mod:`random`'s internals:
    returning ``word % n``;
 4. Fisher–Yates shuffles the 52 number cards (``for i = len-1 … 1: swap(i, below(i+1))``);
    the first ``rules.blind_cards`` are the blinds;
-5. the remaining number cards plus the two jokers (bits 52, 53, appended in that
-   order) are shuffled the same way and dealt one at a time: card ``i`` goes to
-   seat ``i % seats``.
+5. the remaining number cards plus the ruleset's jokers (bits 52, 53, appended in
+   that order; bit 52 only with one joker) are shuffled the same way and dealt one
+   at a time: card ``i`` goes to seat ``i % seats``.
 
 Anyone with the seed (published after play, DESIGN §4) can re-derive the deal.
 """
@@ -66,7 +66,7 @@ def seed_bytes(seed: bytes | str | int) -> bytes:
         return seed
     if isinstance(seed, str):
         return seed.encode("utf-8")
-    if isinstance(seed, int) and not isinstance(seed, bool):
+    if type(seed) is int:  # not bool: True is no seed
         return str(seed).encode("ascii")
     raise EngineError(
         f"a seed must be bytes, str or int, not {type(seed).__name__}", code="bad_seed"
@@ -93,7 +93,7 @@ def deal(seed: bytes | str | int, rules: RuleSet) -> Deal:
     blind = 0
     for card in numbers[: rules.blind_cards]:
         blind |= 1 << card
-    rest = [*numbers[rules.blind_cards :], 52, 53]
+    rest = [*numbers[rules.blind_cards :], 52, 53][: 52 - rules.blind_cards + rules.jokers]
     stream.shuffle(rest)
     hands = [0] * rules.seats
     for i, card in enumerate(rest):

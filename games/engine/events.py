@@ -141,6 +141,63 @@ class SpadeThreeReturn(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class HeartThreeReturn(Event):
+    """♥3 beats a lone joker (gekijo ハーツ); ``respond`` when it was played out of turn."""
+
+    kind: ClassVar[str] = "heart_three_return"
+    seat: int
+    respond: bool = False
+
+    def to_dict(self) -> dict[str, object]:
+        return {"kind": self.kind, "seat": self.seat, "respond": self.respond}
+
+
+@dataclass(frozen=True, slots=True)
+class ElevenBack(Event):
+    """11-back (イレブンバック): the trick order is now ``order`` (``up`` normal, ``down``)."""
+
+    kind: ClassVar[str] = "eleven_back"
+    seat: int
+    order: str
+
+    def to_dict(self) -> dict[str, object]:
+        return {"kind": self.kind, "seat": self.seat, "order": self.order}
+
+
+@dataclass(frozen=True, slots=True)
+class PassesReset(Event):
+    """The effective order became reversed (下): every pass of the trick is reset."""
+
+    kind: ClassVar[str] = "passes_reset"
+
+    def to_dict(self) -> dict[str, object]:
+        return {"kind": self.kind}
+
+
+@dataclass(frozen=True, slots=True)
+class NumberLockStarted(Event):
+    """数字しばり: every later play of the trick must be one step stronger."""
+
+    kind: ClassVar[str] = "number_lock_started"
+    seat: int
+
+    def to_dict(self) -> dict[str, object]:
+        return {"kind": self.kind, "seat": self.seat}
+
+
+@dataclass(frozen=True, slots=True)
+class InstantWin(Event):
+    """イッツー: ``seat`` showed one card of each rank and finishes; ``cards`` flow."""
+
+    kind: ClassVar[str] = "instant_win"
+    seat: int
+    cards: CardSet
+
+    def to_dict(self) -> dict[str, object]:
+        return {"kind": self.kind, "seat": self.seat, "cards": card_names(self.cards)}
+
+
+@dataclass(frozen=True, slots=True)
 class Finished(Event):
     """A clean finish (あがり); ``place`` is definitive."""
 
@@ -154,7 +211,9 @@ class Finished(Event):
 
 @dataclass(frozen=True, slots=True)
 class FoulFinish(Event):
-    """反則あがり: out, with a bottom title; ``place`` is definitive."""
+    """反則あがり: out, with a bottom title; ``place`` is definitive under foul_order
+    ``first_lowest``, and the current bottom place (later demotions move it up) under
+    ``latest_lowest``."""
 
     kind: ClassVar[str] = "foul_finish"
     seat: int
@@ -224,6 +283,11 @@ EVENT_KINDS = tuple(
         Revolution,
         LockStarted,
         SpadeThreeReturn,
+        HeartThreeReturn,
+        ElevenBack,
+        PassesReset,
+        NumberLockStarted,
+        InstantWin,
         Finished,
         FoulFinish,
         MiyakoOchi,

@@ -36,7 +36,7 @@ RECORD_KEYS: Final = frozenset(
         "moves",
     }
 )
-MOVE_KEYS: Final = frozenset({"seat", "play", "pass", "as", "declare", "choice"})
+MOVE_KEYS: Final = frozenset({"seat", "play", "pass", "as", "declare", "choice", "respond"})
 EXCHANGE_KEYS: Final = frozenset({"seat", "give"})
 
 
@@ -107,6 +107,9 @@ def _move(value: object, key: str, seats: int) -> Move:
         raise RecordError(f"unknown key {sorted(map(str, unknown))[0]!r}", key=key)
     seat = _int(value.get("seat"), f"{key}.seat", 0, seats - 1)
     has_play = "play" in value
+    respond = value.get("respond", False)
+    if not isinstance(respond, bool):
+        raise RecordError("respond must be true or false", key=f"{key}.respond")
     if "pass" in value:
         if value["pass"] is not True:
             raise RecordError("pass must be true when present", key=f"{key}.pass")
@@ -114,6 +117,8 @@ def _move(value: object, key: str, seats: int) -> Move:
             raise RecordError("a pass has no play, as or declare", key=key)
         if "choice" in value:
             raise RecordError("a pass has no choice", key=key)
+        if respond:
+            raise RecordError("a pass is never out of turn", key=key)
         return Move(seat, is_pass=True)
     if not has_play:
         raise RecordError("a move needs play or pass", key=key)
@@ -125,7 +130,7 @@ def _move(value: object, key: str, seats: int) -> Move:
     choice = value.get("choice")
     if choice is not None and not isinstance(choice, str):
         choice = json.dumps(choice, sort_keys=True)
-    return Move(seat, cards, False, as_cards, declare, choice)
+    return Move(seat, cards, False, as_cards, declare, choice, False, respond)
 
 
 def load_record(data: str | bytes | Mapping[str, object]) -> Record:
@@ -280,6 +285,8 @@ def move_to_json(move: Move) -> dict[str, object]:
         out["declare"] = move.declare
     if move.choice is not None:
         out["choice"] = move.choice
+    if move.respond:
+        out["respond"] = True
     return out
 
 

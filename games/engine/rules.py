@@ -5,8 +5,9 @@ overrides, ``{"preset": "jdf", "overrides": {...}}``).  Changing what a preset
 means requires a new version.
 
 Every switch listed in :data:`SWITCHES` is implemented and tested for every value
-it accepts; presets of later issues (gekijo, local, uecda …) will add switches
-over the same mechanisms.
+it accepts.  The presets (``jdf``, ``gekijo``, ``local``, ``uecda``) differ only in
+switch values: a rule that needs a mechanism gets a general switch in the shared
+core, never a preset special case.
 
 >>> find_ruleset("jdf@1").with_overrides(spade3_ignores_lock=True).spade3_ignores_lock
 True
@@ -22,7 +23,7 @@ from typing import Any, Final
 from .cards import JOKERS, NUMBERS, format_card, parse_card
 from .errors import InvalidNotation, RulesError
 
-SwitchValue = bool | int | tuple[str, ...]
+SwitchValue = bool | int | str | tuple[str, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,18 +44,43 @@ class RuleSet:
     version: int
     name: str
     seats: int = 4
+    jokers: int = 2
     blind_cards: int = 2
     first_lead_cards: tuple[str, ...] = ("3S", "3C", "3D", "3H")
+    opening_card_required: bool = True
+    opening_card_every_game: bool = False
+    pass_on_lead: bool = False
     joker_pair_allowed: bool = True
+    joker_single_only: bool = False
+    one_card_two_jokers: str = "declare"
     revolution_set_size: int = 4
+    revolution_stairs_size: int = 0
+    stairs_overlap: bool = True
+    double_stairs: bool = False
+    triple_run: bool = False
     eight_cut: bool = True
     eight_cut_in_stairs: bool = False
+    eight_cut_joker_in_stairs: bool = True
+    eleven_back: str = "off"
+    reset_passes_on_reverse: bool = False
     spade_three_return: bool = True
+    heart_three_return: bool = False
+    joker_return_out_of_turn: bool = False
     spade3_ignores_lock: bool = False
     suit_lock: bool = True
     suit_lock_after: int = 1
+    lock_counts_joker_suits: bool = False
+    number_lock: bool = False
+    number_lock_after: int = 2
     miyako_ochi: bool = True
+    foul_finishes: str = "standard"
     lone_spade3_finish_is_foul: bool = True
+    eight_in_stairs_finish_is_foul: bool = False
+    foul_order: str = "first_lowest"
+    instant_win: bool = False
+    exchange_order: str = "simultaneous"
+    points: tuple[int, ...] = ()
+    """Points per place (1st first), read by scoring; empty when the ruleset has none."""
     overrides: tuple[tuple[str, SwitchValue], ...] = ()
 
     @property
@@ -89,6 +115,10 @@ class RuleSet:
             "overrides": {k: list(v) if isinstance(v, tuple) else v for k, v in self.overrides},
         }
 
+    def score(self, place: int) -> int | None:
+        """Points for ``place`` (1 = first) from :attr:`points`, or None without a table."""
+        return self.points[place - 1] if self.points and 1 <= place <= len(self.points) else None
+
     def switches(self) -> dict[str, SwitchValue]:
         """Every switch and its value."""
         return {name: getattr(self, name) for name in SWITCHES}
@@ -103,6 +133,15 @@ def _bool(value: object) -> bool:
 def _int_in(*allowed: int) -> Callable[[object], int]:
     def check(value: object) -> int:
         if isinstance(value, bool) or not isinstance(value, int) or value not in allowed:
+            raise RulesError(f"expected one of {list(allowed)}, got {value!r}")
+        return value
+
+    return check
+
+
+def _str_in(*allowed: str) -> Callable[[object], str]:
+    def check(value: object) -> str:
+        if not isinstance(value, str) or value not in allowed:
             raise RulesError(f"expected one of {list(allowed)}, got {value!r}")
         return value
 
@@ -135,6 +174,18 @@ SWITCHES: Final[dict[str, Switch]] = {
     s.name: s
     for s in (
         Switch(
+            "seats",
+            "Number of players (4, or 5 as in UECda: titles 大富豪 富豪 平民 貧民 大貧民).",
+            "REFERENCE §1.1 rule 1, §4.1 rule 1",
+            _int_in(4, 5),
+        ),
+        Switch(
+            "jokers",
+            "Jokers in the deck (bits 52, 53; one joker uses bit 52 only).",
+            "REFERENCE §1.1 rule 2; §2.2 B1 (gekijo: 1); §4.1 rule 1 (UECda: 53 cards)",
+            _int_in(1, 2),
+        ),
+        Switch(
             "blind_cards",
             "Number cards removed unseen before each deal (ブラインドカード); never jokers. "
             "0 deals all 54 cards (seats 0 and 1 then get 14).",
@@ -149,10 +200,42 @@ SWITCHES: Final[dict[str, Switch]] = {
             _lead_cards,
         ),
         Switch(
+            "opening_card_required",
+            "The first play must include the opening card; when false its holder only leads.",
+            "REFERENCE §1.1 rule 22; §2.1 rule 4; §4.1 rule 5 (UECda: the ♦3 holder leads)",
+            _bool,
+        ),
+        Switch(
+            "opening_card_every_game",
+            "The opening card decides the leader in every game (after the exchange too); when "
+            "false, later games are led by the previous 大貧民.",
+            "REFERENCE §2.2 B12; §4.2 D1; JDF rule 22 (later games: 大貧民)",
+            _bool,
+        ),
+        Switch(
+            "pass_on_lead",
+            "The leader may pass on an empty table (空場パス); the pass is final for the trick.",
+            "REFERENCE §4.1 rule 12; §8 item 9",
+            _bool,
+        ),
+        Switch(
             "joker_pair_allowed",
             "The two jokers together (JK JK) are a pair, the strongest one.",
             "REFERENCE A5",
             _bool,
+        ),
+        Switch(
+            "joker_single_only",
+            "The joker is never wild: it may only be played alone (error joker_single_only).",
+            "REFERENCE §2.1 rule 10; §8 item 1",
+            _bool,
+        ),
+        Switch(
+            "one_card_two_jokers",
+            "How a lead of one card plus two jokers reads: 'declare' (the leader says set or "
+            "stairs) or 'set' (always a set of that rank, never stairs).",
+            "REFERENCE §1.1 rule 24 (declare); §3.1 rule 11 (set)",
+            _str_in("declare", "set"),
         ),
         Switch(
             "revolution_set_size",
@@ -160,6 +243,35 @@ SWITCHES: Final[dict[str, Switch]] = {
             "0 disables revolutions.",
             "REFERENCE §1.1 rule 10",
             _int_in(0, 4, 5, 6),
+        ),
+        Switch(
+            "revolution_stairs_size",
+            "Stairs (and イーペーコー) of at least this many cards, jokers included, reverse the "
+            "order; 0 = stairs never do.",
+            "REFERENCE §2.1 rule 7 (8: 8枚連番, ノベタンイーペーコー); §3.1 rule 12 (4); "
+            "§4.1 rule 9 (5)",
+            _int_in(0, 4, 5, 8),
+        ),
+        Switch(
+            "stairs_overlap",
+            "Following stairs may overlap the table's ranks (only the weakest rank must be "
+            "stronger); when false the new run lies wholly beyond the old one.",
+            "REFERENCE §1.1 rule 6; §2.1 rule 6; §4.1 rule 7; §4.2 D2",
+            _bool,
+        ),
+        Switch(
+            "double_stairs",
+            "イーペーコー: two stairs of identical ranks in two suits (number cards only) are a "
+            "combination; followed like stairs.",
+            "REFERENCE §2.1 rules 5-7; §2.2 B7",
+            _bool,
+        ),
+        Switch(
+            "triple_run",
+            "サンレンコー: three triples of consecutive ranks (9 number cards, suits free) are a "
+            "combination; it never revolutionises; followed like stairs.",
+            "REFERENCE §2.1 rule 5; §2.2 B8",
+            _bool,
         ),
         Switch(
             "eight_cut",
@@ -174,14 +286,50 @@ SWITCHES: Final[dict[str, Switch]] = {
             _bool,
         ),
         Switch(
+            "eight_cut_joker_in_stairs",
+            "With eight_cut_in_stairs: a joker standing for 8 in stairs cuts too; when false "
+            "only a natural 8 does.",
+            "REFERENCE §3.1 rule 14 (no); §4.1 rule 10 (yes)",
+            _bool,
+        ),
+        Switch(
+            "eleven_back",
+            "11-back (イレブンバック): 'off'; 'choice' — a set of Js may carry choice up/down, "
+            "setting the order absolutely until the trick ends; 'toggle' — any play covering "
+            "a J reverses the trick order (effective order = revolution XOR back).",
+            "REFERENCE §2.1 rule 9, B5, B6; §4.1 rule 14, D7, UE-T13; §0.1",
+            _str_in("off", "choice", "toggle"),
+        ),
+        Switch(
+            "reset_passes_on_reverse",
+            "When an 11-back call or a revolution makes the effective order reversed (下), "
+            "every pass of the trick is reset.",
+            "REFERENCE §2.1 rule 12(b); §2.2 B4",
+            _bool,
+        ),
+        Switch(
             "spade_three_return",
             "A single 3S beats a single joker and clears the trick (スペ3返し).",
             "REFERENCE §1.1 rule 12",
             _bool,
         ),
         Switch(
+            "heart_three_return",
+            "A single 3H beats a single joker and clears the trick (gekijo: ハーツ).",
+            "REFERENCE §2.1 rule 10",
+            _bool,
+        ),
+        Switch(
+            "joker_return_out_of_turn",
+            "The return card (♠3 / ♥3) may answer a lone joker out of turn, even after "
+            "passing, from the moment the joker is played until the next action "
+            "(record key respond).",
+            "REFERENCE §2.1 rule 10, 12(a); §2.2 B2; §8 item 11",
+            _bool,
+        ),
+        Switch(
             "spade3_ignores_lock",
-            "The ♠3 return is allowed even when a suit lock on another suit is on.",
+            "The joker return (♠3 or ♥3) is allowed even when a lock on another suit is on.",
             "REFERENCE A7 (default: the lock applies)",
             _bool,
         ),
@@ -198,6 +346,27 @@ SWITCHES: Final[dict[str, Switch]] = {
             _int_in(1, 2),
         ),
         Switch(
+            "lock_counts_joker_suits",
+            "The suits jokers stand for count toward starting a suit lock (given by 'as', or "
+            "taken from the table's play); when false a play with a joker never starts one.",
+            "REFERENCE §4.1 rule 11 (UECda); §1.1 rule 13 (JDF: false)",
+            _bool,
+        ),
+        Switch(
+            "number_lock",
+            "Number lock (数字しばり): after number_lock_after consecutive one-step-stronger "
+            "joker-free plays, every play must be one step stronger (a lone joker may follow).",
+            "REFERENCE §3.1 rules 15, 18; §3.2 C1, C3, C4, C5",
+            _bool,
+        ),
+        Switch(
+            "number_lock_after",
+            "Consecutive joker-free one-step plays that start the number lock (2: three plays "
+            "in a row, the lead counting).",
+            "REFERENCE §3.1 rule 15; §3.2 C4",
+            _int_in(1, 2),
+        ),
+        Switch(
             "miyako_ochi",
             "The reigning 大富豪 is out at once, hand discarded, when another player makes the "
             "first clean finish (都落ち).",
@@ -210,13 +379,112 @@ SWITCHES: Final[dict[str, Switch]] = {
             "REFERENCE §1.1 rule 18(c), A6",
             _bool,
         ),
+        Switch(
+            "foul_finishes",
+            "Which final plays are foul finishes (反則あがり): 'standard' (joker, 8, lone 3S, "
+            "2 / 3 in revolution, JDF rule 18), 'joker' (only a joker finish, gekijo), 'none'.",
+            "REFERENCE §1.1 rule 18; §2.1 rule 11, B11; §3.1 rule 19; §4.1 rule 15",
+            _str_in("standard", "joker", "none"),
+        ),
+        Switch(
+            "eight_in_stairs_finish_is_foul",
+            "With standard fouls: an 8 inside stairs (or another run) is a foul finish too.",
+            "REFERENCE §3.1 rule 19, LR-T11; JDF-T13 (false)",
+            _bool,
+        ),
+        Switch(
+            "foul_order",
+            "'first_lowest': fouls at the bottom, the first foul last, the 都落ち player above "
+            "them (JDF); 'latest_lowest': demoted players (fouls and 都落ち) in the order they "
+            "were demoted, the latest last.",
+            "REFERENCE §1.1 rule 19; §3.1 rules 20-21, LR-T12, LR-T13",
+            _str_in("first_lowest", "latest_lowest"),
+        ),
+        Switch(
+            "instant_win",
+            "イッツー: before the first play of a game a player holding exactly one card of each "
+            "rank 3…2 (plus jokers) may declare it and finish first (declare instant_win).",
+            "REFERENCE §2.1 rule 14, GK-T12",
+            _bool,
+        ),
+        Switch(
+            "exchange_order",
+            "'simultaneous' (face down, JDF); 'lower_first': 大貧民/貧民 give their strongest "
+            "first, and the higher titles choose after receiving (UECda).",
+            "REFERENCE §1.1 rule 15; §4.1 rule 4, UE-T11",
+            _str_in("simultaneous", "lower_first"),
+        ),
     )
 }
 
 JDF: Final = RuleSet(id="jdf", version=1, name="日本大富豪連盟 公式ルール (JDF official rules)")
 
-PRESETS: Final[Mapping[str, RuleSet]] = {JDF.key: JDF}
-_LATEST: Final[dict[str, str]] = {JDF.id: JDF.key}
+GEKIJO: Final = RuleSet(
+    id="gekijo",
+    version=1,
+    name="全日本劇場大貧民協会 (gekijo house rules)",
+    jokers=1,
+    blind_cards=0,
+    first_lead_cards=("3D",),
+    opening_card_every_game=True,
+    joker_single_only=True,
+    revolution_stairs_size=8,
+    stairs_overlap=False,
+    double_stairs=True,
+    triple_run=True,
+    eleven_back="choice",
+    reset_passes_on_reverse=True,
+    spade_three_return=False,
+    heart_three_return=True,
+    joker_return_out_of_turn=True,
+    suit_lock=False,
+    miyako_ochi=False,
+    foul_finishes="joker",
+    instant_win=True,
+)
+
+LOCAL: Final = RuleSet(
+    id="local",
+    version=1,
+    name="ローカルルール (seed-002 local rules)",
+    blind_cards=0,
+    first_lead_cards=("3D",),
+    opening_card_every_game=True,
+    one_card_two_jokers="set",
+    revolution_stairs_size=4,
+    eight_cut_in_stairs=True,
+    eight_cut_joker_in_stairs=False,
+    suit_lock_after=2,
+    number_lock=True,
+    lone_spade3_finish_is_foul=False,
+    eight_in_stairs_finish_is_foul=True,
+    foul_order="latest_lowest",
+)
+
+UECDA: Final = RuleSet(
+    id="uecda",
+    version=1,
+    name="UECda (UEC Computer Daihinmin Competition)",
+    seats=5,
+    jokers=1,
+    blind_cards=0,
+    first_lead_cards=("3D",),
+    opening_card_required=False,
+    opening_card_every_game=True,
+    pass_on_lead=True,
+    revolution_stairs_size=5,
+    stairs_overlap=False,
+    eight_cut_in_stairs=True,
+    spade3_ignores_lock=True,
+    lock_counts_joker_suits=True,
+    miyako_ochi=False,
+    foul_finishes="none",
+    exchange_order="lower_first",
+    points=(5, 4, 3, 2, 1),
+)
+
+PRESETS: Final[Mapping[str, RuleSet]] = {r.key: r for r in (JDF, GEKIJO, LOCAL, UECDA)}
+_LATEST: Final[dict[str, str]] = {r.id: r.key for r in PRESETS.values()}
 
 
 def find_ruleset(name: str) -> RuleSet:

@@ -1,4 +1,10 @@
-"""An independent brute-force oracle for legal plays: try every subset of the hand."""
+"""An independent brute-force oracle for legal moves: try every subset of every hand.
+
+It knows nothing of the core's generator: it builds candidate moves from card
+subsets (every annotation that could make one fully specified: ``as`` for jokers
+in stairs, ``declare``, 11-back ``choice``, ``respond`` for other seats, the
+instant-win declaration) and keeps those :func:`apply` accepts.
+"""
 
 from __future__ import annotations
 
@@ -6,8 +12,8 @@ from itertools import combinations
 
 from games.engine import JOKERS, NUMBERS, STAIRS, EngineError, Move, State, apply
 
-MoveKey = tuple[int, int, str | None]
-"""(cards, as_cards, declare) — the fully specified form legal_moves uses."""
+MoveKey = tuple[int, int, int, str | None, str | None, bool]
+"""(seat, cards, as_cards, declare, choice, respond) — the fully specified form."""
 
 
 def _suit_of_all(nat: int) -> int | None:
@@ -26,7 +32,7 @@ def candidates(state: State, seat: int, hand: int, max_size: int = 6) -> list[Mo
     naturals = [1 << c for c in range(52) if hand >> c & 1]
     jokers = [1 << c for c in (52, 53) if hand >> c & 1]
     out: list[Move] = []
-    for n_nat in range(len(naturals) + 1):
+    for n_nat in range(min(len(naturals), max_size) + 1):
         for nat_combo in combinations(naturals, n_nat):
             nat = sum(nat_combo)
             for k in range(len(jokers) + 1):
@@ -57,36 +63,53 @@ def accepted(state: State, move: Move) -> bool:
     return True
 
 
-def oracle_keys(state: State) -> set[MoveKey | str]:
-    """Fully specified plays ``apply`` accepts, plus ``"pass"``.
+def _canonical(state: State, move: Move) -> bool:
+    """Whether an accepted play is in the form legal_moves uses (one form per play)."""
+    nat = move.cards & NUMBERS
+    k = (move.cards & JOKERS).bit_count()
+    stairs_capable = k and _suit_of_all(nat) is not None and move.cards.bit_count() >= 3
+    set_capable = len(_rank_set(nat)) == 1
+    if stairs_capable and set_capable:  # one card plus two jokers
+        if state.rules.one_card_two_jokers == "set":
+            return move.declare is None and not move.as_cards  # always a set
+        table = state.table
+        if table is None:
+            return move.declare is not None  # a lead needs the declaration
+        # when following, the table's kind decides; legal_moves omits the declaration
+        return move.declare is None and bool(move.as_cards) == (table.kind == STAIRS)
+    # the unannotated form of an annotated stairs move is not canonical
+    return not (stairs_capable and not move.as_cards)
 
-    A stairs-with-jokers play counts only in its annotated forms (with ``as``), a
-    one-card-plus-two-jokers lead only with ``declare`` — the forms legal_moves uses.
-    """
-    seat = state.turn
-    hand = state.hands[seat]
+
+def oracle_keys(state: State) -> set[MoveKey | str]:
+    """Fully specified moves ``apply`` accepts (in-turn and out-of-turn), plus ``"pass"``."""
+    turn = state.turn
     keys: set[MoveKey | str] = set()
-    if accepted(state, Move.pass_turn(seat)):
+    if accepted(state, Move.pass_turn(turn)):
         keys.add("pass")
-    for move in candidates(state, seat, hand):
-        if not accepted(state, move):
-            continue
-        nat = move.cards & NUMBERS
-        k = (move.cards & JOKERS).bit_count()
-        stairs_capable = k and _suit_of_all(nat) is not None and move.cards.bit_count() >= 3
-        set_capable = len(_rank_set(nat)) == 1
-        if stairs_capable and set_capable:  # one card plus two jokers
-            table = state.table
-            if table is None:
-                if move.declare is None:
-                    continue  # a lead needs the declaration
-            elif move.declare is not None or bool(move.as_cards) != (table.kind == STAIRS):
-                continue  # when following, the table's kind decides; legal_moves omits it
-        elif stairs_capable and not move.as_cards:
-            continue  # the unannotated form of an annotated stairs move
-        keys.add((move.cards, move.as_cards, move.declare))
+    calls = (None, "up", "down") if state.rules.eleven_back == "choice" else (None,)
+    for seat in range(len(state.counts)):
+        hand = state.hands[seat]
+        respond = seat != turn
+        # Out of turn, only small plays are tried: the rules have no larger answers,
+        # and trying them all would not change the verdicts, only the run time.
+        size = hand.bit_count() if not respond else 2
+        for move in candidates(state, seat, hand, size):
+            for choice in calls:
+                m = Move(
+                    seat, move.cards, False, move.as_cards, move.declare, choice, False, respond
+                )
+                if accepted(state, m) and _canonical(state, m):
+                    keys.add((seat, m.cards, m.as_cards, m.declare, choice, respond))
+        if hand:
+            win = Move(seat, hand, declare="instant_win", respond=respond)
+            if accepted(state, win):
+                keys.add((seat, hand, 0, "instant_win", None, respond))
     return keys
 
 
 def legal_keys(moves: list[Move]) -> set[MoveKey | str]:
-    return {"pass" if m.is_pass else (m.cards, m.as_cards, m.declare) for m in moves}
+    return {
+        "pass" if m.is_pass else (m.seat, m.cards, m.as_cards, m.declare, m.choice, m.respond)
+        for m in moves
+    }

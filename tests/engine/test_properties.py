@@ -26,6 +26,7 @@ from games.engine import (
     parse_cards,
 )
 from games.engine.record import export_record, load_record, replay
+from games.engine.rules import GEKIJO, LOCAL, UECDA
 
 from .oracle import legal_keys, oracle_keys
 
@@ -37,6 +38,18 @@ VARIANTS = [
     JDF.with_overrides(revolution_set_size=5, miyako_ochi=False),
     JDF.with_overrides(suit_lock=False, eight_cut=False, spade_three_return=False),
 ]
+PRESET_VARIANTS = [
+    GEKIJO,
+    LOCAL,
+    UECDA,
+    GEKIJO.with_overrides(eleven_back="toggle", spade_three_return=True, suit_lock=True),
+    GEKIJO.with_overrides(joker_single_only=False, jokers=2, stairs_overlap=True),
+    LOCAL.with_overrides(number_lock_after=1, one_card_two_jokers="declare"),
+    UECDA.with_overrides(eleven_back="toggle", seats=4, foul_order="latest_lowest"),
+    JDF.with_overrides(pass_on_lead=True, lock_counts_joker_suits=True, foul_finishes="joker"),
+]
+ALL_VARIANTS = VARIANTS + PRESET_VARIANTS
+PRESETS_ALL = [JDF, GEKIJO, LOCAL, UECDA]
 
 
 def check_conservation(state: State) -> None:
@@ -56,11 +69,15 @@ def check_conservation(state: State) -> None:
 
 def check_final(state: State) -> None:
     placings = state.placings()
-    assert sorted(p.seat for p in placings) == list(range(4))
-    assert [p.place for p in placings] == [1, 2, 3, 4]
-    assert sorted(p.title for p in placings) == sorted(TITLES[4])
+    n = state.seats
+    assert sorted(p.seat for p in placings) == list(range(n))
+    assert [p.place for p in placings] == list(range(1, n + 1))
+    assert sorted(p.title for p in placings) == sorted(TITLES[n])
     fouls = [p.seat for p in placings if p.foul]
-    assert fouls == list(reversed(state.fouls))
+    if state.rules.foul_order == "first_lowest":
+        assert fouls == list(reversed(state.fouls))
+    else:
+        assert fouls == list(state.fouls)
     assert sum(1 for c in state.counts if c) <= 1
 
 
@@ -87,10 +104,22 @@ def random_game(seed: int, rules=JDF, titles=None) -> tuple[State, list[Move], l
     return start, moves, kinds
 
 
-@settings(max_examples=40)
-@given(st.integers(0, 2**32), st.sampled_from(VARIANTS))
+@settings(max_examples=80)
+@given(st.integers(0, 2**32), st.sampled_from(ALL_VARIANTS))
 def test_random_games_terminate_with_a_full_placing(seed, rules):
     random_game(seed, rules)
+
+
+@pytest.mark.parametrize("rules", PRESETS_ALL, ids=lambda r: r.id)
+@settings(max_examples=15)
+@given(seed=st.integers(0, 2**32), order=st.randoms(use_true_random=False))
+def test_random_later_games_with_exchange_every_preset(rules, seed, order):
+    titles = list(TITLES[rules.seats])
+    order.shuffle(titles)
+    _start, moves, kinds = random_game(seed, rules, titles)
+    gives = sum(1 for t in titles if t in ("daifugo", "fugo", "hinmin", "daihinmin"))
+    assert kinds[gives - 1][-1] == "exchange_done"
+    assert all(m.exchange for m in moves[:gives])
 
 
 @settings(max_examples=25)
@@ -101,10 +130,11 @@ def test_random_later_games_with_exchange(seed, titles):
     assert all(m.exchange for m in moves[:4])
 
 
-@settings(max_examples=25)
-@given(st.integers(0, 2**32), st.sampled_from([None, list(TITLES[4])]))
-def test_replay_of_an_exported_record_reproduces_the_game(seed, titles):
-    start, moves, kinds = random_game(seed, JDF, titles)
+@settings(max_examples=40)
+@given(st.integers(0, 2**32), st.booleans(), st.sampled_from([JDF, *PRESET_VARIANTS]))
+def test_replay_of_an_exported_record_reproduces_the_game(seed, later, rules):
+    titles = list(TITLES[rules.seats]) if later else None
+    start, moves, kinds = random_game(seed, rules, titles)
     record = json.loads(json.dumps(export_record(start, moves)))
     result = replay(load_record(record))
     verdicts = result.exchange + result.moves
@@ -124,20 +154,32 @@ def small_states(draw) -> State:
     ranks, few suits, jokers) so that sets, stairs, revolutions and locks are common.
     One seed drives the choices: uniform coverage matters more here than shrinking."""
     rng = random.Random(draw(st.integers(0, 2**32)))
-    rules = draw(st.sampled_from(VARIANTS))
+    rules = draw(st.sampled_from(ALL_VARIANTS))
     low = rng.randint(0, 9)
     ranks = range(low, min(13, low + rng.randint(3, 6)))
     suits = rng.sample(range(4), rng.choice([1, 2, 2, 3, 4]))
-    pool = [r * 4 + s for r in ranks for s in suits] + [52, 53][: rng.choice([0, 1, 2, 2, 2])]
+    jokers = [52, 53][: min(rules.jokers, rng.choice([0, 1, 2, 2, 2]))]
+    pool = [r * 4 + s for r in ranks for s in suits] + jokers
+    if (rules.heart_three_return or rules.instant_win) and 1 not in pool:
+        pool.append(1)  # 3H: the out-of-turn answer
     rng.shuffle(pool)
     hands = []
-    for _ in range(4):
-        size = min(rng.randint(2, 7), len(pool))
+    # サンレンコー needs 9 cards: gekijo-like rules sometimes deal bigger hands.
+    biggest = 10 if rules.triple_run and rng.random() < 0.3 else 7
+    for _ in range(rules.seats):
+        size = min(rng.randint(2, biggest), len(pool))
         if size == 0:
             return draw(st.nothing())
         hands.append(sum(1 << c for c in pool[:size]))
         pool = pool[size:]
-    state = new_game(rules, hands, leader=rng.randrange(4))
+    if pool and rules.instant_win and rng.random() < 0.1:
+        # Now and then a hand with one card of each rank: the イッツー window.
+        straight = sum(1 << (r * 4 + rng.randrange(4)) for r in range(13))
+        hands = [h & ~straight for h in hands]
+        hands[0] = straight
+        if any(not h for h in hands):
+            return draw(st.nothing())
+    state = new_game(rules, hands, leader=rng.randrange(rules.seats))
     for _ in range(rng.randint(0, 12)):
         if state.is_over:
             break
@@ -159,7 +201,7 @@ def small_states(draw) -> State:
     ],
 )
 def test_oracle_on_dense_hands(hand, table):
-    for rules in VARIANTS:
+    for rules in [r for r in ALL_VARIANTS if r.jokers == 2 and r.seats == 4]:
         if table is None:
             state = new_game(rules, [hand, "9C", "9H", "TC"], leader=0)
         else:
@@ -168,7 +210,7 @@ def test_oracle_on_dense_hands(hand, table):
         assert legal_keys(list(legal_moves(state))) == oracle_keys(state)
 
 
-@settings(max_examples=400)
+@settings(max_examples=600)
 @given(small_states())
 def test_legal_moves_agree_with_the_brute_force_oracle(state):
     if state.is_over:
@@ -198,19 +240,34 @@ def _normal(state: State) -> State:
 @settings(max_examples=300)
 @given(
     small_states(),
-    st.integers(0, 3),
+    st.integers(0, 4),
     st.integers(0, 2**54 - 1),
     st.booleans(),
     st.integers(0, 2**54 - 1),
-    st.sampled_from([None, "set", "stairs", "x"]),
+    st.sampled_from([None, "set", "stairs", "x", "instant_win"]),
+    st.sampled_from([None, None, "up", "down", "sideways"]),
+    st.booleans(),
 )
-def test_random_moves_are_accepted_only_if_legal(state, seat, cards, is_pass, as_bits, declare):
+def test_random_moves_are_accepted_only_if_legal(
+    state, seat, cards, is_pass, as_bits, declare, choice, respond
+):
     # Sparse random card sets: keep a few bits so that some moves are legal.
+    seat %= state.seats
     rng = random.Random(cards)
     hand = state.hands[seat] if rng.random() < 0.8 else cards
-    cards = sum(1 << c for c in range(54) if hand >> c & 1 and rng.random() < 0.4)
+    keep = 1.0 if declare == "instant_win" else 0.4
+    cards = sum(1 << c for c in range(54) if hand >> c & 1 and rng.random() < keep)
     as_cards = as_bits & parse_cards("4S 5S 6S 7S 8S 9S TS 4D 5D 6D") if rng.random() < 0.3 else 0
-    move = Move(seat, 0 if is_pass else cards, is_pass, 0 if is_pass else as_cards, declare)
+    move = Move(
+        seat,
+        0 if is_pass else cards,
+        is_pass,
+        0 if is_pass else as_cards,
+        declare,
+        choice,
+        False,
+        respond and rng.random() < 0.5,
+    )
     try:
         new, _ = apply(state, move)
     except EngineError:

@@ -1,0 +1,83 @@
+"""The UECda 8×15 card table: hand-written tables from REFERENCE §4.1 rule 19, round trips."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from games.engine import EngineError, new_game, parse_cards
+from games.engine.rules import UECDA
+from games.engine.uecda import (
+    cards_to_table,
+    empty_table,
+    from_bytes,
+    message,
+    table_to_cards,
+    to_bytes,
+)
+
+
+def test_hand_written_hand_table():
+    # A hand 3S, TD, 2C and the joker: rows S H D C, columns 1..13 = 3..2, joker at [4][1].
+    table = empty_table()
+    table[0][1] = 1  # 3S
+    table[2][8] = 1  # TD
+    table[3][13] = 1  # 2C
+    table[4][1] = 2  # the joker of a hand
+    assert cards_to_table(parse_cards("3S TD 2C JK"), hand=True) == table
+    assert table_to_cards(table) == (parse_cards("3S TD 2C JK"), 0)
+
+
+def test_lone_joker_positions():
+    assert cards_to_table(parse_cards("JK"))[0][14] == 2
+    assert cards_to_table(parse_cards("JK"), reversed_order=True)[0][0] == 2
+    table = empty_table()
+    table[2][0] = 2  # any row is read
+    assert table_to_cards(table) == (parse_cards("JK"), 0)
+
+
+@pytest.mark.parametrize(
+    "bad",
+    [
+        {(0, 0): 1},  # a real card on a virtual column
+        {(0, 3): 3},
+        {(4, 2): 1},
+        {(4, 1): 2, (0, 14): 2},  # two jokers
+    ],
+)
+def test_malformed_tables_are_rejected(bad):
+    table = empty_table()
+    for (r, c), v in bad.items():
+        table[r][c] = v
+    with pytest.raises(EngineError):
+        table_to_cards(table)
+
+
+@given(st.integers(0, (1 << 52) - 1), st.booleans())
+def test_round_trip_of_hands(numbers, joker):
+    cards = numbers | (1 << 52 if joker else 0)
+    table = cards_to_table(cards, hand=True)
+    assert table_to_cards(table) == (cards, 0)
+    assert from_bytes(to_bytes(table)) == table
+    assert len(to_bytes(table)) == 480
+
+
+@given(st.integers(0, 12), st.integers(0, 3), st.integers(3, 6), st.data())
+def test_round_trip_of_stairs_with_the_joker(start, suit, length, data):
+    start = min(start, 13 - length)
+    ranks = list(range(start, start + length))
+    joker_at = data.draw(st.sampled_from(ranks))
+    nat = sum(1 << (r * 4 + suit) for r in ranks if r != joker_at)
+    as_cards = 1 << (joker_at * 4 + suit)
+    table = cards_to_table(nat | 1 << 52, as_cards=as_cards)
+    assert table_to_cards(table) == (nat | 1 << 52, as_cards)
+
+
+def test_state_rows_in_a_message():
+    state = new_game(UECDA, ["3D 4D", "5D", "6D", "7D", "8D"])
+    msg = message(state, 0, state.hands[0])
+    assert msg[5][2] == 1 and msg[5][3] == 0 and msg[5][4] == 1  # your turn, seat 0, empty
+    assert msg[6][:5] == [2, 1, 1, 1, 1]
+    assert msg[6][5:10] == [0, 0, 0, 0, 0]  # same titles: the first game
+    assert len(msg) == 8 and all(len(row) == 15 for row in msg)
