@@ -157,6 +157,9 @@ REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "rest_framework.authentication.SessionAuthentication",
         "rest_framework.authentication.BasicAuthentication",
+        # Referee devices: `Authorization: Token <key>` (hashed at rest, revocable). Last, so
+        # anonymous writes elsewhere stay 403; the move endpoint puts it first (401).
+        "games.auth.DeviceTokenAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
@@ -177,8 +180,16 @@ SPECTACULAR_SETTINGS = {
         "TournamentStatusEnum": "tournaments.models.Tournament.Status",
         "EntryStatusEnum": "tournaments.models.Entry.Status",
         "RoundStatusEnum": "tournaments.models.Round.Status",
+        "GameStatusEnum": "games.models.Game.Status",
+        "GameModeEnum": "games.models.Game.Mode",
+        "MoveKindEnum": "games.models.Move.Kind",
     },
 }
+
+# Live table feeds (games.api.table_events): a stream holds a WSGI worker, so it closes after
+# this many seconds and the client reconnects; the table's version is checked this often.
+LIVE_FEED_SECONDS = env.float("LIVE_FEED_SECONDS", default=25.0)
+LIVE_FEED_POLL_SECONDS = env.float("LIVE_FEED_POLL_SECONDS", default=0.5)
 
 # Celery: eager by default so the embedded setup needs no broker; a real worker in production.
 CELERY_BROKER_URL = env.str("CELERY_BROKER_URL", default="redis://127.0.0.1:6379/0")

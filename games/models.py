@@ -1,3 +1,229 @@
-"""Games, their append-only moves and results (issue: referee console) build on the engine."""
+"""Games, their append-only moves and results, and device tokens (issue #6).
+
+A game's state is never stored as the truth: it is rebuilt by replaying its `Move` rows through
+the engine (`games.state.rebuild`). `Move` rows are append-only — a correction is a new row of
+kind `undo` (and, when the tournament wants it, a head referee's `decision` row), never an
+UPDATE or DELETE. `GameResult` rows are derived from the moves (or from a quick result) when a
+game ends and are what scoring sums.
+"""
 
 from __future__ import annotations
+
+import hashlib
+
+from django.conf import settings
+from django.db import models
+from django.utils import timezone
+
+
+class Game(models.Model):
+    """One game (局) of a set at a table, played under the tournament's pinned ruleset."""
+
+    class Mode(models.TextChoices):
+        KNOWN_DEAL = "known_deal", "Known deal 配布済み"
+        OPEN_TABLE = "open_table", "Open table 手配り"
+        QUICK = "quick", "Quick result 結果のみ"
+
+    class Status(models.TextChoices):
+        IN_PLAY = "in_play", "In play 対局中"
+        FINISHED = "finished", "Finished 終了"
+        CONFIRMED = "confirmed", "Confirmed 確定"
+
+    table = models.ForeignKey("tournaments.Table", on_delete=models.PROTECT, related_name="games")
+    set_number = models.PositiveSmallIntegerField()
+    game_number = models.PositiveSmallIntegerField()
+    ruleset_id = models.CharField(max_length=40)
+    ruleset_version = models.PositiveIntegerField()
+    # Switches that differ from the pinned preset (RuleSet.with_overrides), usually {}.
+    ruleset_overrides = models.JSONField(default=dict, blank=True)
+    mode = models.CharField(max_length=20, choices=Mode.choices)
+    seats = models.PositiveSmallIntegerField()
+    # Known deal: card names per seat (secret until the game ends). Open table: all null.
+    hands = models.JSONField(default=list, blank=True)
+    counts = models.JSONField(default=list, blank=True)
+    blind = models.JSONField(null=True, blank=True)
+    # Titles from the previous game of the set, per seat (None: first game, no exchange).
+    titles = models.JSONField(null=True, blank=True)
+    leader = models.PositiveSmallIntegerField(null=True, blank=True)
+    status = models.CharField(max_length=20, choices=Status.choices, default=Status.IN_PLAY)
+    # The highest seq written; the next move must carry last_seq + 1 (checked under row lock).
+    last_seq = models.PositiveIntegerField(default=0)
+    # Bumped by every change the public can see; live feeds compare it (ping, then refetch).
+    version = models.PositiveIntegerField(default=0)
+    started_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    finished_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    finished_at = models.DateTimeField(null=True, blank=True)
+    confirmed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    confirmed_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["table", "set_number", "game_number"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["table", "set_number", "game_number"], name="game_number_unique"
+            ),
+            models.CheckConstraint(
+                condition=models.Q(set_number__gte=1, game_number__gte=1),
+                name="game_numbers_positive",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(mode__in=["known_deal", "open_table", "quick"]),
+                name="game_mode_valid",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(status__in=["in_play", "finished", "confirmed"]),
+                name="game_status_valid",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(seats__gte=3, seats__lte=5), name="game_seats_3_to_5"
+            ),
+            models.CheckConstraint(
+                condition=models.Q(status="in_play") | models.Q(finished_at__isnull=False),
+                name="game_finished_has_time",
+            ),
+            models.CheckConstraint(
+                condition=~models.Q(status="confirmed") | models.Q(confirmed_at__isnull=False),
+                name="game_confirmed_has_time",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table} · set {self.set_number} game {self.game_number}"
+
+    @property
+    def is_over(self) -> bool:
+        return self.status != self.Status.IN_PLAY
+
+    @property
+    def tournament_id(self) -> int:
+        return int(self.table.round.stage.tournament_id)
+
+
+class Move(models.Model):
+    """One row of a game's append-only log.
+
+    - `action`: a play, pass or exchange give; `payload` is the record-format move object
+      (`{"seat": 0, "play": ["3S"]}`, `{"seat": 1, "pass": true}`, `{"seat": 3, "give": […]}`);
+    - `undo`: takes back the latest effective action (`ref_seq`), with a `reason`; when the
+      tournament requires approval it waits for a `decision` row;
+    - `decision`: a head referee's approval or refusal of the undo at `ref_seq`.
+
+    Rejected submissions are answered but never stored: they must not consume a seq.
+    """
+
+    class Kind(models.TextChoices):
+        ACTION = "action", "Action"
+        UNDO = "undo", "Undo 取り消し"
+        DECISION = "decision", "Decision 裁定"
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="moves")
+    seq = models.PositiveIntegerField()
+    kind = models.CharField(max_length=10, choices=Kind.choices, default=Kind.ACTION)
+    seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    payload = models.JSONField()
+    # Engine events of an action (full: they may name exchanged cards; serialise publicly
+    # through games.public, never as is).
+    events = models.JSONField(default=list)
+    ref_seq = models.PositiveIntegerField(null=True, blank=True)
+    reason = models.CharField(max_length=300, blank=True)
+    approved = models.BooleanField(null=True, blank=True)
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    # SHA-256 of the canonical payload: an identical resubmission is answered idempotently.
+    fingerprint = models.CharField(max_length=64)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["game", "seq"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "seq"], name="move_seq_unique"),
+            models.CheckConstraint(condition=models.Q(seq__gte=1), name="move_seq_positive"),
+            models.CheckConstraint(
+                condition=models.Q(kind__in=["action", "undo", "decision"]),
+                name="move_kind_valid",
+            ),
+            # An action names its seat; undo and decision rows name the row they act on.
+            models.CheckConstraint(
+                condition=(models.Q(kind="action") & models.Q(seat__isnull=False))
+                | (~models.Q(kind="action") & models.Q(ref_seq__isnull=False)),
+                name="move_kind_fields",
+            ),
+            models.CheckConstraint(
+                condition=~models.Q(kind="undo") | ~models.Q(reason=""),
+                name="move_undo_has_reason",
+            ),
+            models.CheckConstraint(
+                condition=~models.Q(kind="decision") | models.Q(approved__isnull=False),
+                name="move_decision_has_verdict",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(ref_seq__isnull=True) | models.Q(ref_seq__lt=models.F("seq")),
+                name="move_refers_backwards",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.game} #{self.seq} {self.kind}"
+
+
+class GameResult(models.Model):
+    """A seat's result in a finished game: place, title, foul / 都落ち flags and points."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="results")
+    entry = models.ForeignKey(
+        "tournaments.Entry", on_delete=models.PROTECT, related_name="game_results"
+    )
+    seat = models.PositiveSmallIntegerField()  # engine seat, 0 = table position 1
+    place = models.PositiveSmallIntegerField()
+    title = models.CharField(max_length=20, blank=True)
+    foul = models.BooleanField(default=False)
+    miyako_ochi = models.BooleanField(default=False)
+    points = models.IntegerField()
+
+    class Meta:
+        ordering = ["game", "place"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "seat"], name="result_seat_once"),
+            models.UniqueConstraint(fields=["game", "place"], name="result_place_once"),
+            models.UniqueConstraint(fields=["game", "entry"], name="result_entry_once"),
+            models.CheckConstraint(
+                condition=models.Q(place__gte=1, place__lte=5), name="result_place_1_to_5"
+            ),
+            models.CheckConstraint(condition=models.Q(seat__lte=4), name="result_seat_0_to_4"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.game}: {self.place}. {self.entry}"
+
+
+def hash_token(raw: str) -> str:
+    return hashlib.sha256(raw.encode()).hexdigest()
+
+
+class DeviceToken(models.Model):
+    """An API token for one referee's device; only its SHA-256 is stored, revocable."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="device_tokens"
+    )
+    name = models.CharField(max_length=80)
+    # The first characters of the raw token, so a referee can tell their devices apart.
+    prefix = models.CharField(max_length=8)
+    key_hash = models.CharField(max_length=64, unique=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    last_used_at = models.DateTimeField(null=True, blank=True)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["user", "-created_at"]
+
+    def __str__(self) -> str:
+        return f"{self.user} · {self.name} ({self.prefix}…)"

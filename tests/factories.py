@@ -7,6 +7,7 @@ import secrets
 
 import factory
 from django.contrib.auth import get_user_model
+from django.utils import timezone
 
 from tournaments.models import Entry, Official, Player, Round, Seat, Stage, Table, Tournament
 
@@ -101,3 +102,43 @@ class SeatFactory(factory.django.DjangoModelFactory):
         EntryFactory, tournament=factory.SelfAttribute("..table.round.stage.tournament")
     )
     position = factory.Sequence(lambda n: n % 4 + 1)
+
+
+# --- games (issue #6) -------------------------------------------------------------------------
+
+
+class GameFactory(factory.django.DjangoModelFactory):
+    """A known-deal game; pass `hands` (card names per seat) for a small hand-made deal."""
+
+    class Meta:
+        model = "games.Game"
+
+    table = factory.SubFactory(TableFactory)
+    set_number = 1
+    game_number = factory.Sequence(lambda n: n + 1)
+    ruleset_id = "jdf"
+    ruleset_version = 1
+    mode = "known_deal"
+    seats = 4
+    hands = factory.LazyFunction(lambda: [["3S", "5D"], ["4H", "6C"], ["7S", "9D"], ["8H", "TD"]])
+    counts = factory.LazyAttribute(lambda o: [len(h) if h else 0 for h in o.hands])
+    blind = None
+
+
+def seated_table(
+    referee: object = None,
+    *,
+    names: tuple[str, ...] = ("Aoki", "Baba", "Chiba", "Doi"),
+    **kw: object,
+) -> Table:
+    """A table of a published round with one seat per name (position 1 first)."""
+    round_ = RoundFactory(status=Round.Status.PUBLISHED, published_at=timezone.now(), **kw)
+    table = TableFactory(round=round_, number=1, referee=referee)
+    for position, name in enumerate(names, start=1):
+        SeatFactory(
+            table=table,
+            position=position,
+            entry__number=position,
+            entry__player__display_name=name,
+        )
+    return table

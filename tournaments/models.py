@@ -103,6 +103,8 @@ class Tournament(models.Model):
     table_size = models.PositiveSmallIntegerField(default=4)
     # When the field does not divide by table_size: tables one short (True) or byes (False).
     allow_short_tables = models.BooleanField(default=True)
+    # A referee's undo (取り消し) waits for a head referee's approval when set.
+    undo_requires_approval = models.BooleanField(default=False)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -1,17 +1,14 @@
-"""The referee's table page (審判用): the seats and players of one table.
-
-Issue #6 grows it into the referee console; its URL name `referee:table` stays.
+"""Fetch-and-authorise for referee pages. The console itself (issue #6) is `games.views`,
+mounted under the `referee` namespace by `games.urls_referee` (tournaments never imports games).
 """
 
 from __future__ import annotations
 
-from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, render
-from django.views.decorators.http import require_GET
+from django.http import HttpRequest
+from django.shortcuts import get_object_or_404
 
-from tournaments.models import Seat, Table
+from tournaments.models import Table
 from tournaments.permissions import can_view_table
 
 
@@ -23,16 +20,3 @@ def get_table_for_referee(request: HttpRequest, table_id: int) -> Table:
     if not can_view_table(request.user, table):
         raise PermissionDenied("Only this table's referee, the head referee or an organiser.")
     return table
-
-
-@login_required
-@require_GET
-def table(request: HttpRequest, table_id: int) -> HttpResponse:
-    table = get_table_for_referee(request, table_id)
-    seats = Seat.objects.filter(table=table).select_related("entry__player").order_by("position")
-    tournament = table.round.stage.tournament
-    return render(
-        request,
-        "tournaments/referee_table.html",
-        {"table": table, "round": table.round, "tournament": tournament, "seats": seats},
-    )

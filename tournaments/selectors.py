@@ -3,7 +3,7 @@ pages must never show what the user may not see)."""
 
 from __future__ import annotations
 
-from django.db.models import Count, Prefetch, Q, QuerySet
+from django.db.models import Count, Prefetch, Q, QuerySet, Sum
 
 from tournaments.models import (
     Entry,
@@ -130,10 +130,25 @@ def stage_participants(stage: Stage) -> list[Entry]:
 def stage_totals(stage: Stage) -> dict[int, int]:
     """Total points per entry id in `stage` (with earlier stages if it carries totals over).
 
-    There are no game results yet (GameResult and standings come with issues #6/#7), so every
-    participant's total is 0 until scoring provides them.
+    Sums `GameResult.points` (games app) through the reverse relation `game_results`, by string
+    lookups so tournaments never imports games; every participant appears, 0 without results.
     """
-    return {entry.pk: 0 for entry in stage_participants(stage)}
+    stage_filter = Q(game_results__game__table__round__stage=stage)
+    if stage.carry_over_totals:
+        stage_filter |= Q(
+            game_results__game__table__round__stage__tournament=stage.tournament,
+            game_results__game__table__round__stage__order__lt=stage.order,
+        )
+    totals = {entry.pk: 0 for entry in stage_participants(stage)}
+    summed = (
+        Entry.objects.filter(tournament=stage.tournament)
+        .annotate(total=Sum("game_results__points", filter=stage_filter))
+        .filter(total__isnull=False)
+        .values_list("pk", "total")
+    )
+    for entry_id, total in summed:
+        totals[entry_id] = int(total)
+    return totals
 
 
 def seating_history(tournament: Tournament, exclude_round: Round | None = None) -> History:

@@ -1,0 +1,278 @@
+"""Streaming API for devices and bots: submit moves (one, or a batch as JSON lines), read moves
+since a seq, a table's public live view and its event feed.
+
+Reads are scoped to tables the user may see (`tournaments.selectors.visible_tables`); writes go
+through `games.services.submit_move`, which checks that the user may run the table (its
+referee, the head referee, an organiser) — a referee writes only to tables assigned to them.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+from django.conf import settings
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpRequest, StreamingHttpResponse
+from django.shortcuts import get_object_or_404
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework import permissions, status
+from rest_framework.authentication import SessionAuthentication
+from rest_framework.exceptions import ParseError
+from rest_framework.parsers import BaseParser, JSONParser
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from games import services
+from games.auth import DeviceTokenAuthentication
+from games.live import table_version
+from games.models import Game
+from games.public import live_table, public_move
+from games.serializers import (
+    BatchResultSerializer,
+    LiveTableSerializer,
+    MoveAcceptedSerializer,
+    MoveErrorSerializer,
+    MoveListSerializer,
+    MoveSubmitSerializer,
+)
+from tournaments.selectors import visible_tables
+
+NDJSON = "application/x-ndjson"
+
+
+class NDJSONParser(BaseParser):
+    """JSON lines: one `{seq, move}` object per line (blank lines ignored)."""
+
+    media_type = NDJSON
+
+    def parse(
+        self,
+        stream: Any,
+        media_type: str | None = None,
+        parser_context: Mapping[str, Any] | None = None,
+    ) -> Any:  # a list of lines, where DRF's stub expects a mapping
+        lines = []
+        for number, raw in enumerate(stream.read().decode("utf-8").splitlines(), start=1):
+            if not raw.strip():
+                continue
+            try:
+                lines.append(json.loads(raw))
+            except ValueError as error:
+                raise ParseError(f"line {number}: {error}") from error
+        return lines
+
+
+class ReadOrAuthenticatedWrite(permissions.BasePermission):
+    def has_permission(self, request: Request, view: APIView) -> bool:
+        return request.method in permissions.SAFE_METHODS or bool(request.user.is_authenticated)
+
+
+def visible_game(request: Request, game_id: int) -> Game:
+    """The game, if the user may see its table (404 otherwise, as for a missing game)."""
+    game = get_object_or_404(
+        Game.objects.select_related("table__round__stage__tournament"), pk=game_id
+    )
+    user = request.user
+    # The assigned referee (every device write) needs no visibility query; others do, but
+    # for this one table only — the scoped queryset as a whole is costly on a busy database.
+    if user.is_authenticated and game.table.referee_id == user.pk:
+        return game
+    if not visible_tables(user).filter(pk=game.table_id).exists():
+        raise Http404("No such game.")
+    return game
+
+
+def _line_result(line: int, outcome: services.MoveOutcome) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "line": line,
+        "http_status": outcome.http_status,
+        "status": outcome.status,
+        "seq": outcome.seq,
+    }
+    if outcome.ok:
+        out["events"] = outcome.events
+    else:
+        out["error"] = outcome.error_body()
+    return out
+
+
+def outcome_response(outcome: services.MoveOutcome) -> Response:
+    if outcome.ok:
+        body = {
+            "status": outcome.status,
+            "seq": outcome.seq,
+            "next_seq": outcome.expected_seq,
+            "events": outcome.events,
+            "game_over": outcome.game_over,
+        }
+        return Response(body, status=outcome.http_status)
+    return Response(outcome.error_body(), status=outcome.http_status)
+
+
+class GameMovesView(APIView):
+    # Device tokens first: an unauthenticated device gets 401 with `WWW-Authenticate: Token`.
+    authentication_classes = [DeviceTokenAuthentication, SessionAuthentication]
+    permission_classes = [ReadOrAuthenticatedWrite]
+    parser_classes = [JSONParser, NDJSONParser]
+
+    @extend_schema(
+        operation_id="games_moves_list",
+        parameters=[OpenApiParameter("since", int, description="Only moves with a higher seq.")],
+        responses=MoveListSerializer,
+    )
+    def get(self, request: Request, game_id: int) -> Response:
+        """The game's log after `since`: public fields only (hands are never here; the cards of
+        an exchange give show as a count until the game ends)."""
+        game = visible_game(request, game_id)
+        try:
+            since = int(request.query_params.get("since", 0))
+        except ValueError:
+            raise ParseError("since must be an integer") from None
+        rows = game.moves.filter(seq__gt=since).order_by("seq")
+        return Response(
+            {
+                "game": game.pk,
+                "status": game.status,
+                "last_seq": game.last_seq,
+                "moves": [public_move(r, game.is_over) for r in rows],
+            }
+        )
+
+    @extend_schema(
+        operation_id="games_moves_create",
+        request={"application/json": MoveSubmitSerializer, NDJSON: MoveSubmitSerializer},
+        responses={
+            200: OpenApiResponse(
+                MoveAcceptedSerializer,
+                description="A replay of an identical earlier submission, or (JSON lines) the "
+                "per-line results as BatchResult.",
+            ),
+            201: MoveAcceptedSerializer,
+            207: BatchResultSerializer,
+            400: MoveErrorSerializer,
+            403: MoveErrorSerializer,
+            409: MoveErrorSerializer,
+            422: MoveErrorSerializer,
+        },
+    )
+    def post(self, request: Request, game_id: int) -> Response:
+        """Submit one move `{seq, move}`, or a batch as JSON lines (`application/x-ndjson`):
+        lines are applied in order and the batch stops at the first line not accepted; the
+        answer (207) lists each processed line's result."""
+        game = visible_game(request, game_id)
+        try:
+            data: object = request.data
+            if isinstance(data, list):
+                return self._batch(request, game, data)
+            serializer = MoveSubmitSerializer(data=request.data)
+            if not serializer.is_valid():
+                return _bad_request(serializer.errors)
+            outcome = services.submit_move(
+                game, serializer.validated_data["move"], serializer.validated_data["seq"],
+                request.user,
+            )  # fmt: skip
+        except PermissionDenied as error:
+            return _forbidden(error)
+        return outcome_response(outcome)
+
+    def _batch(self, request: Request, game: Game, lines: list[Any]) -> Response:
+        results: list[dict[str, Any]] = []
+        ok = True
+        for number, line in enumerate(lines, start=1):
+            serializer = MoveSubmitSerializer(data=line)
+            if not serializer.is_valid():
+                results.append(
+                    {
+                        "line": number,
+                        "http_status": 400,
+                        "status": "invalid",
+                        "seq": None,
+                        "error": _error_body(serializer.errors),
+                    }
+                )
+                ok = False
+                break
+            data = serializer.validated_data
+            outcome = services.submit_move(game, data["move"], data["seq"], request.user)
+            results.append(_line_result(number, outcome))
+            if not outcome.ok:
+                ok = False
+                break
+        return Response({"ok": ok, "results": results}, status=207)
+
+
+def _error_body(errors: Any) -> dict[str, Any]:
+    return {
+        "code": "bad_request",
+        "message_en": json.dumps(errors),
+        "message_ja": "リクエストの形式が正しくありません",
+    }
+
+
+def _bad_request(errors: Any) -> Response:
+    return Response(_error_body(errors), status=status.HTTP_400_BAD_REQUEST)
+
+
+def _forbidden(error: PermissionDenied) -> Response:
+    return Response(
+        {
+            "code": "permission_denied",
+            "message_en": str(error),
+            "message_ja": "このテーブルに記録する権限がありません",
+        },
+        status=status.HTTP_403_FORBIDDEN,
+    )
+
+
+class TableLiveView(APIView):
+    permission_classes = [permissions.AllowAny]
+
+    @extend_schema(operation_id="tables_live_retrieve", responses=LiveTableSerializer)
+    def get(self, request: Request, table_id: int) -> Response:
+        """The table's public state: seats, the current game's trick, counts, recent events and
+        results (`engine.observe(state, None)`; hands hidden until the game ends)."""
+        get_object_or_404(visible_tables(request.user), pk=table_id)
+        return Response(live_table(table_id))
+
+
+# --- the event feed --------------------------------------------------------------------------
+
+
+def _sse(event: str, data: dict[str, Any]) -> str:
+    return f"event: {event}\ndata: {json.dumps(data)}\n\n"
+
+
+def table_events(request: HttpRequest, table_id: int) -> StreamingHttpResponse:
+    """Server-sent events for a table: `event: table` with the table's version whenever it
+    changes ("ping, then refetch" the live view; no game data travels in the stream).
+
+    Under WSGI a stream holds a worker, so it closes after `LIVE_FEED_SECONDS` with a `retry:`
+    hint and clients (EventSource, htmx's sse extension) reconnect with `?v=<last version>`.
+    """
+    table = get_object_or_404(visible_tables(request.user), pk=table_id)
+    seconds = float(getattr(settings, "LIVE_FEED_SECONDS", 25.0))
+    interval = float(getattr(settings, "LIVE_FEED_POLL_SECONDS", 0.5))
+    last_seen = request.GET.get("v")
+
+    def stream() -> Iterator[str]:
+        yield "retry: 2000\n\n"
+        seen = last_seen
+        deadline = time.monotonic() + seconds
+        while True:
+            version = table_version(table.pk)
+            if version != seen:
+                seen = version
+                yield _sse("table", {"table": table.pk, "version": version})
+            if time.monotonic() >= deadline:
+                yield _sse("bye", {"reconnect": True, "version": seen})
+                return
+            time.sleep(interval)
+
+    response = StreamingHttpResponse(stream(), content_type="text/event-stream")
+    response["Cache-Control"] = "no-cache"
+    response["X-Accel-Buffering"] = "no"  # nginx: do not buffer the stream
+    return response

@@ -1,0 +1,38 @@
+"""Live table feeds: "ping, then refetch" (STYLE §3.2).
+
+Every write bumps `Game.version` inside its transaction; after commit `notify_table_changed`
+sends the `table_changed` signal (in-process listeners: tests, a future Redis/ASGI fan-out).
+Feeds — htmx polling and the SSE/long-poll endpoint — compare `table_version()` with what the
+client last saw and, on change, the client refetches the public view through the ordinary
+views, where hidden hands are filtered. The ping itself carries no game data, so it cannot
+leak a card. It works the same on SQLite with eager Celery and on PostgreSQL.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from django.dispatch import Signal
+
+from games.models import Game
+
+log = logging.getLogger(__name__)
+
+# Sent after commit with table_id, game_id, version.
+table_changed = Signal()
+
+
+def notify_table_changed(table_id: int, game_id: int, version: int) -> None:
+    log.debug("table %s changed: game %s v%s", table_id, game_id, version)
+    table_changed.send(sender=Game, table_id=table_id, game_id=game_id, version=version)
+
+
+def table_version(table_id: int) -> str:
+    """An opaque marker that changes whenever the table's public view may have changed."""
+    latest = (
+        Game.objects.filter(table_id=table_id)
+        .order_by("-set_number", "-game_number")
+        .values_list("pk", "version")
+        .first()
+    )
+    return "0" if latest is None else f"{latest[0]}.{latest[1]}"

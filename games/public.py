@@ -1,0 +1,104 @@
+"""What the public may see of a game: the only serialisers public pages, the API and feeds use.
+
+Hands stay hidden until the game ends (`engine.observe(state, None)`); so do the cards of the
+exchange (a `give` payload, `exchange_given` events) and a 都落ち player's discarded hand.
+Cards already played are public. After the end everything may be shown.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from games.engine import observe
+from games.models import Game, Move
+from games.state import rebuild
+from tournaments.models import Seat
+
+# event kind -> keys that name private cards while the game is on
+PRIVATE_EVENT_KEYS = {"exchange_given": ("cards",), "miyako_ochi": ("discarded",)}
+
+
+def public_event(event: dict[str, Any], over: bool) -> dict[str, Any]:
+    if over:
+        return dict(event)
+    hidden = PRIVATE_EVENT_KEYS.get(str(event.get("kind")), ())
+    out = {k: v for k, v in event.items() if k not in hidden}
+    if "cards" in hidden and isinstance(event.get("cards"), list):
+        out["count"] = len(event["cards"])
+    return out
+
+
+def public_payload(row: Move, over: bool) -> dict[str, Any]:
+    payload = dict(row.payload)
+    if not over and row.kind == Move.Kind.ACTION and "give" in payload:
+        payload["give"] = len(payload["give"])  # how many, not which
+    return payload
+
+
+def public_move(row: Move, over: bool) -> dict[str, Any]:
+    return {
+        "seq": row.seq,
+        "kind": row.kind,
+        "seat": row.seat,
+        "move": public_payload(row, over),
+        "events": [public_event(e, over) for e in row.events],
+        "ref_seq": row.ref_seq,
+        "reason": row.reason,
+        "approved": row.approved,
+        "created_at": row.created_at.isoformat(),
+    }
+
+
+def seat_names(table_id: int) -> list[dict[str, Any]]:
+    seats = Seat.objects.filter(table_id=table_id).select_related("entry__player")
+    return [
+        {
+            "seat": s.position - 1,
+            "position": s.position,
+            "entry_number": s.entry.number,
+            "player": s.entry.player.display_name,
+        }
+        for s in seats.order_by("position")
+    ]
+
+
+def live_game(game: Game, recent: int = 12) -> dict[str, Any]:
+    """The public view of one game: the engine's public observation plus recent events."""
+    over = game.is_over
+    view: dict[str, Any] = {
+        "id": game.pk,
+        "set_number": game.set_number,
+        "game_number": game.game_number,
+        "mode": game.mode,
+        "status": game.status,
+        "version": game.version,
+        "last_seq": game.last_seq,
+    }
+    if game.mode == Game.Mode.QUICK:
+        view["state"] = None
+    else:
+        view["state"] = observe(rebuild(game), None)
+    rows = list(game.moves.order_by("-seq")[:recent])
+    view["recent"] = [public_move(r, over) for r in reversed(rows)]
+    view["results"] = [
+        {
+            "seat": r.seat,
+            "place": r.place,
+            "title": r.title,
+            "foul": r.foul,
+            "miyako_ochi": r.miyako_ochi,
+            "points": r.points,
+        }
+        for r in game.results.order_by("place")
+    ]
+    return view
+
+
+def live_table(table_id: int) -> dict[str, Any]:
+    """The public view of a table: seats and its current (latest) game."""
+    game = Game.objects.filter(table_id=table_id).order_by("-set_number", "-game_number").first()
+    return {
+        "table": table_id,
+        "seats": seat_names(table_id),
+        "game": None if game is None else live_game(game),
+    }

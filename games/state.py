@@ -1,0 +1,278 @@
+"""The bridge from stored games to the engine: parse move payloads, rebuild state from moves.
+
+A game's state is always `rebuild(game)`: its set-up (`new_game` from the stored deal, titles
+and leader) followed by every *effective* action (undone actions left out) replayed through the
+engine. Accepted actions were validated by `engine.apply` when they were stored, so they are
+replayed with `apply` too (cheap at a few dozen moves, and it stays right for hand-entered
+moves that are not in `legal_moves`' canonical form, which `apply_unchecked` requires).
+
+Rebuilt states are cached per process under (game id, game version): a game's version changes
+with every write, and stored rows never change, so a cached state can never be stale.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections import OrderedDict
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
+
+from games.engine import (
+    PHASE_OVER,
+    TITLES,
+    InvalidNotation,
+    Move,
+    Placing,
+    RuleSet,
+    State,
+    apply,
+    card_names,
+    new_game,
+    parse_card,
+    parse_cards,
+    placings,
+)
+from games.engine.record import move_to_json
+from games.models import Game
+from games.models import Move as MoveRow
+from tournaments.rulesets import rules_for_table
+
+MOVE_KEYS = frozenset({"seat", "play", "pass", "as", "declare", "choice", "give"})
+
+
+@dataclass(frozen=True, slots=True)
+class BadMove(Exception):
+    """A payload that is not a move at all (HTTP 400/422); the engine never saw it."""
+
+    code: str
+    message_en: str
+    message_ja: str
+
+
+def _bad(en: str, ja: str, code: str = "bad_payload") -> BadMove:
+    return BadMove(code, en, ja)
+
+
+def _card_list(value: object, key: str) -> int:
+    if isinstance(value, str):
+        value = value.split()
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise _bad(f"'{key}' must be a list of cards", f"'{key}' はカードのリストです")
+    try:
+        for name in value:
+            parse_card(name)
+        return parse_cards(value)
+    except InvalidNotation as error:
+        raise _bad(str(error), "不明なカードです", code="unknown_card") from None
+
+
+def parse_move(payload: object, seats: int) -> Move:
+    """An engine `Move` from a record-format move object (a play, a pass or a `give`)."""
+    if not isinstance(payload, Mapping):
+        raise _bad("a move is a JSON object", "手は JSON オブジェクトです")
+    unknown = set(payload) - MOVE_KEYS
+    if unknown:
+        raise _bad(f"unknown key {sorted(unknown)[0]!r}", f"不明なキー {sorted(unknown)[0]!r}")
+    seat = payload.get("seat")
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < seats:
+        raise _bad(f"'seat' must be 0..{seats - 1}", f"'seat' は 0〜{seats - 1} です")
+    kinds = [k for k in ("play", "pass", "give") if k in payload]
+    if len(kinds) != 1:
+        raise _bad(
+            "a move has exactly one of play, pass or give",
+            "play・pass・give のどれか一つを指定してください",
+        )
+    if kinds[0] == "pass":
+        if payload["pass"] is not True or set(payload) - {"seat", "pass"}:
+            raise _bad("a pass is {seat, pass: true}", "パスは {seat, pass: true} です")
+        return Move.pass_turn(seat)
+    if kinds[0] == "give":
+        if set(payload) - {"seat", "give"}:
+            raise _bad("a give is {seat, give: [cards]}", "交換は {seat, give: [...]} です")
+        return Move.give(seat, _card_list(payload["give"], "give"))
+    cards = _card_list(payload["play"], "play")
+    if not cards:
+        raise _bad("a play needs cards", "出すカードを選んでください", code="invalid_combination")
+    as_cards = 0
+    if "as" in payload:
+        value = payload["as"]
+        if isinstance(value, Mapping) and set(value) == {"JK"}:
+            value = value["JK"]
+        if isinstance(value, str):
+            value = [value]
+        as_cards = _card_list(value, "as")
+    declare = payload.get("declare")
+    if declare is not None and not isinstance(declare, str):
+        raise _bad("'declare' must be a string", "'declare' は文字列です")
+    choice = payload.get("choice")
+    if choice is not None and not isinstance(choice, str):
+        choice = json.dumps(choice, sort_keys=True)
+    return Move(seat, cards, False, as_cards, declare, choice)
+
+
+def canonical(move: Move) -> dict[str, object]:
+    """The record-format object of a parsed move (what is stored as `Move.payload`)."""
+    return move_to_json(move)
+
+
+def fingerprint(payload: object) -> str:
+    """SHA-256 of a payload's canonical JSON: equal payloads (in any key order) match."""
+    text = json.dumps(payload, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def rules_for_game(game: Game) -> RuleSet:
+    rules = rules_for_table(game.ruleset_id, game.ruleset_version, game.seats)
+    return rules.with_overrides(**game.ruleset_overrides) if game.ruleset_overrides else rules
+
+
+def initial_state(game: Game) -> State:
+    hands: list[list[str] | None] = list(game.hands) or [None] * game.seats
+    unknown = any(h is None for h in hands)
+    return new_game(
+        rules_for_game(game),
+        hands,
+        blind=game.blind,
+        titles=game.titles,
+        leader=game.leader,
+        counts=game.counts if unknown else None,
+    )
+
+
+def effective_actions(rows: Iterable[MoveRow]) -> list[MoveRow]:
+    """The action rows still in force, in order: undone ones (approved undos) left out."""
+    rows = list(rows)
+    decisions = {r.ref_seq: r.approved for r in rows if r.kind == MoveRow.Kind.DECISION}
+    stack: list[MoveRow] = []
+    for row in rows:
+        if row.kind == MoveRow.Kind.ACTION:
+            stack.append(row)
+        elif row.kind == MoveRow.Kind.UNDO:
+            approved = row.approved if row.approved is not None else decisions.get(row.seq)
+            if approved and stack and stack[-1].seq == row.ref_seq:
+                stack.pop()
+    return stack
+
+
+def pending_undo(rows: Iterable[MoveRow]) -> MoveRow | None:
+    """The undo waiting for a head referee's decision, if any."""
+    rows = list(rows)
+    decided = {r.ref_seq for r in rows if r.kind == MoveRow.Kind.DECISION}
+    for row in rows:
+        if row.kind == MoveRow.Kind.UNDO and row.approved is None and row.seq not in decided:
+            return row
+    return None
+
+
+_CACHE: OrderedDict[tuple[int, int], State] = OrderedDict()
+_CACHE_SIZE = 512
+
+
+def rebuild(game: Game, rows: Sequence[MoveRow] | None = None) -> State:
+    """The game's current state: set-up plus effective actions, through the engine."""
+    key = (game.pk, game.version)
+    cached = _CACHE.get(key)
+    if cached is not None:
+        _CACHE.move_to_end(key)
+        return cached
+    if rows is None:
+        rows = list(game.moves.order_by("seq"))
+    state = initial_state(game)
+    for row in effective_actions(rows):
+        state, _ = apply(state, parse_move(row.payload, game.seats))
+    remember(game, state)
+    return state
+
+
+def remember(game: Game, state: State) -> None:
+    """Cache `state` as the state of `game` at its current version."""
+    _CACHE[(game.pk, game.version)] = state
+    while len(_CACHE) > _CACHE_SIZE:
+        _CACHE.popitem(last=False)
+
+
+# --- quick results ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class QuickError(Exception):
+    code: str
+    message_en: str
+    message_ja: str
+
+
+def quick_placings(
+    game: Game, finishing_order: Sequence[int], fouls: Sequence[int], miyako_ochi: int | None
+) -> tuple[Placing, ...]:
+    """Placings from a quick result, by the engine's own title assignment (JDF §19).
+
+    `finishing_order`: the clean finishers in the order they went out, ending with the player
+    left holding cards; `fouls`: foul finishers (反則あがり) in the order they fouled;
+    `miyako_ochi`: the previous 大富豪 when they fell (都落ち). The engine has no public function
+    for placings from such a summary, so an end-of-game `State` carrying exactly these facts is
+    handed to `engine.placings` (which reads only them): the title rules stay the engine's.
+    """
+    seats = game.seats
+    everyone = [*finishing_order, *fouls, *([miyako_ochi] if miyako_ochi is not None else [])]
+    if sorted(everyone) != list(range(seats)):
+        raise QuickError(
+            "quick_incomplete",
+            f"every seat 0..{seats - 1} must appear exactly once",
+            "全員の結果を一度ずつ入力してください",
+        )
+    if not finishing_order:
+        raise QuickError(
+            "quick_incomplete", "someone is left holding cards", "最後に残った人がいません"
+        )
+    rules = rules_for_game(game)
+    titles = game.titles
+    daifugo = titles.index("daifugo") if titles else None
+    if miyako_ochi is not None:
+        if not rules.miyako_ochi or daifugo is None:
+            raise QuickError(
+                "quick_miyako_invalid",
+                "都落ち only happens to the previous 大富豪 under a ruleset with 都落ち",
+                "都落ちは前局の大富豪にのみ起こります",
+            )
+        if miyako_ochi != daifugo:
+            raise QuickError(
+                "quick_miyako_invalid",
+                f"only seat {daifugo}, the previous 大富豪, can fall (都落ち)",
+                f"都落ちは前局の大富豪（{daifugo}番席）だけです",
+            )
+    elif (
+        rules.miyako_ochi
+        and daifugo is not None
+        and daifugo not in fouls
+        and len(finishing_order) > 1
+        and finishing_order[0] != daifugo
+    ):
+        # Someone else finished first while the 大富豪 still held cards: 都落ち is automatic.
+        raise QuickError(
+            "quick_miyako_missing",
+            f"seat {finishing_order[0]} finished before the previous 大富豪: mark 都落ち",
+            "前局の大富豪より先に上がった人がいます：都落ちを入力してください",
+        )
+    base = new_game(rules, [[c] for c in card_names((1 << seats) - 1)])
+    out = 0
+    for seat in (
+        *finishing_order[:-1],
+        *fouls,
+        *([miyako_ochi] if miyako_ochi is not None else []),
+    ):
+        out |= 1 << seat
+    over = replace(
+        base,
+        phase=PHASE_OVER,
+        turn=-1,
+        out=out,
+        clean=tuple(finishing_order[:-1]),
+        fouls=tuple(fouls),
+        miyako=-1 if miyako_ochi is None else miyako_ochi,
+    )
+    return placings(over)
+
+
+def titles_for(seats: int) -> tuple[str, ...] | None:
+    return TITLES.get(seats)

@@ -1,0 +1,355 @@
+"""The referee console (審判コンソール, phone-first, htmx) and the public live table page.
+
+Every console action posts a small form, calls one service and answers with the console
+partial (htmx swaps it in place; without JavaScript the browser is redirected back to the
+console). The console is the only page that shows hands, and only to those who may run the
+table; the live page is built from `games.public` alone.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django_htmx.middleware import HtmxDetails
+
+from games import services
+from games.engine import PHASE_EXCHANGE, PHASE_PLAY, State, card_names, observe
+from games.models import Game, Move
+from games.public import live_table
+from games.state import effective_actions, pending_undo, rebuild
+from tournaments.models import Seat, Table
+from tournaments.referee_views import get_table_for_referee
+from tournaments.selectors import visible_tables
+
+SUITS = {"S": ("♠", "black"), "H": ("♥", "red"), "D": ("♦", "red"), "C": ("♣", "black")}
+TITLE_LABELS = {
+    "daifugo": "大富豪 Daifugō",
+    "fugo": "富豪 Fugō",
+    "heimin": "平民 Heimin",
+    "hinmin": "貧民 Hinmin",
+    "daihinmin": "大貧民 Daihinmin",
+}
+
+
+class HtmxHttpRequest(HttpRequest):
+    htmx: HtmxDetails
+
+
+def card(code: str) -> dict[str, str]:
+    """A card for templates: its code (form value) and a readable label."""
+    if code == "JK":
+        return {"code": code, "label": "JK", "colour": "joker"}
+    rank = "10" if code[0] == "T" else code[0]
+    symbol, colour = SUITS[code[1]]
+    return {"code": code, "label": f"{symbol}{rank}", "colour": colour}
+
+
+def cards(codes: list[str]) -> list[dict[str, str]]:
+    return [card(c) for c in codes]
+
+
+def current_game(table: Table) -> Game | None:
+    return table.games.order_by("-set_number", "-game_number").first()
+
+
+Failure = services.MoveOutcome | services.GameError
+
+
+def console_context(
+    request: HttpRequest,
+    table: Table,
+    error: Failure | None = None,
+) -> dict[str, Any]:
+    tournament = table.round.stage.tournament
+    seats = list(
+        Seat.objects.filter(table=table).select_related("entry__player").order_by("position")
+    )
+    game = current_game(table)
+    ctx: dict[str, Any] = {
+        "table": table,
+        "round": table.round,
+        "tournament": tournament,
+        "game": game,
+        "error": error,
+        "modes": Game.Mode.choices,
+        "seat_choices": [(s.position - 1, s.entry.player.display_name) for s in seats],
+        "can_decide": services.is_head_referee(request.user, tournament),
+    }
+    try:
+        ctx["next_numbers"] = services.next_game_numbers(table)
+    except services.GameError as exc:
+        ctx["next_numbers"] = None
+        ctx["next_blocker"] = exc
+    rows: list[Move] = []
+    state: State | None = None
+    if game is not None:
+        rows = list(game.moves.order_by("seq"))
+        if game.mode != Game.Mode.QUICK:
+            state = rebuild(game, rows)
+        ctx["next_seq"] = game.last_seq + 1
+        ctx["pending_undo"] = pending_undo(rows)
+        ctx["can_undo"] = bool(effective_actions(rows)) and game.status != Game.Status.CONFIRMED
+        ctx["log"] = list(reversed(rows[-8:]))
+        results = {r.seat: r for r in game.results.all()}
+        ctx["results"] = sorted(results.values(), key=lambda r: r.place)
+    else:
+        results = {}
+    view = observe(state, None) if state is not None else None
+    ctx["view"] = view
+    ctx["state"] = state
+    seat_rows = []
+    for s in seats:
+        i = s.position - 1
+        row: dict[str, Any] = {
+            "seat": i,
+            "position": s.position,
+            "name": s.entry.player.display_name,
+            "number": s.entry.number,
+            "result": results.get(i),
+            "title": TITLE_LABELS.get(results[i].title, "") if i in results else "",
+        }
+        if state is not None:
+            hand = state.hand(i)
+            row |= {
+                "count": state.counts[i],
+                "is_turn": state.phase == PHASE_PLAY and state.turn == i,
+                "passed": bool(state.passed >> i & 1),
+                "out": bool(state.out >> i & 1),
+                "hand": None if hand is None else cards(card_names(hand)),
+                "prev_title": TITLE_LABELS.get(game.titles[i], "") if game and game.titles else "",
+            }
+            if state.phase == PHASE_EXCHANGE and state.gives[i] == -1:
+                row["must_give"] = state.setup.exchange_count[i]
+        seat_rows.append(row)
+    ctx["seats"] = seat_rows
+    if state is not None and view is not None:
+        ctx["turn_row"] = next((r for r in seat_rows if r.get("is_turn")), None)
+        ctx["exchange_rows"] = [r for r in seat_rows if r.get("must_give")]
+        table_view = view["table"]
+        ctx["trick"] = cards(table_view["cards"]) if isinstance(table_view, dict) else []
+        ctx["trick_seat"] = table_view["seat"] if isinstance(table_view, dict) else None
+        ctx["trick_kind"] = table_view["combination"] if isinstance(table_view, dict) else ""
+        ctx["lock"] = "".join(SUITS[s][0] for s in view["lock"])  # type: ignore[attr-defined]
+        ctx["known"] = game is not None and game.mode == Game.Mode.KNOWN_DEAL
+    return ctx
+
+
+def render_console(
+    request: HttpRequest,
+    table: Table,
+    error: Failure | None = None,
+    status: int = 200,
+) -> HttpResponse:
+    htmx = getattr(request, "htmx", False)
+    if request.method == "POST" and not htmx:
+        if error is not None:
+            messages.error(request, f"{error.message_ja} — {error.message_en}")
+        return redirect("referee:table", table_id=table.pk)
+    template = "games/console.html#console" if htmx else "games/console.html"
+    return render(request, template, console_context(request, table, error), status=status)
+
+
+@login_required
+@require_GET
+def console(request: HttpRequest, table_id: int) -> HttpResponse:
+    table = get_table_for_referee(request, table_id)
+    return render_console(request, table)
+
+
+def _seq(request: HttpRequest) -> int:
+    try:
+        return int(request.POST.get("seq", "0"))
+    except ValueError:
+        return 0
+
+
+def _game_of(table: Table) -> Game:
+    game = current_game(table)
+    if game is None:
+        raise services.GameError("no_game", "Start a game first.", "ゲームを開始してください")
+    return game
+
+
+@login_required
+@require_POST
+def start(request: HttpRequest, table_id: int) -> HttpResponse:
+    table = get_table_for_referee(request, table_id)
+    leader_text = request.POST.get("leader", "")
+    try:
+        services.start_game(
+            table,
+            request.user,
+            mode=request.POST.get("mode", Game.Mode.KNOWN_DEAL),
+            leader=int(leader_text) if leader_text.isdigit() else None,
+        )
+    except services.GameError as error:
+        return render_console(request, table, error)
+    return render_console(request, table)
+
+
+@login_required
+@require_POST
+def play(request: HttpRequest, table_id: int) -> HttpResponse:
+    """A play or a pass for the seat whose turn it is (or a give in the exchange)."""
+    table = get_table_for_referee(request, table_id)
+    try:
+        game = _game_of(table)
+    except services.GameError as error:
+        return render_console(request, table, error)
+    seat = int(request.POST.get("seat", "-1") or -1)
+    picked = request.POST.getlist("cards")
+    typed = request.POST.get("cards_text", "").split()
+    chosen = picked or typed
+    move: dict[str, Any]
+    action = request.POST.get("action", "play")
+    if action == "pass":
+        move = {"seat": seat, "pass": True}
+    elif action == "give":
+        move = {"seat": seat, "give": chosen}
+    else:
+        move = {"seat": seat, "play": chosen}
+        if request.POST.get("as", "").strip():
+            move["as"] = request.POST["as"].split()
+        if request.POST.get("declare"):
+            move["declare"] = request.POST["declare"]
+    outcome = services.submit_move(game, move, _seq(request), request.user)
+    if outcome.ok:
+        return render_console(request, table)
+    return render_console(request, table, outcome, status=200)
+
+
+@login_required
+@require_POST
+def undo(request: HttpRequest, table_id: int) -> HttpResponse:
+    table = get_table_for_referee(request, table_id)
+    try:
+        services.request_undo(_game_of(table), request.user, request.POST.get("reason", ""))
+    except services.GameError as error:
+        return render_console(request, table, error)
+    return render_console(request, table)
+
+
+@login_required
+@require_POST
+def decide(request: HttpRequest, table_id: int) -> HttpResponse:
+    table = get_table_for_referee(request, table_id)
+    try:
+        services.decide_undo(_game_of(table), request.user, request.POST.get("approve") == "yes")
+    except services.GameError as error:
+        return render_console(request, table, error)
+    return render_console(request, table)
+
+
+@login_required
+@require_POST
+def quick(request: HttpRequest, table_id: int) -> HttpResponse:
+    """Quick result: each seat's outcome is `clean-N` (N-th clean finisher; the player left with
+    cards comes last), `foul-N` (N-th foul) or `miyako` (都落ち)."""
+    table = get_table_for_referee(request, table_id)
+    try:
+        game = _game_of(table)
+        clean: list[tuple[int, int]] = []
+        fouls: list[tuple[int, int]] = []
+        miyako: int | None = None
+        for seat in range(game.seats):
+            value = request.POST.get(f"outcome_{seat}", "")
+            kind, _, n = value.partition("-")
+            if kind == "clean" and n.isdigit():
+                clean.append((int(n), seat))
+            elif kind == "foul" and n.isdigit():
+                fouls.append((int(n), seat))
+            elif kind == "miyako":
+                miyako = seat
+        services.record_quick_result(
+            game,
+            request.user,
+            [s for _, s in sorted(clean)],
+            [s for _, s in sorted(fouls)],
+            miyako,
+        )
+    except services.GameError as error:
+        return render_console(request, table, error)
+    return render_console(request, table)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def confirm(request: HttpRequest, game_id: int) -> HttpResponse:
+    """A second official of the tournament, or a player at the table, confirms a result."""
+    game = get_object_or_404(
+        Game.objects.select_related("table__round__stage__tournament"), pk=game_id
+    )
+    if not services.can_confirm(request.user, game) and not services.can_run_table(
+        request.user, game.table
+    ):
+        raise PermissionDenied("Only officials of the tournament or players at the table.")
+    error: services.GameError | None = None
+    if request.method == "POST":
+        try:
+            services.confirm_game(game, request.user)
+            messages.success(request, "Result confirmed. 結果を確定しました。")
+            return redirect("referee:confirm", game_id=game.pk)
+        except services.GameError as exc:
+            error = exc
+    seats = {
+        s.position - 1: s.entry.player.display_name
+        for s in Seat.objects.filter(table=game.table).select_related("entry__player")
+    }
+    results = [
+        {"r": r, "name": seats.get(r.seat, ""), "title": TITLE_LABELS.get(r.title, r.title)}
+        for r in game.results.order_by("place")
+    ]
+    return render(
+        request,
+        "games/confirm.html",
+        {
+            "game": game,
+            "table": game.table,
+            "results": results,
+            "error": error,
+            "can_confirm": services.can_confirm(request.user, game),
+        },
+    )
+
+
+@require_GET
+def live(request: HttpRequest, table_id: int) -> HttpResponse:
+    """The public live table: trick, counts, events, placings — hands hidden until the end."""
+    table = get_object_or_404(visible_tables(request.user), pk=table_id)
+    data = live_table(table.pk)
+    game = data["game"]
+    trick: list[dict[str, str]] = []
+    if game and game["state"] and game["state"]["table"]:
+        trick = cards(game["state"]["table"]["cards"])
+    names = {s["seat"]: s["player"] for s in data["seats"]}
+    hands = []
+    if game and game["state"]:
+        for i, hand in enumerate(game["state"]["hands"]):
+            hands.append(
+                {
+                    "name": names.get(i, f"Seat {i + 1}"),
+                    "count": game["state"]["counts"][i],
+                    "cards": cards(hand) if hand else None,
+                    "is_turn": game["state"]["turn"] == i,
+                }
+            )
+    ctx = {
+        "table": table,
+        "data": data,
+        "game": game,
+        "trick": trick,
+        "hands": hands,
+        "names": names,
+        "titles": TITLE_LABELS,
+    }
+    htmx = getattr(request, "htmx", False)
+    template = "games/live.html#live" if htmx else "games/live.html"
+    response = render(request, template, ctx)
+    response["Vary"] = "HX-Request"
+    return response
