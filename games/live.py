@@ -21,10 +21,20 @@ log = logging.getLogger(__name__)
 # Sent after commit with table_id, game_id, version.
 table_changed = Signal()
 
+# Sent after commit with game_id and tournament_id whenever a game's results were written or
+# removed (a game finished, a quick result, an undo that reopened a finished game). Scoring
+# listens to it and recomputes standings; games never imports scoring.
+results_changed = Signal()
+
 
 def notify_table_changed(table_id: int, game_id: int, version: int) -> None:
     log.debug("table %s changed: game %s v%s", table_id, game_id, version)
     table_changed.send(sender=Game, table_id=table_id, game_id=game_id, version=version)
+
+
+def notify_results_changed(game_id: int, tournament_id: int) -> None:
+    log.debug("results of game %s (tournament %s) changed", game_id, tournament_id)
+    results_changed.send(sender=Game, game_id=game_id, tournament_id=tournament_id)
 
 
 def table_version(table_id: int) -> str:

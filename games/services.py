@@ -350,6 +350,13 @@ def _finish(game: Game, actor: AnyUser, placings: Sequence[Placing]) -> None:
     game.status = Game.Status.FINISHED
     game.finished_by = actor if actor.is_authenticated else None
     game.finished_at = timezone.now()
+    _results_changed(game)
+
+
+def _results_changed(game: Game) -> None:
+    transaction.on_commit(
+        partial(live.notify_results_changed, game.pk, game.table.round.stage.tournament_id)
+    )
 
 
 def current_state(game: Game) -> State:
@@ -448,6 +455,7 @@ def _reopen(game: Game) -> None:
     """An undone last move un-finishes the game: its results were derived from it."""
     if game.status == Game.Status.FINISHED:
         game.results.all().delete()
+        _results_changed(game)
         game.status = Game.Status.IN_PLAY
         game.finished_by = None
         game.finished_at = None
