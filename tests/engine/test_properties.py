@@ -148,19 +148,20 @@ def test_replay_of_an_exported_record_reproduces_the_game(seed, later, rules):
     assert result.to_dict()["placings"] == [p.to_dict() for p in state.placings()]
 
 
-@st.composite
-def small_states(draw) -> State:
-    """Reachable states with small hands from a dense deck (a window of consecutive
-    ranks, few suits, jokers) so that sets, stairs, revolutions and locks are common.
-    One seed drives the choices: uniform coverage matters more here than shrinking."""
-    rng = random.Random(draw(st.integers(0, 2**32)))
-    rules = draw(st.sampled_from(ALL_VARIANTS))
+def build_small_state(rng: random.Random, rules, events: list | None = None) -> State | None:
+    """A reachable state with small hands from a dense deck (a window of consecutive
+    ranks, few suits, jokers) so that sets, stairs, revolutions and locks are common;
+    None when the draw is rejected. ``events`` collects the events of the random moves."""
+    # Now and then (triple_run rules) seat 0 holds a サンレンコー and prefers big plays,
+    # since three consecutive triples almost never come from a random deal.
+    rig = rules.triple_run and rng.random() < 0.3
     low = rng.randint(0, 9)
     ranks = range(low, min(13, low + rng.randint(3, 6)))
-    suits = rng.sample(range(4), rng.choice([1, 2, 2, 3, 4]))
+    suits = rng.sample(range(4), rng.choice([3, 4] if rig else [1, 2, 2, 3, 4]))
+    run = [r * 4 + s for r in ranks[:3] for s in suits[:3]] if rig else []
     jokers = [52, 53][: min(rules.jokers, rng.choice([0, 1, 2, 2, 2]))]
-    pool = [r * 4 + s for r in ranks for s in suits] + jokers
-    if (rules.heart_three_return or rules.instant_win) and 1 not in pool:
+    pool = [r * 4 + s for r in ranks for s in suits if r * 4 + s not in run] + jokers
+    if (rules.heart_three_return or rules.instant_win) and 1 not in pool + run:
         pool.append(1)  # 3H: the out-of-turn answer
     rng.shuffle(pool)
     hands = []
@@ -169,21 +170,40 @@ def small_states(draw) -> State:
     for _ in range(rules.seats):
         size = min(rng.randint(2, biggest), len(pool))
         if size == 0:
-            return draw(st.nothing())
+            return None
         hands.append(sum(1 << c for c in pool[:size]))
         pool = pool[size:]
+    if run:
+        hands[0] |= sum(1 << c for c in run)
     if pool and rules.instant_win and rng.random() < 0.1:
         # Now and then a hand with one card of each rank: the イッツー window.
         straight = sum(1 << (r * 4 + rng.randrange(4)) for r in range(13))
         hands = [h & ~straight for h in hands]
         hands[0] = straight
         if any(not h for h in hands):
-            return draw(st.nothing())
-    state = new_game(rules, hands, leader=rng.randrange(rules.seats))
+            return None
+    state = new_game(rules, hands, leader=0 if rig else rng.randrange(rules.seats))
     for _ in range(rng.randint(0, 12)):
         if state.is_over:
             break
-        state = apply_unchecked(state, rng.choice(list(legal_moves(state))))
+        options = list(legal_moves(state))
+        if rig and rng.random() < 0.5:
+            move = max(options, key=lambda m: m.cards.bit_count())
+        else:
+            move = rng.choice(options)
+        state = apply_unchecked(state, move, events)
+    return state
+
+
+@st.composite
+def small_states(draw) -> State:
+    """:func:`build_small_state` as a strategy. One seed drives the choices: uniform
+    coverage matters more here than shrinking."""
+    rng = random.Random(draw(st.integers(0, 2**32)))
+    rules = draw(st.sampled_from(ALL_VARIANTS))
+    state = build_small_state(rng, rules)
+    if state is None:
+        return draw(st.nothing())
     return state
 
 
@@ -347,3 +367,25 @@ def test_open_table_random_games(seed):
     # seat 1 is known; the unknown hands' leftovers plus the (unstated) blinds are unaccounted
     unknown_left = sum(state.counts[s] for s in (0, 2, 3))
     assert len(view["unaccounted"]) == unknown_left + 2
+
+
+def test_the_random_strategies_reach_sanrenko_and_heart_three_answers():
+    """Coverage of the generators above: gekijo's サンレンコー and the out-of-turn ♥3
+    answer actually occur, so the properties exercise them (fixed seeds)."""
+    played: dict[str, int] = {"triple_run": 0, "double_stairs": 0, "answers": 0}
+    for seed in range(400):
+        rng = random.Random(seed)
+        rules = rng.choice([r for r in ALL_VARIANTS if r.triple_run])
+        events: list = []
+        build_small_state(rng, rules, events)
+        for e in events:
+            combination = e.to_dict().get("combination")
+            if e.kind == "played" and combination in played:
+                played[str(combination)] += 1
+    for seed in range(40):
+        _start, moves, kinds = random_game(seed, GEKIJO)
+        played["answers"] += sum(
+            1 for m, k in zip(moves, kinds, strict=True) if m.respond and "heart_three_return" in k
+        )
+    assert played["triple_run"] >= 3, played
+    assert played["answers"] >= 3, played
