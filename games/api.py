@@ -73,9 +73,7 @@ class ReadOrAuthenticatedWrite(permissions.BasePermission):
 
 def visible_game(request: Request, game_id: int) -> Game:
     """The game, if the user may see its table (404 otherwise, as for a missing game)."""
-    game = get_object_or_404(
-        Game.objects.select_related("table__round__stage__tournament"), pk=game_id
-    )
+    game = get_object_or_404(Game.objects.select_related("table"), pk=game_id)
     user = request.user
     # The assigned referee (every device write) needs no visibility query; others do, but
     # for this one table only — the scoped queryset as a whole is costly on a busy database.
@@ -163,23 +161,28 @@ class GameMovesView(APIView):
         """Submit one move `{seq, move}`, or a batch as JSON lines (`application/x-ndjson`):
         lines are applied in order and the batch stops at the first line not accepted; the
         answer (207) lists each processed line's result."""
-        game = visible_game(request, game_id)
+        # No fetch here: the service locks the game row and checks the writer itself; who may
+        # not write learns 404 or 403 depending on whether they may see the game at all.
         try:
             data: object = request.data
             if isinstance(data, list):
-                return self._batch(request, game, data)
+                return self._batch(request, game_id, data)
             serializer = MoveSubmitSerializer(data=request.data)
             if not serializer.is_valid():
+                visible_game(request, game_id)  # a malformed body for an unseen game is a 404
                 return _bad_request(serializer.errors)
             outcome = services.submit_move(
-                game, serializer.validated_data["move"], serializer.validated_data["seq"],
+                game_id, serializer.validated_data["move"], serializer.validated_data["seq"],
                 request.user,
             )  # fmt: skip
+        except Game.DoesNotExist:
+            raise Http404("No such game.") from None
         except PermissionDenied as error:
+            visible_game(request, game_id)
             return _forbidden(error)
         return outcome_response(outcome)
 
-    def _batch(self, request: Request, game: Game, lines: list[Any]) -> Response:
+    def _batch(self, request: Request, game: int, lines: list[Any]) -> Response:
         results: list[dict[str, Any]] = []
         ok = True
         for number, line in enumerate(lines, start=1):

@@ -50,6 +50,14 @@ class Game(models.Model):
     last_seq = models.PositiveIntegerField(default=0)
     # Bumped by every change the public can see; live feeds compare it (ping, then refetch).
     version = models.PositiveIntegerField(default=0)
+    # The seq of an undo waiting for the head referee (no move is accepted meanwhile). Kept on
+    # the game row, read under the same lock as `last_seq`, so a move never scans the log.
+    undo_pending_seq = models.PositiveIntegerField(null=True, blank=True)
+    # The engine state after the latest move (`games.engine.snapshot`) and the version it
+    # describes: a cache that spares replaying the log, never the truth — a snapshot whose
+    # version is not the game's, or that no longer restores, is ignored and the log replayed.
+    state_snapshot = models.JSONField(null=True, blank=True, editable=False)
+    snapshot_version = models.PositiveIntegerField(null=True, blank=True, editable=False)
     started_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
     )

@@ -26,7 +26,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from games import live
-from games.engine import EngineError, IllegalMove, Placing, State, apply, card_names
+from games.engine import EngineError, IllegalMove, Placing, State, apply, card_names, snapshot
 from games.engine import Move as EngineMove
 from games.models import Game, GameResult, Move
 from games.state import (
@@ -37,7 +37,6 @@ from games.state import (
     fingerprint,
     initial_state,
     parse_move,
-    pending_undo,
     quick_placings,
     rebuild,
     remember,
@@ -45,6 +44,7 @@ from games.state import (
 from tournaments.deals import derive_deal
 from tournaments.models import Official, Seat, Table, Tournament
 from tournaments.permissions import AnyUser, can_view_table, has_role, is_organiser
+from tournaments.points import points_for
 
 
 class GameError(ValueError):
@@ -89,15 +89,22 @@ def can_confirm(user: AnyUser, game: Game) -> bool:
 
 
 def _tournament(game: Game) -> Tournament:
-    return game.table.round.stage.tournament
+    """The game's tournament in one query (not three lazy hops through round and stage)."""
+    return Tournament.objects.get(stages__rounds__tables__games=game.pk)
 
 
-def _lock(game: Game) -> Game:
-    return (
-        Game.objects.select_for_update(of=("self",))
-        .select_related("table__round__stage__tournament")
-        .get(pk=game.pk)
-    )
+def _lock(game: Game | int) -> Game:
+    """The game row, locked for this transaction, with its table (who referees it).
+
+    The tournament is fetched only when needed (another official acting, a game ending):
+    joining it here would cost every move of a device a four-table join.
+    """
+    pk = game if isinstance(game, int) else game.pk
+    return Game.objects.select_for_update(of=("self",)).select_related("table").get(pk=pk)
+
+
+# What a write to the log changes on the game row.
+SAVED_ON_CHANGE = ("last_seq", "version", "status", "finished_by", "finished_at")
 
 
 def _changed(game: Game) -> None:
@@ -251,19 +258,24 @@ def _conflict(seq: int, next_seq: int) -> MoveOutcome:
     )
 
 
-def submit_move(game: Game, move: object, seq: int, actor: AnyUser) -> MoveOutcome:
-    """Apply one move at position `seq` (1-based) of the game's log; see the module table."""
-    require_table_writer(actor, game.table)
-    parsed: EngineMove | None = None
-    bad: BadMove | None = None
-    try:
-        parsed = parse_move(move, game.seats)
-    except BadMove as error:
-        bad = error
-    payload = canonical(parsed) if parsed is not None else move
-    print_ = fingerprint(payload)
+def submit_move(game: Game | int, move: object, seq: int, actor: AnyUser) -> MoveOutcome:
+    """Apply one move at position `seq` (1-based) of the game's log; see the module table.
+
+    `game` may be a game's id: the row is fetched and locked here anyway, so a device's
+    request needs no fetch of its own (raises `Game.DoesNotExist` for an unknown id).
+    """
     with transaction.atomic():
         game = _lock(game)
+        # Checked on the locked row: the table's referee is as of now, not as of the request.
+        require_table_writer(actor, game.table)
+        parsed: EngineMove | None = None
+        bad: BadMove | None = None
+        try:
+            parsed = parse_move(move, game.seats)
+        except BadMove as error:
+            bad = error
+        payload = canonical(parsed) if parsed is not None else move
+        print_ = fingerprint(payload)
         next_seq = game.last_seq + 1
         if seq < next_seq:
             stored = game.moves.filter(seq=seq).first() if seq >= 1 else None
@@ -294,15 +306,14 @@ def submit_move(game: Game, move: object, seq: int, actor: AnyUser) -> MoveOutco
             return _rejected(
                 next_seq, "game_over", "The game is over.", "このゲームは終了しています"
             )
-        rows = list(game.moves.order_by("seq"))
-        if pending_undo(rows) is not None:
+        if game.undo_pending_seq is not None:
             return _rejected(
                 next_seq,
                 "undo_pending",
                 "An undo is waiting for the head referee's decision.",
                 "取り消しが主審の承認待ちです",
             )
-        state = rebuild(game, rows)
+        state = rebuild(game)
         try:
             new_state, events = apply(state, parsed)
         except IllegalMove as error:
@@ -324,7 +335,9 @@ def submit_move(game: Game, move: object, seq: int, actor: AnyUser) -> MoveOutco
         _changed(game)
         if new_state.is_over:
             _finish(game, actor, new_state.placings())
-        game.save(update_fields=["last_seq", "version", "status", "finished_by", "finished_at"])
+        game.state_snapshot = snapshot(new_state)
+        game.snapshot_version = game.version
+        game.save(update_fields=[*SAVED_ON_CHANGE, "state_snapshot", "snapshot_version"])
         remember(game, new_state)
     return MoveOutcome("accepted", 201, seq, seq + 1, event_dicts, game_over=new_state.is_over)
 
@@ -332,7 +345,13 @@ def submit_move(game: Game, move: object, seq: int, actor: AnyUser) -> MoveOutco
 def _finish(game: Game, actor: AnyUser, placings: Sequence[Placing]) -> None:
     """Mark the game finished and write its results (points from the tournament's table)."""
     tournament = _tournament(game)
-    points = tournament.points_table["places"][str(game.seats)]
+    points = partial(
+        points_for,
+        tournament.points_table,
+        seats=game.seats,
+        game_number=game.game_number,
+        games_per_set=tournament.games_per_set,
+    )
     entries = dict(Seat.objects.filter(table_id=game.table_id).values_list("position", "entry_id"))
     GameResult.objects.bulk_create(
         GameResult(
@@ -343,7 +362,7 @@ def _finish(game: Game, actor: AnyUser, placings: Sequence[Placing]) -> None:
             title=p.title or "",
             foul=p.foul,
             miyako_ochi=p.miyako_ochi,
-            points=points[(p.place or game.seats) - 1],
+            points=points(place=p.place or game.seats),
         )
         for p in placings
     )
@@ -354,9 +373,7 @@ def _finish(game: Game, actor: AnyUser, placings: Sequence[Placing]) -> None:
 
 
 def _results_changed(game: Game) -> None:
-    transaction.on_commit(
-        partial(live.notify_results_changed, game.pk, game.table.round.stage.tournament_id)
-    )
+    transaction.on_commit(partial(live.notify_results_changed, game.pk, _tournament(game).pk))
 
 
 def current_state(game: Game) -> State:
@@ -384,10 +401,9 @@ def request_undo(game: Game, actor: AnyUser, reason: str) -> Move:
             raise GameError(
                 "game_confirmed", "A confirmed game cannot be changed.", "確定済みのゲームです"
             )
-        rows = list(game.moves.order_by("seq"))
-        if pending_undo(rows) is not None:
+        if game.undo_pending_seq is not None:
             raise GameError("undo_pending", "An undo is already waiting.", "取り消しが承認待ちです")
-        effective = effective_actions(rows)
+        effective = effective_actions(game.moves.order_by("seq"))
         if not effective:
             raise GameError(
                 "nothing_to_undo", "There is no move to undo.", "取り消す手がありません"
@@ -413,8 +429,10 @@ def request_undo(game: Game, actor: AnyUser, reason: str) -> Move:
         game.last_seq = seq
         if approved:
             _reopen(game)
+        else:
+            game.undo_pending_seq = seq
         _changed(game)
-        game.save(update_fields=["last_seq", "version", "status", "finished_by", "finished_at"])
+        game.save(update_fields=[*SAVED_ON_CHANGE, "undo_pending_seq"])
     return row
 
 
@@ -425,11 +443,11 @@ def decide_undo(game: Game, actor: AnyUser, approve: bool) -> Move:
         raise PermissionDenied("Only the head referee or an organiser decides undos.")
     with transaction.atomic():
         game = _lock(game)
-        pending = pending_undo(game.moves.order_by("seq"))
-        if pending is None:
+        if game.undo_pending_seq is None:
             raise GameError(
                 "no_pending_undo", "No undo is waiting.", "承認待ちの取り消しはありません"
             )
+        pending = game.moves.get(seq=game.undo_pending_seq)
         seq = game.last_seq + 1
         payload = {"decide": pending.seq, "approve": approve}
         row = Move.objects.create(
@@ -444,10 +462,11 @@ def decide_undo(game: Game, actor: AnyUser, approve: bool) -> Move:
             fingerprint=fingerprint(payload),
         )
         game.last_seq = seq
+        game.undo_pending_seq = None
         if approve:
             _reopen(game)
         _changed(game)
-        game.save(update_fields=["last_seq", "version", "status", "finished_by", "finished_at"])
+        game.save(update_fields=[*SAVED_ON_CHANGE, "undo_pending_seq"])
     return row
 
 

@@ -32,8 +32,10 @@ from games.engine import (
     parse_card,
     parse_cards,
     placings,
+    restore,
 )
 from games.engine.record import move_to_json
+from games.engine.snapshot import SnapshotError
 from games.models import Game
 from games.models import Move as MoveRow
 from tournaments.rulesets import rules_for_table
@@ -170,15 +172,28 @@ _CACHE_SIZE = 512
 
 
 def rebuild(game: Game, rows: Sequence[MoveRow] | None = None) -> State:
-    """The game's current state: set-up plus effective actions, through the engine."""
+    """The game's current state: set-up plus effective actions, through the engine.
+
+    From this process's cache, else from the game row's snapshot when it describes the
+    current version, else by replaying the log (`rows`, fetched when not given).
+    """
     key = (game.pk, game.version)
     cached = _CACHE.get(key)
     if cached is not None:
         _CACHE.move_to_end(key)
         return cached
+    start = initial_state(game)
+    if rows is None and game.state_snapshot is not None and game.snapshot_version == game.version:
+        try:
+            state = restore(start.setup, game.state_snapshot)
+        except SnapshotError:
+            pass  # written by another engine version: replay instead
+        else:
+            remember(game, state)
+            return state
     if rows is None:
         rows = list(game.moves.order_by("seq"))
-    state = initial_state(game)
+    state = start
     for row in effective_actions(rows):
         state, _ = apply(state, parse_move(row.payload, game.seats))
     remember(game, state)

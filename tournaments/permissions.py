@@ -48,7 +48,8 @@ def can_view_table(user: AnyUser, table: Table) -> bool:
     """The table's referee, the tournament's head referee, or an organiser."""
     if not user.is_authenticated:
         return False
-    tournament = table.round.stage.tournament
+    # Checked first and without a query: the assigned referee is every device's write path.
     if table.referee_id is not None and table.referee_id == user.pk:
         return True
+    tournament = table.round.stage.tournament
     return is_organiser(user, tournament) or has_role(user, tournament, Official.Role.HEAD_REFEREE)

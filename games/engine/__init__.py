@@ -50,6 +50,7 @@ from .deal import Deal, deal
 from .errors import EngineError, IllegalMove, InvalidNotation, RecordError, RulesError
 from .events import Event, Placing
 from .rules import JDF, PRESETS, SWITCHES, RuleSet, find_ruleset
+from .snapshot import SnapshotError, restore, snapshot
 
 __all__ = [
     "FULL_DECK",
@@ -80,6 +81,7 @@ __all__ = [
     "RuleSet",
     "RulesError",
     "Setup",
+    "SnapshotError",
     "State",
     "apply",
     "apply_unchecked",
@@ -97,4 +99,6 @@ __all__ = [
     "parse_card",
     "parse_cards",
     "placings",
+    "restore",
+    "snapshot",
 ]

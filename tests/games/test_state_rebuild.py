@@ -1,0 +1,80 @@
+"""A game's state comes from the row's snapshot when it is current, else from its log: both
+always agree with replaying the log through the engine."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from games import state as game_state
+from games.models import Game
+from games.services import request_undo, submit_move
+from games.state import rebuild
+
+from .conftest import T17_MOVES, Crew
+
+pytestmark = pytest.mark.django_db
+
+
+def play(game: Game, crew: Crew, moves: list[dict[str, object]]) -> Game:
+    for seq, move in enumerate(moves, start=1):
+        assert submit_move(game, move, seq, crew.referee).ok
+    game.refresh_from_db()
+    return game
+
+
+def replayed(game: Game) -> Any:
+    """The state by replaying the stored log, bypassing cache and snapshot."""
+    game_state._CACHE.clear()
+    return rebuild(game, list(game.moves.order_by("seq")))
+
+
+def test_a_fresh_process_rebuilds_from_the_snapshot_without_reading_the_log(
+    crew: Crew, t17_game: Game, django_assert_num_queries: Any
+) -> None:
+    game = play(t17_game, crew, T17_MOVES[:3])
+    expected = replayed(game)
+    game_state._CACHE.clear()  # as in another gunicorn worker
+
+    with django_assert_num_queries(0):
+        state = rebuild(game)
+
+    assert state == expected
+    assert state.counts != expected.setup.counts  # three moves really are in it
+
+
+def test_a_snapshot_that_does_not_restore_is_ignored_for_the_log(
+    crew: Crew, t17_game: Game
+) -> None:
+    game = play(t17_game, crew, T17_MOVES[:3])
+    expected = replayed(game)
+    Game.objects.filter(pk=game.pk).update(state_snapshot={"written by": "another engine"})
+    game.refresh_from_db()
+    game_state._CACHE.clear()
+
+    assert rebuild(game) == expected
+
+
+def test_a_snapshot_of_an_older_version_is_not_used(crew: Crew, t17_game: Game) -> None:
+    game = play(t17_game, crew, T17_MOVES[:3])
+    request_undo(game, crew.referee, "the joker was played by mistake")
+    game.refresh_from_db()
+    assert game.snapshot_version != game.version  # the undo changed the state, not the snapshot
+    game_state._CACHE.clear()
+
+    state = rebuild(game)
+
+    assert state == replayed(game)
+    assert state.turn == 2  # the joker's seat is to play again
+
+
+def test_the_next_move_is_judged_against_the_snapshot_state(crew: Crew, t17_game: Game) -> None:
+    game = play(t17_game, crew, T17_MOVES[:3])
+    game_state._CACHE.clear()
+
+    outcome = submit_move(game, T17_MOVES[3], 4, crew.referee)
+
+    assert outcome.ok
+    game.refresh_from_db()
+    assert rebuild(game) == replayed(game)
