@@ -16,10 +16,9 @@ import hashlib
 import json
 from collections import OrderedDict
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from games.engine import (
-    PHASE_OVER,
     TITLES,
     InvalidNotation,
     Move,
@@ -27,11 +26,10 @@ from games.engine import (
     RuleSet,
     State,
     apply,
-    card_names,
+    final_placings,
     new_game,
     parse_card,
     parse_cards,
-    placings,
     restore,
 )
 from games.engine.record import move_to_json
@@ -224,9 +222,8 @@ def quick_placings(
 
     `finishing_order`: the clean finishers in the order they went out, ending with the player
     left holding cards; `fouls`: foul finishers (反則あがり) in the order they fouled;
-    `miyako_ochi`: the previous 大富豪 when they fell (都落ち). The engine has no public function
-    for placings from such a summary, so an end-of-game `State` carrying exactly these facts is
-    handed to `engine.placings` (which reads only them): the title rules stay the engine's.
+    `miyako_ochi`: the previous 大富豪 when they fell (都落ち). The titles are the engine's
+    (`final_placings`), so quick results and move-by-move games follow the same rules.
     """
     seats = game.seats
     everyone = [*finishing_order, *fouls, *([miyako_ochi] if miyako_ochi is not None else [])]
@@ -269,24 +266,14 @@ def quick_placings(
             f"seat {finishing_order[0]} finished before the previous 大富豪: mark 都落ち",
             "前局の大富豪より先に上がった人がいます：都落ちを入力してください",
         )
-    base = new_game(rules, [[c] for c in card_names((1 << seats) - 1)])
-    out = 0
-    for seat in (
-        *finishing_order[:-1],
-        *fouls,
-        *([miyako_ochi] if miyako_ochi is not None else []),
-    ):
-        out |= 1 << seat
-    over = replace(
-        base,
-        phase=PHASE_OVER,
-        turn=-1,
-        out=out,
-        clean=tuple(finishing_order[:-1]),
-        fouls=tuple(fouls),
-        miyako=-1 if miyako_ochi is None else miyako_ochi,
+    return final_placings(
+        rules,
+        seats,
+        clean=finishing_order[:-1],
+        remaining=finishing_order[-1:],
+        fouls=fouls,
+        miyako=miyako_ochi,
     )
-    return placings(over)
 
 
 def titles_for(seats: int) -> tuple[str, ...] | None:

@@ -2137,6 +2137,68 @@ def _apply_give(state: State, move: Move) -> tuple[State, tuple[Event, ...]]:
 # --- results and views -----------------------------------------------------------------
 
 
+def final_placings(
+    rules: RuleSet,
+    seats: int,
+    *,
+    clean: Sequence[int],
+    remaining: Sequence[int] = (),
+    fouls: Sequence[int] = (),
+    miyako: int | None = None,
+    miyako_at: int = 0,
+) -> tuple[Placing, ...]:
+    """The placings of a finished game from its outcome alone (JDF §19 and ``foul_order``).
+
+    For results recorded without the moves (a referee's quick mode): ``clean`` lists the
+    clean finishers in finishing order, ``remaining`` the player(s) left holding cards,
+    ``fouls`` the foul finishers (反則あがり) in the order they fouled, ``miyako`` the player
+    who fell (都落ち) and ``miyako_at`` how many fouls had happened by then (it orders the
+    demotions under ``foul_order`` ``latest_lowest``). Every seat must appear exactly once.
+
+    >>> from games.engine import JDF
+    >>> [(p.seat, p.title) for p in final_placings(JDF, 4, clean=[2], remaining=[3],
+    ...                                              fouls=[1], miyako=0)]
+    [(2, 'daifugo'), (3, 'fugo'), (0, 'hinmin'), (1, 'daihinmin')]
+    """
+    named = [*clean, *remaining, *fouls, *([] if miyako is None else [miyako])]
+    if sorted(named) != list(range(seats)):
+        raise EngineError(
+            f"every seat 0..{seats - 1} must appear exactly once in an outcome",
+            code="outcome_invalid",
+        )
+    if not 0 <= miyako_at <= len(fouls):
+        raise EngineError("miyako_at counts the fouls before 都落ち", code="outcome_invalid")
+    latest = rules.foul_order == "latest_lowest"
+    return _final_order(seats, clean, remaining, fouls, miyako, miyako_at, latest)
+
+
+def _final_order(
+    seats: int,
+    clean: Sequence[int],
+    remaining: Sequence[int],
+    fouls: Sequence[int],
+    miyako: int | None,
+    miyako_at: int,
+    latest: bool,
+) -> tuple[Placing, ...]:
+    titles = TITLES.get(seats)
+    order: list[int] = [*clean, *remaining]
+    if latest:
+        # foul_order latest_lowest: demotions (fouls, 都落ち) in time order, latest last.
+        demoted = list(fouls)
+        if miyako is not None:
+            demoted.insert(miyako_at, miyako)
+        order.extend(demoted)
+    else:
+        if miyako is not None:
+            order.append(miyako)
+        order.extend(reversed(fouls))
+    return tuple(
+        Placing(seat, place + 1, titles[place] if titles else None, seat in fouls, seat == miyako)
+        for place, seat in enumerate(order)
+    )
+
+
 def placings(state: State) -> tuple[Placing, ...]:
     """Placings (JDF §19): the full table once the game is over, else those known so far.
 
@@ -2150,28 +2212,14 @@ def placings(state: State) -> tuple[Placing, ...]:
     fouls = state.fouls
     latest = state.setup.latest_lowest
     if state.phase == PHASE_OVER:
-        order: list[int] = list(state.clean)
-        rest = [s for s in range(seats) if not state.out >> s & 1]
-        order.extend(rest)
-        if latest:
-            # foul_order latest_lowest: demotions (fouls, 都落ち) in time order, latest last.
-            demoted = list(fouls)
-            if state.miyako >= 0:
-                demoted.insert(state.miyako_at, state.miyako)
-            order.extend(demoted)
-        else:
-            if state.miyako >= 0:
-                order.append(state.miyako)
-            order.extend(reversed(fouls))
-        return tuple(
-            Placing(
-                seat,
-                place + 1,
-                titles[place] if titles else None,
-                seat in fouls,
-                seat == state.miyako,
-            )
-            for place, seat in enumerate(order)
+        return _final_order(
+            seats,
+            state.clean,
+            [s for s in range(seats) if not state.out >> s & 1],
+            fouls,
+            state.miyako if state.miyako >= 0 else None,
+            state.miyako_at,
+            latest,
         )
     out: list[Placing] = []
     for i, seat in enumerate(state.clean):
