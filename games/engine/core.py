@@ -1852,7 +1852,9 @@ def _advance_play(
             events.append(GameOver(placings(over)))
         return over
     lone_joker = setup.respond_rule and kind == SET and combo.rank == JOKER_RANK and combo.size == 1
-    if joker_return or (cut and not foul):
+    cleared_at_once = joker_return or (cut and not foul)
+    nxt = -1 if cleared_at_once else _next_active(seats, seat, out | passed | bit)
+    if nxt < 0:  # the trick flows: cleared at once, or nobody else can still answer
         leader = seat if not out & bit else _next_active(seats, seat, out)
         if events is not None:
             events.append(TrickCleared(leader))
@@ -1876,40 +1878,9 @@ def _advance_play(
             0,
             discarded,
             -1,
-            0,
-            False,
-            False,
-            0,
-            miyako_at,
-        )
-    nxt = _next_active(seats, seat, out | passed | bit)
-    if nxt < 0:
-        leader = seat if not out & bit else _next_active(seats, seat, out)
-        if events is not None:
-            events.append(TrickCleared(leader))
-        return State(
-            setup,
-            PHASE_PLAY,
-            leader,
-            hands,
-            counts,
-            state.played | cards,
-            None,
-            0,
-            0,
-            0,
-            rev,
-            out,
-            clean,
-            fouls,
-            miyako,
-            state.gives,
-            0,
-            discarded,
-            -1,
-            # The window for an out-of-turn answer outlives the flow: the answer still
-            # takes the lead (B2: a passed ♥3 holder may answer).
-            all_seats & ~out & ~bit & ~(1 << leader) if lone_joker else 0,
+            # The window for an out-of-turn answer outlives a flow by passes: the answer
+            # still takes the lead (B2: a passed ♥3 holder may answer).
+            all_seats & ~out & ~bit & ~(1 << leader) if lone_joker and not cleared_at_once else 0,
             False,
             False,
             0,
