@@ -205,9 +205,16 @@ CELERY_RESULT_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_RESULT_EXPIRES = 3600
 # Redis re-delivers unacknowledged tasks after this; it must outlast the longest task.
-CELERY_BROKER_TRANSPORT_OPTIONS = {
+CELERY_BROKER_TRANSPORT_OPTIONS: dict[str, int] = {
     "visibility_timeout": env.int("CELERY_VISIBILITY_TIMEOUT", default=7200)
 }
+# How often a worker sweeps for unacknowledged messages past their visibility timeout (kombu's
+# default is about every 100 s); tests that kill a worker lower both to see the redelivery.
+if env.str("CELERY_UNACKED_RESTORE_SECONDS", default=""):
+    CELERY_BROKER_TRANSPORT_OPTIONS["unacked_restore_interval"] = env.int(
+        "CELERY_UNACKED_RESTORE_SECONDS"
+    )
+    CELERY_BROKER_TRANSPORT_OPTIONS["unacked_restore_throttle"] = 1
 CELERY_BROKER_CONNECTION_TIMEOUT = 3
 CELERY_TIMEZONE = "UTC"
 
@@ -226,4 +233,20 @@ CELERY_BEAT_SCHEDULE = {
         "task": "scoring.heartbeat",
         "schedule": env.float("HEARTBEAT_SECONDS", default=60.0),
     },
+    # Standings are recomputed after every game; this catches anything missed (broker down
+    # when a game ended, a points table changed, a worker lost mid-task).
+    "recompute-all": {
+        "task": "scoring.recompute_all",
+        "schedule": env.float("RECOMPUTE_ALL_SECONDS", default=600.0),
+    },
 }
+
+# Scoring (issue #7).
+# Seconds the full recompute rests between scopes, so per-game updates queued behind it on a
+# single worker are not starved; tests raise it to make a recompute long enough to interrupt.
+SCORING_RECOMPUTE_PAUSE_SECONDS = env.float("SCORING_RECOMPUTE_PAUSE_SECONDS", default=0.0)
+# A running full recompute with no progress for this long is marked abandoned (worker lost).
+SCORING_RUN_STALE_SECONDS = env.int("SCORING_RUN_STALE_SECONDS", default=300)
+# Leaderboard pages poll their partial this often while visible.
+LEADERBOARD_POLL_SECONDS = env.int("LEADERBOARD_POLL_SECONDS", default=5)
+WEBHOOK_TIMEOUT_SECONDS = env.float("WEBHOOK_TIMEOUT_SECONDS", default=5.0)

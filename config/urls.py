@@ -26,9 +26,11 @@ router.register("entries", EntryViewSet, basename="entry")
 urlpatterns = [
     path("", tournament_list, name="home"),
     path("tournaments/", include("tournaments.urls")),
+    path("organiser/<slug:slug>/scoring/", include("scoring.urls_organiser")),
     path("organiser/", include("tournaments.urls_organiser")),
     path("referee/", include("games.urls_referee")),
     path("", include("games.urls")),
+    path("", include("scoring.urls")),
     path("healthz", healthz, name="healthz"),
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),

@@ -1,8 +1,190 @@
-"""Scoring owns the background-job machinery; its first model tells whether workers are alive."""
+"""Scoring: standings per scope, their versions, long recompute runs, webhooks, worker health.
+
+Standings are derived data: `scoring.standings.recompute_scope` deletes and re-inserts a
+scope's rows from `GameResult` in one SQL statement under a per-scope lock, never increments, so
+rows can be rebuilt at any time (twice, concurrently, after a crash) and come out the same.
+
+A *scope* is a tournament (every stage), a stage (with earlier stages when it carries totals
+over) or a league season (every tournament of the season, per player).
+"""
 
 from __future__ import annotations
 
+import secrets
+from uuid import uuid4
+
 from django.db import models
+from django.db.models import Q
+
+
+class Scope(models.TextChoices):
+    TOURNAMENT = "tournament", "Tournament 大会"
+    STAGE = "stage", "Stage ステージ"
+    SEASON = "season", "Season シーズン"
+
+
+class Standing(models.Model):
+    """One competitor's line in a scope's standings (順位表)."""
+
+    scope = models.CharField(max_length=12, choices=Scope.choices)
+    tournament = models.ForeignKey(
+        "tournaments.Tournament",
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="standings",
+    )
+    stage = models.ForeignKey(
+        "tournaments.Stage", null=True, blank=True, on_delete=models.CASCADE, related_name="+"
+    )
+    season = models.ForeignKey(
+        "tournaments.Season", null=True, blank=True, on_delete=models.CASCADE, related_name="+"
+    )
+    # Tournament and stage standings are per entry; season standings per player (a player
+    # has one entry per tournament).
+    entry = models.ForeignKey(
+        "tournaments.Entry", null=True, blank=True, on_delete=models.CASCADE, related_name="+"
+    )
+    player = models.ForeignKey("tournaments.Player", on_delete=models.CASCADE, related_name="+")
+    points = models.IntegerField()
+    games = models.PositiveIntegerField()
+    daifugo = models.PositiveIntegerField()
+    fugo = models.PositiveIntegerField()
+    heimin = models.PositiveIntegerField()
+    hinmin = models.PositiveIntegerField()
+    daihinmin = models.PositiveIntegerField()
+    fouls = models.PositiveIntegerField()
+    miyako_ochi = models.PositiveIntegerField()
+    # The most points scored in one set (None: no game played yet).
+    best_set = models.IntegerField(null=True, blank=True)
+    rank = models.PositiveIntegerField()
+    # Equal on every tie-break key with someone else: the rank is shared (同順位).
+    shared = models.BooleanField(default=False)
+    computed_at = models.DateTimeField()
+    # The scope's standings version (`StandingsVersion.version`) these rows belong to.
+    results_version = models.PositiveIntegerField()
+
+    class Meta:
+        ordering = ["scope", "tournament", "stage", "season", "rank", "player"]
+        constraints = [
+            models.CheckConstraint(
+                condition=(
+                    Q(
+                        scope="tournament",
+                        tournament__isnull=False,
+                        stage__isnull=True,
+                        season__isnull=True,
+                        entry__isnull=False,
+                    )
+                    | Q(
+                        scope="stage",
+                        tournament__isnull=False,
+                        stage__isnull=False,
+                        season__isnull=True,
+                        entry__isnull=False,
+                    )
+                    | Q(
+                        scope="season",
+                        tournament__isnull=True,
+                        stage__isnull=True,
+                        season__isnull=False,
+                        entry__isnull=True,
+                    )
+                ),
+                name="standing_scope_fields",
+            ),
+            models.UniqueConstraint(
+                fields=["tournament", "entry"],
+                condition=Q(scope="tournament"),
+                name="standing_tournament_entry_once",
+            ),
+            models.UniqueConstraint(
+                fields=["stage", "entry"], condition=Q(scope="stage"), name="standing_stage_once"
+            ),
+            models.UniqueConstraint(
+                fields=["season", "player"],
+                condition=Q(scope="season"),
+                name="standing_season_player_once",
+            ),
+            models.CheckConstraint(condition=Q(rank__gte=1), name="standing_rank_positive"),
+            models.CheckConstraint(
+                condition=Q(daifugo__lte=models.F("games"), fouls__lte=models.F("games")),
+                name="standing_counts_within_games",
+            ),
+        ]
+        indexes = [
+            models.Index(fields=["tournament", "scope", "rank"], name="standing_tournament_idx"),
+            models.Index(fields=["stage", "rank"], name="standing_stage_idx"),
+            models.Index(fields=["season", "rank"], name="standing_season_idx"),
+            models.Index(fields=["player"], name="standing_player_idx"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.scope} #{self.rank}: {self.player_id} ({self.points})"
+
+
+class StandingsVersion(models.Model):
+    """Per scope: a version bumped whenever its standings rows change, and their digest.
+
+    Leaderboards poll with `?v=<version>` and get an empty answer while it is unchanged; the
+    recompute compares digests so a run that changes nothing writes nothing.
+    """
+
+    key = models.CharField(max_length=40, unique=True)  # "tournament:12", "stage:5", …
+    version = models.PositiveIntegerField(default=0)
+    digest = models.CharField(max_length=64, blank=True)
+    computed_at = models.DateTimeField(null=True, blank=True)
+    checked_at = models.DateTimeField(null=True, blank=True)
+
+    def __str__(self) -> str:
+        return f"{self.key} v{self.version}"
+
+
+class RecomputeRun(models.Model):
+    """A full recompute (beat, or an organiser's "recompute now"), with its progress."""
+
+    class Status(models.TextChoices):
+        RUNNING = "running", "Running 実行中"
+        DONE = "done", "Done 完了"
+        FAILED = "failed", "Failed 失敗"
+        ABANDONED = "abandoned", "Abandoned (worker lost) 中断"
+
+    # Empty: every tournament; otherwise the one tournament an organiser asked for.
+    tournament = models.ForeignKey(
+        "tournaments.Tournament",
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="recompute_runs",
+    )
+    status = models.CharField(max_length=12, choices=Status.choices, default=Status.RUNNING)
+    total = models.PositiveIntegerField(default=0)
+    done = models.PositiveIntegerField(default=0)
+    changed = models.PositiveIntegerField(default=0)
+    task_id = models.CharField(max_length=64, blank=True)
+    error = models.TextField(blank=True)
+    started_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-started_at", "-pk"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(done__lte=models.F("total")), name="run_done_le_total"
+            ),
+            models.CheckConstraint(
+                condition=Q(status="running") | Q(finished_at__isnull=False),
+                name="run_finished_has_time",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"recompute {self.pk} {self.status} {self.done}/{self.total}"
+
+    @property
+    def percent(self) -> int:
+        return 100 if not self.total else round(100 * self.done / self.total)
 
 
 class WorkerHeartbeat(models.Model):
@@ -21,3 +203,79 @@ class WorkerHeartbeat(models.Model):
 
     def __str__(self) -> str:
         return f"{self.hostname} @ {self.seen_at:%Y-%m-%d %H:%M:%S}"
+
+
+# --- webhooks --------------------------------------------------------------------------------
+
+
+class WebhookEvent(models.TextChoices):
+    GAME_FINISHED = "game.finished", "game.finished"
+    STANDINGS_CHANGED = "standings.changed", "standings.changed"
+    STAGE_CUT = "stage.cut", "stage.cut"
+
+
+def new_webhook_secret() -> str:
+    return secrets.token_hex(32)
+
+
+class WebhookEndpoint(models.Model):
+    """An organiser's URL that receives signed event payloads for one tournament."""
+
+    tournament = models.ForeignKey(
+        "tournaments.Tournament", on_delete=models.CASCADE, related_name="webhook_endpoints"
+    )
+    url = models.URLField(max_length=500)
+    # HMAC-SHA256 key; the receiver checks `X-Kakumei-Signature` with it.
+    secret = models.CharField(max_length=128, default=new_webhook_secret)
+    events = models.JSONField(default=list)  # a list of WebhookEvent values
+    active = models.BooleanField(default=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["tournament", "pk"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(url__startswith="http://") | Q(url__startswith="https://"),
+                name="webhook_url_http",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.url} ({', '.join(self.events)})"
+
+
+class WebhookDelivery(models.Model):
+    """One event sent (or being sent) to one endpoint: the delivery log."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", "Pending"
+        DELIVERED = "delivered", "Delivered"
+        FAILED = "failed", "Failed"
+
+    endpoint = models.ForeignKey(
+        WebhookEndpoint, on_delete=models.CASCADE, related_name="deliveries"
+    )
+    uuid = models.UUIDField(default=uuid4, unique=True, editable=False)
+    event = models.CharField(max_length=40, choices=WebhookEvent.choices)
+    # The exact bytes sent (and signed), kept so every retry sends the same signature.
+    body = models.TextField()
+    status = models.CharField(max_length=12, choices=Status.choices, default=Status.PENDING)
+    attempts = models.PositiveIntegerField(default=0)
+    response_code = models.PositiveIntegerField(null=True, blank=True)
+    last_error = models.TextField(blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    last_attempt_at = models.DateTimeField(null=True, blank=True)
+    delivered_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+        verbose_name_plural = "webhook deliveries"
+        constraints = [
+            models.CheckConstraint(
+                condition=~Q(status="delivered") | Q(delivered_at__isnull=False),
+                name="delivery_delivered_has_time",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.event} → {self.endpoint.url}: {self.status}"

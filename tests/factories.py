@@ -142,3 +142,61 @@ def seated_table(
             entry__player__display_name=name,
         )
     return table
+
+
+# --- scoring (issue #7) -----------------------------------------------------------------------
+
+
+class GameResultFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = "games.GameResult"
+
+    game = factory.SubFactory(GameFactory)
+    entry = factory.SubFactory(EntryFactory)
+    seat = 0
+    place = 1
+    title = ""
+    points = 0
+
+
+TITLES_BY_PLACE = {4: ("daifugo", "fugo", "hinmin", "daihinmin")}
+
+
+def finished_game(
+    table: Table,
+    order: list[object],
+    *,
+    set_number: int = 1,
+    game_number: int = 1,
+    points: tuple[int, ...] = (3, 2, 1, 0),
+    fouls: tuple[int, ...] = (),
+    miyako_ochi: int | None = None,
+) -> object:
+    """A finished game at `table` whose results are `order` (entries, first place first).
+
+    Titles follow the place (table of four); `fouls` and `miyako_ochi` name places (1-based)
+    to flag. Written directly, without the services: for hand-built scoring scenarios.
+    """
+    from games.models import Game, GameResult
+
+    game = GameFactory(
+        table=table,
+        set_number=set_number,
+        game_number=game_number,
+        status=Game.Status.FINISHED,
+        finished_at=timezone.now(),
+        seats=len(order),
+    )
+    titles = TITLES_BY_PLACE.get(len(order), ("",) * len(order))
+    for place, entry in enumerate(order, start=1):
+        GameResult.objects.create(
+            game=game,
+            entry=entry,
+            seat=place - 1,
+            place=place,
+            title=titles[place - 1],
+            foul=place in fouls,
+            miyako_ochi=place == miyako_ochi,
+            points=points[place - 1],
+        )
+    return game

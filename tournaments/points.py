@@ -4,14 +4,24 @@ Stored on `Tournament.points_table` as JSON, e.g.
 ``{"preset": "3-2-1-0", "places": {"3": [2, 1, 0], "4": [3, 2, 1, 0], "5": [4, 3, 2, 1, 0]}}``:
 one list per seat count a table of the tournament can have, first place first. The JDF's own
 points per title were not found (REFERENCE §1.2), so the `jdf` ruleset ships no points: the
-organiser picks one of these clearly non-JDF presets or enters a table. Bonuses come with the
-scoring issue (#7).
+organiser picks one of these clearly non-JDF presets or enters a table (`"preset": "custom"`).
+
+Optional keys (scoring, issue #7):
+
+- ``"last_game_bonus": {"1": 20}`` — extra points by place in the last game of a set (the
+  video-game tournaments' "70 for 大富豪 in the last game" is 50 + 20);
+- ``"tie_breaks": ["points", "daifugo", …]`` — the ranking order after total points
+  (`TIE_BREAK_KEYS`; default `DEFAULT_TIE_BREAKS`, REFERENCE §1.2 [R]); entrants equal on every
+  key share a rank.
+
+`points_for` is the one function that turns a placing into points: `games.services._finish`
+writes `GameResult.points` with it and `scoring` re-derives them with it after a table change.
 """
 
 from __future__ import annotations
 
 import itertools
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from django.core.exceptions import ValidationError
@@ -30,8 +40,62 @@ PRESETS: Mapping[str, tuple[str, Mapping[int, list[int]]]] = {
         "5-4-3-2-1 (UECda style; not JDF)",
         {3: [3, 2, 1], 4: [4, 3, 2, 1], 5: [5, 4, 3, 2, 1]},
     ),
+    "50-30-20-10-last70": (
+        "50 / 30 / 20 / 10, 70 for 大富豪 in the last game of a set "
+        "(video-game tournaments; not JDF)",
+        {3: [50, 30, 10], 4: [50, 30, 20, 10], 5: [50, 30, 20, 15, 10]},
+    ),
 }
+# preset -> extra points by place (1-based) in the last game of a set.
+PRESET_BONUSES: Mapping[str, Mapping[int, int]] = {"50-30-20-10-last70": {1: 20}}
 DEFAULT_PRESET = "3-2-1-0"
+CUSTOM_PRESET = "custom"
+
+# Ranking keys after which entrants are compared, best first. "Fewer" keys prefer the lower
+# count; the title counts prefer more of the better titles (countback, REFERENCE §1.2 [R]).
+TIE_BREAK_KEYS: Mapping[str, str] = {
+    "points": "total points 合計点",
+    "daifugo": "more 大富豪 titles",
+    "fugo": "more 富豪 titles",
+    "heimin": "more 平民 titles",
+    "hinmin": "more 貧民 titles",
+    "fewer_daihinmin": "fewer 大貧民 titles",
+    "fewer_fouls": "fewer foul finishes 反則あがり",
+    "fewer_miyako_ochi": "fewer 都落ち",
+    "best_set": "best single set",
+}
+DEFAULT_TIE_BREAKS: tuple[str, ...] = (
+    "points",
+    "daifugo",
+    "fugo",
+    "heimin",
+    "hinmin",
+    "fewer_fouls",
+    "best_set",
+)
+
+
+def points_for(
+    table: Mapping[str, Any], *, place: int, seats: int, game_number: int, games_per_set: int
+) -> int:
+    """The points of finishing `place` (1-based) at a table of `seats` in game `game_number`.
+
+    >>> t = preset_points_table("50-30-20-10-last70")
+    >>> points_for(t, place=1, seats=4, game_number=3, games_per_set=4)
+    50
+    >>> points_for(t, place=1, seats=4, game_number=4, games_per_set=4)
+    70
+    """
+    points = int(table["places"][str(seats)][place - 1])
+    if game_number == games_per_set:
+        points += int(table.get("last_game_bonus", {}).get(str(place), 0))
+    return points
+
+
+def tie_breaks(table: Mapping[str, Any]) -> tuple[str, ...]:
+    """The configured ranking keys, always starting with total points."""
+    keys = tuple(table.get("tie_breaks") or DEFAULT_TIE_BREAKS)
+    return keys if keys[:1] == ("points",) else ("points", *keys)
 
 
 def preset_points_table(preset: str) -> dict[str, Any]:
@@ -39,7 +103,36 @@ def preset_points_table(preset: str) -> dict[str, Any]:
     if preset not in PRESETS:
         raise ValidationError(f"Unknown points preset {preset!r}.", code="unknown_preset")
     _, places = PRESETS[preset]
-    return {"preset": preset, "places": {str(n): list(p) for n, p in places.items()}}
+    value: dict[str, Any] = {
+        "preset": preset,
+        "places": {str(n): list(p) for n, p in places.items()},
+    }
+    if preset in PRESET_BONUSES:
+        value["last_game_bonus"] = {str(k): v for k, v in PRESET_BONUSES[preset].items()}
+    return value
+
+
+def custom_points_table(
+    places: Mapping[int, Sequence[int]],
+    *,
+    last_game_bonus: Mapping[int, int] | None = None,
+    tie_break_keys: Sequence[str] | None = None,
+) -> dict[str, Any]:
+    """An organiser-defined table (validated), labelled ``custom``."""
+    value: dict[str, Any] = {
+        "preset": CUSTOM_PRESET,
+        "places": {str(n): list(p) for n, p in places.items()},
+    }
+    if last_game_bonus:
+        value["last_game_bonus"] = {str(k): v for k, v in last_game_bonus.items()}
+    if tie_break_keys:
+        value["tie_breaks"] = list(tie_break_keys)
+    validate_points_table(value)
+    return value
+
+
+def preset_choices() -> list[tuple[str, str]]:
+    return [(key, label) for key, (label, _) in PRESETS.items()]
 
 
 def validate_points_table(value: object, table_size: int | None = None) -> None:
@@ -70,6 +163,21 @@ def validate_points_table(value: object, table_size: int | None = None) -> None:
                 f"Points for {key} seats must not increase from first place to last.",
                 code="increasing",
             )
+    bonus = value.get("last_game_bonus", {})
+    if not isinstance(bonus, dict) or not all(
+        isinstance(k, str) and k.isdigit() and 1 <= int(k) <= 5 and type(v) is int
+        for k, v in bonus.items()
+    ):
+        raise ValidationError(
+            "'last_game_bonus' maps places 1–5 to integer extra points.", code="bad_bonus"
+        )
+    keys = value.get("tie_breaks", [])
+    if not isinstance(keys, list) or not all(k in TIE_BREAK_KEYS for k in keys):
+        raise ValidationError(
+            f"'tie_breaks' lists keys among {', '.join(TIE_BREAK_KEYS)}.", code="bad_tie_breaks"
+        )
+    if len(set(keys)) != len(keys):
+        raise ValidationError("'tie_breaks' repeats a key.", code="bad_tie_breaks")
     if table_size is not None and str(table_size) not in places:
         raise ValidationError(
             f"The points table has no entry for tables of {table_size}.", code="missing_size"

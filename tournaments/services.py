@@ -10,6 +10,7 @@ import datetime
 import io
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import partial
 
 from django.contrib.auth.models import User
 from django.core.exceptions import PermissionDenied, ValidationError
@@ -42,6 +43,7 @@ from tournaments.selectors import (
     stage_participants,
     stage_totals,
 )
+from tournaments.signals import stage_advanced
 
 
 class DomainError(ValueError):
@@ -578,4 +580,14 @@ def advance_stage(
     created = StageEntrant.objects.bulk_create(places)
     stage.advanced_at = timezone.now()
     stage.save(update_fields=["advanced_at"])
+    # After commit: scoring sends the `stage.cut` webhook and recomputes the next stage.
+    transaction.on_commit(
+        partial(
+            stage_advanced.send,
+            sender=Stage,
+            stage_id=stage.pk,
+            target_stage_id=target.pk,
+            advancing=list(outcome.advancing),
+        )
+    )
     return created

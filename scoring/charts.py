@@ -1,0 +1,45 @@
+"""Server-rendered inline SVG charts (no JavaScript library): a points progression line."""
+
+from __future__ import annotations
+
+from django.utils.html import escape
+from django.utils.safestring import SafeString, mark_safe
+
+WIDTH, HEIGHT, PAD = 600, 200, 28
+
+
+def progression_svg(totals: list[int], *, label: str = "") -> SafeString:
+    """Cumulative points after each game, as an accessible inline SVG polyline.
+
+    >>> "points=" in progression_svg([3, 5, 5, 8])
+    True
+    """
+    if not totals:
+        return mark_safe("")
+    low, high = min(0, *totals), max(0, *totals)
+    span = (high - low) or 1
+    step = (WIDTH - 2 * PAD) / max(1, len(totals) - 1) if len(totals) > 1 else 0
+
+    def xy(index: int, value: int) -> tuple[float, float]:
+        x = PAD + index * step
+        y = HEIGHT - PAD - (value - low) * (HEIGHT - 2 * PAD) / span
+        return round(x, 1), round(y, 1)
+
+    points = " ".join(f"{x},{y}" for x, y in (xy(i, v) for i, v in enumerate(totals)))
+    zero_y = xy(0, 0)[1]
+    last_x, last_y = xy(len(totals) - 1, totals[-1])
+    title = escape(f"{label}: {totals[-1]} points after {len(totals)} games")
+    svg = (
+        f'<svg class="progression" viewBox="0 0 {WIDTH} {HEIGHT}" role="img" '
+        f'aria-label="{title}" xmlns="http://www.w3.org/2000/svg">'
+        f"<title>{title}</title>"
+        f'<line class="axis" x1="{PAD}" y1="{zero_y}" x2="{WIDTH - PAD}" y2="{zero_y}"/>'
+        f'<text class="tick" x="2" y="{PAD}">{high}</text>'
+        f'<text class="tick" x="2" y="{HEIGHT - PAD + 12}">{low}</text>'
+        f'<polyline class="line" fill="none" points="{points}"/>'
+        f'<circle class="dot" cx="{last_x}" cy="{last_y}" r="4"/>'
+        f'<text class="tick" x="{WIDTH / 2}" y="{HEIGHT - 4}" text-anchor="middle">'
+        f"game 1 → {len(totals)}</text>"
+        "</svg>"
+    )
+    return mark_safe(svg)

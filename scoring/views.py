@@ -1,0 +1,207 @@
+"""Public leaderboards (順位表), player pages, exports and the embeddable board.
+
+Only published tournaments (not drafts) are shown, and nothing here can reach a hand: the
+pages read `Standing` and `GameResult` rows only.
+
+Live updates poll the board partial every few seconds while the tab is visible, sending the
+version they show (`?v=`); while the standings are unchanged the answer is an empty 204, which
+htmx does not swap (STYLE §3.2).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from django.conf import settings
+from django.db.models import QuerySet
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import get_object_or_404, render
+from django.views.decorators.clickjacking import xframe_options_exempt
+from django.views.decorators.http import require_GET
+from django_htmx.middleware import HtmxDetails
+
+from games.models import GameResult
+from scoring.charts import progression_svg
+from scoring.cuts import cut_line
+from scoring.exports import standing_dict, standings_csv
+from scoring.standings import ScopeRef, standings, standings_version
+from tournaments.models import Player, Season, Stage, Tournament
+from tournaments.points import TIE_BREAK_KEYS, tie_breaks
+from tournaments.selectors import public_tournaments
+
+
+class HtmxHttpRequest(HttpRequest):
+    htmx: HtmxDetails
+
+
+@dataclass(frozen=True, slots=True)
+class Board:
+    ref: ScopeRef
+    title: str
+    tournament: Tournament | None
+    stage: Stage | None = None
+    season: Season | None = None
+
+    @property
+    def url_args(self) -> list[object]:
+        if self.season is not None:
+            return [self.season.pk]
+        assert self.tournament is not None
+        return [self.tournament.slug] + ([self.stage.pk] if self.stage is not None else [])
+
+
+def _public_tournament(slug: str) -> Tournament:
+    return get_object_or_404(public_tournaments(), slug=slug)
+
+
+def _tournament_board(slug: str) -> Board:
+    tournament = _public_tournament(slug)
+    return Board(ScopeRef.tournament(tournament.pk), tournament.name, tournament)
+
+
+def _stage_board(slug: str, stage_id: int) -> Board:
+    tournament = _public_tournament(slug)
+    stage = get_object_or_404(tournament.stages, pk=stage_id)
+    return Board(ScopeRef.stage(stage.pk), f"{tournament.name} · {stage.name}", tournament, stage)
+
+
+def _season_board(season_id: int) -> Board:
+    season = get_object_or_404(Season.objects.select_related("league"), pk=season_id)
+    if not public_tournaments().filter(season=season).exists():
+        raise Http404("No published tournament in this season.")
+    return Board(ScopeRef.season(season.pk), str(season), None, season=season)
+
+
+def _context(board: Board) -> dict[str, Any]:
+    rows = standings(board.ref)
+    keys = (
+        tie_breaks(board.tournament.points_table)
+        if board.tournament is not None
+        else tie_breaks({})
+    )
+    cut = cut_line(board.stage, rows) if board.stage is not None else None
+    return {
+        "board": board,
+        "rows": rows,
+        "version": standings_version(board.ref),
+        "cut": cut,
+        "tie_breaks": [TIE_BREAK_KEYS[k] for k in keys],
+        "poll_seconds": settings.LEADERBOARD_POLL_SECONDS,
+        "live": board.tournament is None or board.tournament.status != Tournament.Status.FINISHED,
+    }
+
+
+def _render_board(request: HtmxHttpRequest, board: Board, template: str) -> HttpResponse:
+    version = standings_version(board.ref)
+    if request.htmx and request.GET.get("v") == str(version):
+        return HttpResponse(status=204)  # unchanged: htmx keeps what it shows
+    context = _context(board)
+    if board.tournament is not None:
+        context["stages"] = list(board.tournament.stages.order_by("order"))
+    if request.htmx:
+        return render(request, f"{template}#board", context)
+    return render(request, template, context)
+
+
+@require_GET
+def standings_index(request: HttpRequest) -> HttpResponse:
+    return render(request, "scoring/index.html", {"tournaments": public_tournaments()})
+
+
+@require_GET
+def tournament_standings(request: HtmxHttpRequest, slug: str) -> HttpResponse:
+    return _render_board(request, _tournament_board(slug), "scoring/standings.html")
+
+
+@require_GET
+def stage_standings(request: HtmxHttpRequest, slug: str, stage_id: int) -> HttpResponse:
+    return _render_board(request, _stage_board(slug, stage_id), "scoring/standings.html")
+
+
+@require_GET
+def season_standings(request: HtmxHttpRequest, season_id: int) -> HttpResponse:
+    return _render_board(request, _season_board(season_id), "scoring/standings.html")
+
+
+@require_GET
+@xframe_options_exempt  # meant to be framed by club and venue sites
+def embed(request: HtmxHttpRequest, slug: str) -> HttpResponse:
+    board = _tournament_board(slug)
+    return _render_board(request, board, "scoring/embed.html")
+
+
+# --- exports ---------------------------------------------------------------------------------
+
+
+def _export(board: Board, fmt: str, name: str) -> HttpResponse:
+    rows = standings(board.ref)
+    if fmt == "csv":
+        response = HttpResponse(standings_csv(rows), content_type="text/csv; charset=utf-8")
+        response["Content-Disposition"] = f'attachment; filename="{name}-standings.csv"'
+        return response
+    body = {
+        "scope": {"kind": board.ref.kind, "id": board.ref.id},
+        "title": board.title,
+        "version": standings_version(board.ref),
+        "standings": [standing_dict(row) for row in rows],
+    }
+    return JsonResponse(body, json_dumps_params={"ensure_ascii": False})
+
+
+@require_GET
+def tournament_export(request: HttpRequest, slug: str, fmt: str) -> HttpResponse:
+    return _export(_tournament_board(slug), fmt, slug)
+
+
+@require_GET
+def stage_export(request: HttpRequest, slug: str, stage_id: int, fmt: str) -> HttpResponse:
+    return _export(_stage_board(slug, stage_id), fmt, f"{slug}-stage-{stage_id}")
+
+
+@require_GET
+def season_export(request: HttpRequest, season_id: int, fmt: str) -> HttpResponse:
+    return _export(_season_board(season_id), fmt, f"season-{season_id}")
+
+
+# --- players ---------------------------------------------------------------------------------
+
+
+def player_results(player: Player) -> QuerySet[GameResult]:
+    """The player's results in published tournaments, in playing order."""
+    return (
+        GameResult.objects.filter(entry__player=player)
+        .exclude(entry__tournament__status=Tournament.Status.DRAFT)
+        .select_related("game__table__round__stage__tournament", "entry")
+        .order_by(
+            "entry__tournament__starts_on",
+            "entry__tournament_id",
+            "game__table__round__stage__order",
+            "game__table__round__number",
+            "game__set_number",
+            "game__game_number",
+        )
+    )
+
+
+@require_GET
+def player_detail(request: HttpRequest, player_id: int) -> HttpResponse:
+    player = get_object_or_404(Player, pk=player_id)
+    by_tournament: dict[int, dict[str, Any]] = {}
+    for result in player_results(player):
+        tournament = result.game.table.round.stage.tournament
+        block = by_tournament.setdefault(
+            tournament.pk, {"tournament": tournament, "results": [], "totals": []}
+        )
+        total = (block["totals"][-1] if block["totals"] else 0) + result.points
+        block["results"].append((result, total))
+        block["totals"].append(total)
+    if (
+        not by_tournament
+        and not player.entries.exclude(tournament__status=Tournament.Status.DRAFT).exists()
+    ):
+        raise Http404("No published results for this player.")
+    blocks = list(by_tournament.values())
+    for block in blocks:
+        block["chart"] = progression_svg(block["totals"], label=block["tournament"].name)
+    return render(request, "scoring/player.html", {"player": player, "blocks": blocks})

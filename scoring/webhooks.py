@@ -1,0 +1,208 @@
+"""Webhooks: organisers' URLs receive signed JSON for `game.finished`, `standings.changed` and
+`stage.cut`.
+
+Each event becomes one `WebhookDelivery` row per subscribed endpoint, written in the
+transaction that caused it and sent after commit by `scoring.tasks.deliver_webhook` (Celery
+retries with exponential backoff). The body is stored, so every attempt sends the same bytes
+under the same signature:
+
+    X-Kakumei-Signature: sha256=<hex HMAC-SHA256 of the raw body, keyed by the endpoint secret>
+    X-Kakumei-Event: standings.changed
+    X-Kakumei-Delivery: <uuid, the same on every retry: receivers de-duplicate with it>
+
+Payloads carry results and standings, never hands.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import logging
+import urllib.error
+import urllib.request
+from collections.abc import Sequence
+from functools import partial
+from typing import Any
+from urllib.parse import urlsplit
+
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.db.models import F
+from django.utils import timezone
+
+from scoring.models import WebhookDelivery, WebhookEndpoint, WebhookEvent
+from tournaments.models import Tournament
+from tournaments.permissions import AnyUser, require_organiser
+
+log = logging.getLogger(__name__)
+
+
+class DeliveryFailed(Exception):
+    """The receiver did not answer 2xx (or not at all); Celery retries with backoff."""
+
+
+def sign(secret: str, body: bytes) -> str:
+    return "sha256=" + hmac.new(secret.encode(), body, hashlib.sha256).hexdigest()
+
+
+def check_url(url: str) -> str:
+    """Only http(s) URLs: urllib would also open file:// and ftp://."""
+    parts = urlsplit(url.strip())
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise ValidationError("A webhook URL must be http:// or https://.", code="bad_scheme")
+    return url.strip()
+
+
+# --- organiser actions -----------------------------------------------------------------------
+
+
+def create_endpoint(
+    tournament: Tournament, actor: AnyUser, url: str, events: Sequence[str]
+) -> WebhookEndpoint:
+    require_organiser(actor, tournament)
+    wanted = [e for e in WebhookEvent.values if e in set(events)]
+    if not wanted or len(wanted) != len(set(events)):
+        raise ValidationError("Pick at least one known event.", code="bad_events")
+    return WebhookEndpoint.objects.create(tournament=tournament, url=check_url(url), events=wanted)
+
+
+def set_endpoint_active(endpoint: WebhookEndpoint, actor: AnyUser, active: bool) -> None:
+    require_organiser(actor, endpoint.tournament)
+    WebhookEndpoint.objects.filter(pk=endpoint.pk).update(active=active)
+
+
+def delete_endpoint(endpoint: WebhookEndpoint, actor: AnyUser) -> None:
+    require_organiser(actor, endpoint.tournament)
+    endpoint.delete()
+
+
+# --- events ----------------------------------------------------------------------------------
+
+
+def emit(tournament_id: int, event: str, data: dict[str, Any]) -> list[WebhookDelivery]:
+    """Log one delivery per active endpoint subscribed to `event`; send them after commit."""
+    endpoints = [
+        e
+        for e in WebhookEndpoint.objects.filter(tournament_id=tournament_id, active=True)
+        if event in e.events
+    ]
+    if not endpoints:
+        return []
+    from scoring.tasks import deliver_webhook  # tasks import this module
+
+    deliveries = []
+    for endpoint in endpoints:
+        delivery = WebhookDelivery(endpoint=endpoint, event=event)
+        body = {
+            "event": event,
+            "delivery": str(delivery.uuid),
+            "created_at": timezone.now().isoformat(),
+            "data": data,
+        }
+        delivery.body = json.dumps(body, ensure_ascii=False, separators=(",", ":"))
+        delivery.save()
+        deliveries.append(delivery)
+        transaction.on_commit(partial(_enqueue, deliver_webhook, delivery.pk))
+    return deliveries
+
+
+def _enqueue(task: Any, delivery_id: int) -> None:
+    try:
+        task.delay(delivery_id)
+    except Exception:  # broker down: the pending row stays in the log, resend_pending retries
+        log.exception("could not enqueue webhook delivery %s", delivery_id)
+
+
+def deliver(delivery_id: int) -> WebhookDelivery:
+    """POST one delivery; raise `DeliveryFailed` on anything but 2xx (the task retries).
+
+    Idempotent: a delivered or failed delivery is not sent again.
+    """
+    delivery = WebhookDelivery.objects.select_related("endpoint").get(pk=delivery_id)
+    if delivery.status != WebhookDelivery.Status.PENDING:
+        return delivery
+    endpoint = delivery.endpoint
+    raw = delivery.body.encode()
+    request = urllib.request.Request(
+        check_url(endpoint.url),
+        data=raw,
+        method="POST",
+        headers={
+            "Content-Type": "application/json",
+            "User-Agent": "Kakumei-Webhooks/1",
+            "X-Kakumei-Event": delivery.event,
+            "X-Kakumei-Delivery": str(delivery.uuid),
+            "X-Kakumei-Signature": sign(endpoint.secret, raw),
+        },
+    )
+    now = timezone.now()
+    code: int | None = None
+    error = ""
+    try:
+        with urllib.request.urlopen(request, timeout=settings.WEBHOOK_TIMEOUT_SECONDS) as answer:
+            code = int(answer.status)
+    except urllib.error.HTTPError as http_error:
+        code, error = int(http_error.code), f"HTTP {http_error.code}"
+    except (urllib.error.URLError, OSError) as network_error:
+        error = f"{type(network_error).__name__}: {network_error}"
+    pending = WebhookDelivery.objects.filter(pk=delivery.pk, status=WebhookDelivery.Status.PENDING)
+    if code is not None and 200 <= code < 300:
+        pending.update(
+            status=WebhookDelivery.Status.DELIVERED,
+            attempts=F("attempts") + 1,
+            response_code=code,
+            last_attempt_at=now,
+            delivered_at=now,
+        )
+        delivery.refresh_from_db()
+        return delivery
+    pending.update(
+        attempts=F("attempts") + 1, response_code=code, last_error=error[:2000], last_attempt_at=now
+    )
+    raise DeliveryFailed(error or f"HTTP {code}")
+
+
+def give_up(delivery_id: int) -> None:
+    WebhookDelivery.objects.filter(pk=delivery_id, status=WebhookDelivery.Status.PENDING).update(
+        status=WebhookDelivery.Status.FAILED
+    )
+
+
+# --- payloads (public data only) -------------------------------------------------------------
+
+
+def game_finished_data(game_id: int) -> dict[str, Any] | None:
+    from games.models import Game
+
+    game = Game.objects.select_related("table__round__stage__tournament").filter(pk=game_id).first()
+    if game is None:
+        return None
+    results = list(game.results.select_related("entry__player").order_by("place"))
+    if not results:  # the results were removed (an undo reopened the game)
+        return None
+    stage = game.table.round.stage
+    return {
+        "tournament": stage.tournament.slug,
+        "game": {
+            "id": game.pk,
+            "stage": stage.pk,
+            "round": game.table.round.number,
+            "table": game.table.number,
+            "set": game.set_number,
+            "game": game.game_number,
+        },
+        "results": [
+            {
+                "entry": r.entry.number,
+                "player": r.entry.player.display_name,
+                "place": r.place,
+                "title": r.title,
+                "foul": r.foul,
+                "miyako_ochi": r.miyako_ochi,
+                "points": r.points,
+            }
+            for r in results
+        ],
+    }

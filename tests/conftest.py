@@ -1,0 +1,106 @@
+"""Real components shared by every test folder: PostgreSQL, a Redis broker and Celery worker
+processes (moved here from tests/integration/conftest.py so tests/scoring can use them too).
+
+The session worker is started once against the *test* database, after pytest-django has
+created it, and stopped before the database is destroyed. Tests that enqueue work commit their
+data (`transactional_db`) so the worker's connection can see it. `spawn_worker` starts further
+workers on their own queue — ones a test may kill and restart.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from django.db import connection
+
+from config.celery import app as celery_app
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def database_url_for_test_db() -> str:
+    s = connection.settings_dict
+    if s["ENGINE"] != "django.db.backends.postgresql":
+        pytest.fail(
+            "Integration tests need PostgreSQL: run them with ./dev test "
+            "(or set DATABASE_URL=postgres://postgres@127.0.0.1:5432/kakumei)."
+        )
+    auth = s["USER"] + (f":{s['PASSWORD']}" if s["PASSWORD"] else "")
+    return f"postgres://{auth}@{s['HOST'] or '127.0.0.1'}:{s['PORT'] or 5432}/{s['NAME']}"
+
+
+def spawn_worker(
+    database_url: str,
+    node: str,
+    *,
+    queue: str = "default",
+    log_name: str = "celery-worker",
+    extra_env: dict[str, str] | None = None,
+) -> subprocess.Popen[bytes]:
+    """Start a `celery worker` process (solo pool) on `queue`; returns once it answers pings."""
+    env = {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "config.settings",
+        "DATABASE_URL": database_url,
+        "CONN_MAX_AGE": "0",  # no connection may outlive a task, or DROP DATABASE would block
+        "CELERY_TASK_ALWAYS_EAGER": "False",
+        **(extra_env or {}),
+    }
+    log_path = ROOT / "test-artifacts" / f"{log_name}.log"
+    log_path.parent.mkdir(exist_ok=True)
+    with log_path.open("ab") as log:
+        worker = subprocess.Popen(
+            [sys.executable, "-m", "celery", "-A", "config", "worker", "--pool=solo",
+             "-Q", queue, "-n", node, "--without-gossip", "--without-mingle",
+             "--loglevel=INFO"],
+            cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
+        )  # fmt: skip
+    deadline = time.monotonic() + 60
+    while not celery_app.control.ping(destination=[node], timeout=1.0):
+        if worker.poll() is not None or time.monotonic() > deadline:
+            stop_worker(worker)
+            pytest.fail(f"Celery worker did not start; see {log_path}")
+    return worker
+
+
+def stop_worker(worker: subprocess.Popen[bytes]) -> None:
+    if worker.poll() is not None:
+        return
+    worker.terminate()
+    try:
+        worker.wait(timeout=20)
+    except subprocess.TimeoutExpired:
+        worker.kill()
+        worker.wait()
+
+
+@pytest.fixture(scope="session")
+def celery_worker_process(django_db_setup, django_db_blocker) -> Iterator[str]:  # type: ignore[no-untyped-def]
+    """A `celery worker` subprocess consuming the test broker; yields its node name."""
+    with django_db_blocker.unblock():
+        database_url = database_url_for_test_db()
+    node = f"kakumei-test-{uuid.uuid4().hex[:8]}@localhost"
+    celery_app.control.purge()  # tasks left over by an aborted earlier run
+    worker = spawn_worker(database_url, node)
+    try:
+        yield node
+    finally:
+        stop_worker(worker)
+
+
+@pytest.fixture
+def real_celery(celery_worker_process: str, transactional_db: None) -> Iterator[str]:
+    """Send tasks through the broker to the worker process instead of running them eagerly."""
+    previous = celery_app.conf.task_always_eager
+    celery_app.conf.task_always_eager = False
+    try:
+        yield celery_worker_process
+    finally:
+        celery_app.conf.task_always_eager = previous
