@@ -250,3 +250,7 @@ SCORING_RUN_STALE_SECONDS = env.int("SCORING_RUN_STALE_SECONDS", default=300)
 # Leaderboard pages poll their partial this often while visible.
 LEADERBOARD_POLL_SECONDS = env.int("LEADERBOARD_POLL_SECONDS", default=5)
 WEBHOOK_TIMEOUT_SECONDS = env.float("WEBHOOK_TIMEOUT_SECONDS", default=5.0)
+# Webhook URLs may not reach loopback, private, link-local or other internal addresses (an
+# organiser must not be able to make the server call its own Redis or a cloud metadata
+# service). Allowed in development, where a receiver under test runs on this machine.
+WEBHOOK_ALLOW_PRIVATE_ADDRESSES = env.bool("WEBHOOK_ALLOW_PRIVATE_ADDRESSES", default=DEBUG)

@@ -17,8 +17,10 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import ipaddress
 import json
 import logging
+import socket
 import urllib.error
 import urllib.request
 from collections.abc import Sequence
@@ -48,10 +50,32 @@ def sign(secret: str, body: bytes) -> str:
 
 
 def check_url(url: str) -> str:
-    """Only http(s) URLs: urllib would also open file:// and ftp://."""
+    """An http(s) URL whose host resolves only to public addresses (raises `ValidationError`).
+
+    urllib would also open file:// and ftp://; and a host on loopback or a private network
+    would let an organiser make this server call internal services. Checked when an endpoint
+    is registered and again before every delivery, since DNS may have changed meanwhile.
+    """
     parts = urlsplit(url.strip())
     if parts.scheme not in ("http", "https") or not parts.hostname:
         raise ValidationError("A webhook URL must be http:// or https://.", code="bad_scheme")
+    if not settings.WEBHOOK_ALLOW_PRIVATE_ADDRESSES:
+        try:
+            port = parts.port or (443 if parts.scheme == "https" else 80)
+            infos = socket.getaddrinfo(parts.hostname, port, proto=socket.IPPROTO_TCP)
+        except (OSError, ValueError) as error:
+            raise ValidationError(
+                f"The webhook host {parts.hostname!r} does not resolve.", code="unresolvable"
+            ) from error
+        for info in infos:
+            address = ipaddress.ip_address(str(info[4][0]).split("%")[0])
+            if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped:
+                address = address.ipv4_mapped
+            if not address.is_global or address.is_multicast:
+                raise ValidationError(
+                    f"The webhook host {parts.hostname!r} is an internal address ({address}).",
+                    code="internal_address",
+                )
     return url.strip()
 
 
@@ -125,8 +149,19 @@ def deliver(delivery_id: int) -> WebhookDelivery:
         return delivery
     endpoint = delivery.endpoint
     raw = delivery.body.encode()
+    try:
+        url = check_url(endpoint.url)
+    except ValidationError as refused:
+        WebhookDelivery.objects.filter(
+            pk=delivery.pk, status=WebhookDelivery.Status.PENDING
+        ).update(
+            attempts=F("attempts") + 1,
+            last_error=" ".join(refused.messages)[:2000],
+            last_attempt_at=timezone.now(),
+        )
+        raise DeliveryFailed(" ".join(refused.messages)) from refused
     request = urllib.request.Request(
-        check_url(endpoint.url),
+        url,
         data=raw,
         method="POST",
         headers={
