@@ -9,5 +9,8 @@ class ScoringConfig(AppConfig):
 
     def ready(self) -> None:
         from scoring import receivers
+        from scoring.cuts import stage_ranking
+        from tournaments.ranking import register_stage_ranking
 
         receivers.connect()
+        register_stage_ranking(stage_ranking)

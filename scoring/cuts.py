@@ -11,9 +11,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from scoring.models import Standing
-from scoring.standings import ScopeRef, standings
+from scoring.standings import ScopeRef, recompute_scope, standings
 from tournaments.advancement import AdvancementTie, Rule, select_advancing
 from tournaments.models import Stage
+from tournaments.points import tie_breaks
+from tournaments.ranking import StageRanking
 from tournaments.selectors import last_round_tables
 
 
@@ -67,11 +69,19 @@ def cut_line(stage: Stage, rows: list[Standing] | None = None) -> CutLine:
     )
 
 
-def rank_totals(stage: Stage) -> dict[int, float]:
-    """{entry id: −rank} on the stage's standings: what `advance_stage(totals=…)` needs to cut
-    by the configured tie-breaks (shared ranks stay tied and must still be ordered by hand)."""
-    return {
-        row.entry_id: float(-row.rank)
-        for row in standings(ScopeRef.stage(stage.pk))
-        if row.entry_id is not None
-    }
+def stage_ranking(stage: Stage) -> StageRanking:
+    """The ranking `tournaments.ranking` asks for: the stage's standings, recomputed now (the
+    organiser is about to cut on them), ranked by the tournament's tie-breaks."""
+    ref = ScopeRef.stage(stage.pk)
+    recompute_scope(ref)
+    keys: dict[int, float] = {}
+    points: dict[int, int] = {}
+    for row in standings(ref):
+        if row.entry_id is not None:  # stage rows always name their entry
+            keys[row.entry_id] = float(-row.rank)
+            points[row.entry_id] = row.points
+    return StageRanking(
+        keys=keys,
+        points=points,
+        basis="standings: " + " → ".join(tie_breaks(stage.tournament.points_table)),
+    )

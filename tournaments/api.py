@@ -22,10 +22,10 @@ from tournaments import services
 from tournaments.advancement import AdvancementTie
 from tournaments.models import Entry, Round, Stage, Table, Tournament
 from tournaments.permissions import is_organiser
+from tournaments.ranking import stage_ranking
 from tournaments.selectors import (
     organised_tournaments,
     stage_participants,
-    stage_totals,
     tournament_entries,
     visible_rounds,
     visible_tables,
@@ -134,7 +134,7 @@ class StageViewSet(viewsets.ReadOnlyModelViewSet[Stage]):
             places = services.advance_stage(
                 stage,
                 request.user,
-                stage_totals(stage),
+                stage_ranking(stage).keys,
                 tie_break=[by_number[n] for n in body.validated_data["tie_break"]],
             )
         except (AdvancementTie, services.DomainError) as error:

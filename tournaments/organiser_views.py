@@ -24,11 +24,11 @@ from tournaments.forms import CsvImportForm, TournamentFromPresetForm
 from tournaments.models import Entry, Official, Round, Table, Tournament
 from tournaments.permissions import can_create_tournament
 from tournaments.qr import qr_svg
+from tournaments.ranking import stage_ranking
 from tournaments.selectors import (
     organised_tournaments,
     round_tables,
     stage_participants,
-    stage_totals,
     tournament_entries,
 )
 
@@ -260,7 +260,7 @@ def advance(request: HtmxHttpRequest, slug: str, stage_id: int) -> HttpResponse:
     """Show the stage's totals and advance its qualifiers (ties need an explicit order)."""
     tournament = _tournament_for_organiser(request, slug)
     stage = get_object_or_404(tournament.stages, pk=stage_id)
-    totals = stage_totals(stage)
+    ranking = stage_ranking(stage)
     participants = stage_participants(stage)
     error = ""
     if request.method == "POST":
@@ -272,7 +272,7 @@ def advance(request: HtmxHttpRequest, slug: str, stage_id: int) -> HttpResponse:
             error = "Tie-break order: entrant numbers of this stage, separated by spaces."
         else:
             try:
-                services.advance_stage(stage, request.user, totals, tie_break=tie_break)
+                services.advance_stage(stage, request.user, ranking.keys, tie_break=tie_break)
             except AdvancementTie as tie:
                 numbers = sorted(e.number for e in participants if e.pk in tie.tied)
                 error = (
@@ -285,16 +285,16 @@ def advance(request: HtmxHttpRequest, slug: str, stage_id: int) -> HttpResponse:
             else:
                 messages.success(request, f"{stage.name}: qualifiers moved to the next stage.")
                 return _redirect(request, reverse("organiser:dashboard", args=[slug]))
-    rows = sorted(participants, key=lambda e: (-totals.get(e.pk, 0), e.number))
+    rows = sorted(participants, key=lambda e: (-ranking.keys.get(e.pk, 0), e.number))
     return render(
         request,
         "organiser/advance.html",
         {
             "tournament": tournament,
             "stage": stage,
-            "rows": [(e, totals.get(e.pk, 0)) for e in rows],
+            "rows": [(e, ranking.points.get(e.pk, 0)) for e in rows],
             "error": error,
-            "totals_are_placeholders": True,
+            "basis": ranking.basis,
         },
         status=422 if error else 200,
     )

@@ -3,11 +3,12 @@ reports (never decides) a shared rank straddling it."""
 
 from __future__ import annotations
 
-from scoring.cuts import cut_line, rank_totals
+from scoring.cuts import cut_line
 from scoring.standings import recompute_tournament
 from tests.factories import finished_game
 from tests.scoring.conftest import Cup, seat_round
 from tournaments.models import Stage
+from tournaments.ranking import stage_ranking
 
 
 def _stage(cup: Cup, **rule: int) -> Stage:
@@ -45,7 +46,7 @@ def test_a_clean_cut_lists_who_advances(cup: Cup) -> None:
 
     assert cut.advancing == {e.pk, a.pk}
     assert cut.line_after_rank == 2
-    assert rank_totals(stage)[e.pk] == -1.0
+    assert stage_ranking(stage).keys[e.pk] == -1.0  # what advance_stage cuts on: rank 1
 
 
 def test_top_k_per_table_uses_each_tables_ranks(cup: Cup) -> None:
