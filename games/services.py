@@ -15,13 +15,14 @@ locks the game row, and tells live feeds after commit, never inside the transact
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
 
 from django.core.exceptions import PermissionDenied
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import Q
 from django.utils import timezone
 
@@ -31,15 +32,18 @@ from games.engine import Move as EngineMove
 from games.models import Game, GameResult, Move
 from games.state import (
     BadMove,
+    Known,
     QuickError,
     canonical,
     effective_actions,
     fingerprint,
     initial_state,
+    latest_known,
     parse_move,
     quick_placings,
     rebuild,
     remember,
+    remember_version,
 )
 from tournaments.deals import derive_deal
 from tournaments.models import Official, Seat, Table, Tournament
@@ -261,9 +265,114 @@ def _conflict(seq: int, next_seq: int) -> MoveOutcome:
 def submit_move(game: Game | int, move: object, seq: int, actor: AnyUser) -> MoveOutcome:
     """Apply one move at position `seq` (1-based) of the game's log; see the module table.
 
-    `game` may be a game's id: the row is fetched and locked here anyway, so a device's
-    request needs no fetch of its own (raises `Game.DoesNotExist` for an unknown id).
+    `game` may be a game's id: the row is fetched here anyway, so a device's request needs no
+    fetch of its own (raises `Game.DoesNotExist` for an unknown id).
     """
+    if connection.vendor == "postgresql":
+        outcome = _submit_optimistically(game, move, seq, actor)
+        if outcome is not None:
+            return outcome
+    return _submit_locked(game, move, seq, actor)
+
+
+# One statement appends the move and advances the game, only if the game is still as it was
+# read (and, for a move judged on this process's cached state, only if the actor is still the
+# table's referee): PostgreSQL runs a data-modifying CTE atomically, even outside a transaction.
+_APPEND_MOVE_SQL = """
+WITH advanced AS (
+    UPDATE games_game
+       SET last_seq = %(seq)s, version = %(version)s,
+           state_snapshot = %(snapshot)s::jsonb, snapshot_version = %(version)s
+     WHERE id = %(game)s AND version = %(read_version)s AND last_seq = %(previous_seq)s
+       AND status = 'in_play' AND undo_pending_seq IS NULL
+       AND (%(referee)s::bigint IS NULL OR table_id IN (
+            SELECT id FROM tournaments_table WHERE referee_id = %(referee)s::bigint))
+ RETURNING id, table_id
+), appended AS (
+    INSERT INTO games_move (game_id, seq, kind, seat, payload, events, ref_seq, reason,
+                            approved, actor_id, fingerprint, created_at)
+    SELECT id, %(seq)s, 'action', %(seat)s, %(payload)s::jsonb, %(events)s::jsonb, NULL, '',
+           NULL, %(actor)s, %(fingerprint)s, %(now)s
+      FROM advanced
+    RETURNING game_id
+)
+SELECT advanced.table_id FROM advanced JOIN appended ON appended.game_id = advanced.id
+"""
+
+
+def _submit_optimistically(
+    game: Game | int, move: object, seq: int, actor: AnyUser
+) -> MoveOutcome | None:
+    """The common case without a lock: the next legal move of a game in play, in one write.
+
+    First on the state this process last saw of the game (a device keeps its connection, so
+    its next move usually reaches the worker that wrote the last one), guarded in SQL by that
+    version and by the actor being the table's referee; else after reading the game. Returns
+    None whenever the locked path must decide: a stale read, a repeat or conflicting seq, any
+    refusal, a move that ends the game (results are written with it), a pending undo.
+    """
+    pk = game if isinstance(game, int) else game.pk
+    known = latest_known(pk)
+    if known is not None and actor.is_authenticated and seq == known.last_seq + 1:
+        outcome = _append(pk, known, move, seq, actor, referee=actor.pk)
+        if outcome is not None:
+            return outcome
+    game = Game.objects.select_related("table").get(pk=pk)
+    require_table_writer(actor, game.table)
+    if (
+        seq != game.last_seq + 1
+        or game.mode == Game.Mode.QUICK
+        or game.status != Game.Status.IN_PLAY
+        or game.undo_pending_seq is not None
+    ):
+        return None
+    read = Known(game.version, game.last_seq, game.seats, rebuild(game))
+    return _append(pk, read, move, seq, actor, referee=None)
+
+
+def _append(
+    pk: int, known: Known, move: object, seq: int, actor: AnyUser, referee: int | None
+) -> MoveOutcome | None:
+    try:
+        parsed = parse_move(move, known.seats)
+        new_state, events = apply(known.state, parsed)
+    except (BadMove, IllegalMove):
+        return None
+    if new_state.is_over:
+        return None
+    payload = canonical(parsed)
+    event_dicts = [e.to_dict() for e in events]
+    state_data = snapshot(new_state)
+    version = known.version + 1
+    with connection.cursor() as cursor:
+        cursor.execute(
+            _APPEND_MOVE_SQL,
+            {
+                "game": pk,
+                "seq": seq,
+                "previous_seq": known.last_seq,
+                "read_version": known.version,
+                "version": version,
+                "referee": referee,
+                "snapshot": json.dumps(state_data),
+                "seat": parsed.seat,
+                "payload": json.dumps(payload),
+                "events": json.dumps(event_dicts),
+                "actor": actor.pk if actor.is_authenticated else None,
+                "fingerprint": fingerprint(payload),
+                "now": timezone.now(),
+            },
+        )
+        row = cursor.fetchone()
+    if row is None:
+        return None  # not as it was read (or not the referee): the next path decides
+    remember_version(pk, version, seq, known.seats, new_state)
+    transaction.on_commit(partial(live.notify_table_changed, row[0], pk, version))
+    return MoveOutcome("accepted", 201, seq, seq + 1, event_dicts)
+
+
+def _submit_locked(game: Game | int, move: object, seq: int, actor: AnyUser) -> MoveOutcome:
+    """Every case, under the game row's lock (see `submit_move`)."""
     with transaction.atomic():
         game = _lock(game)
         # Checked on the locked row: the table's referee is as of now, not as of the request.

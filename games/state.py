@@ -200,9 +200,41 @@ def rebuild(game: Game, rows: Sequence[MoveRow] | None = None) -> State:
 
 def remember(game: Game, state: State) -> None:
     """Cache `state` as the state of `game` at its current version."""
-    _CACHE[(game.pk, game.version)] = state
+    remember_version(game.pk, game.version, game.last_seq, game.seats, state)
+
+
+@dataclass(frozen=True, slots=True)
+class Known:
+    """The newest version of a game this process has seen, with its state: the next move can
+    be judged on it and written guarded by that version, without reading the game first."""
+
+    version: int
+    last_seq: int
+    seats: int
+    state: State
+
+
+_LATEST: OrderedDict[int, tuple[int, int, int]] = OrderedDict()  # pk -> version, seq, seats
+
+
+def remember_version(pk: int, version: int, last_seq: int, seats: int, state: State) -> None:
+    _CACHE[(pk, version)] = state
     while len(_CACHE) > _CACHE_SIZE:
         _CACHE.popitem(last=False)
+    if pk not in _LATEST or _LATEST[pk][0] <= version:
+        _LATEST[pk] = (version, last_seq, seats)
+        _LATEST.move_to_end(pk)
+    while len(_LATEST) > _CACHE_SIZE:
+        _LATEST.popitem(last=False)
+
+
+def latest_known(pk: int) -> Known | None:
+    """What this process last saw of game `pk` (possibly stale: writes guard on the version)."""
+    entry = _LATEST.get(pk)
+    if entry is None:
+        return None
+    state = _CACHE.get((pk, entry[0]))
+    return None if state is None else Known(entry[0], entry[1], entry[2], state)
 
 
 # --- quick results ------------------------------------------------------------------------
