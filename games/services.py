@@ -478,11 +478,11 @@ def _finish(game: Game, actor: AnyUser, placings: Sequence[Placing]) -> None:
     game.status = Game.Status.FINISHED
     game.finished_by = actor if actor.is_authenticated else None
     game.finished_at = timezone.now()
-    _results_changed(game)
+    _results_changed(game, tournament.pk)
 
 
-def _results_changed(game: Game) -> None:
-    transaction.on_commit(partial(live.notify_results_changed, game.pk, _tournament(game).pk))
+def _results_changed(game: Game, tournament_id: int) -> None:
+    transaction.on_commit(partial(live.notify_results_changed, game.pk, tournament_id))
 
 
 def current_state(game: Game) -> State:
@@ -537,7 +537,7 @@ def request_undo(game: Game, actor: AnyUser, reason: str) -> Move:
         )
         game.last_seq = seq
         if approved:
-            _reopen(game)
+            _reopen(game, tournament.pk)
         else:
             game.undo_pending_seq = seq
         _changed(game)
@@ -573,17 +573,17 @@ def decide_undo(game: Game, actor: AnyUser, approve: bool) -> Move:
         game.last_seq = seq
         game.undo_pending_seq = None
         if approve:
-            _reopen(game)
+            _reopen(game, tournament.pk)
         _changed(game)
         game.save(update_fields=[*SAVED_ON_CHANGE, "undo_pending_seq"])
     return row
 
 
-def _reopen(game: Game) -> None:
+def _reopen(game: Game, tournament_id: int) -> None:
     """An undone last move un-finishes the game: its results were derived from it."""
     if game.status == Game.Status.FINISHED:
         game.results.all().delete()
-        _results_changed(game)
+        _results_changed(game, tournament_id)
         game.status = Game.Status.IN_PLAY
         game.finished_by = None
         game.finished_at = None

@@ -155,16 +155,6 @@ def effective_actions(rows: Iterable[MoveRow]) -> list[MoveRow]:
     return stack
 
 
-def pending_undo(rows: Iterable[MoveRow]) -> MoveRow | None:
-    """The undo waiting for a head referee's decision, if any."""
-    rows = list(rows)
-    decided = {r.ref_seq for r in rows if r.kind == MoveRow.Kind.DECISION}
-    for row in rows:
-        if row.kind == MoveRow.Kind.UNDO and row.approved is None and row.seq not in decided:
-            return row
-    return None
-
-
 _CACHE: OrderedDict[tuple[int, int], State] = OrderedDict()
 _CACHE_SIZE = 512
 

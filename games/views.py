@@ -22,7 +22,7 @@ from games import services
 from games.engine import PHASE_EXCHANGE, PHASE_PLAY, State, card_names, observe
 from games.models import Game, Move
 from games.public import live_table
-from games.state import effective_actions, pending_undo, rebuild
+from games.state import effective_actions, rebuild
 from tournaments.models import Seat, Table
 from tournaments.referee_views import get_table_for_referee
 from tournaments.selectors import visible_tables
@@ -93,7 +93,7 @@ def console_context(
         if game.mode != Game.Mode.QUICK:
             state = rebuild(game, rows)
         ctx["next_seq"] = game.last_seq + 1
-        ctx["pending_undo"] = pending_undo(rows)
+        ctx["pending_undo"] = next((r for r in rows if r.seq == game.undo_pending_seq), None)
         ctx["can_undo"] = bool(effective_actions(rows)) and game.status != Game.Status.CONFIRMED
         ctx["log"] = list(reversed(rows[-8:]))
         results = {r.seat: r for r in game.results.all()}

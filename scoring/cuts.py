@@ -44,8 +44,7 @@ def cut_line(stage: Stage, rows: list[Standing] | None = None) -> CutLine:
         rows = standings(ScopeRef.stage(stage.pk))
     if not rows:
         return CutLine(stage.pk, stage.advancement_label)
-    # Negated rank as the "total": equal ranks (equal on every tie-break key) stay tied.
-    by_rank = {row.entry_id: float(-row.rank) for row in rows if row.entry_id is not None}
+    by_rank = _rank_keys(rows)
     rule = Rule(top_n=stage.advance_top_n, top_k_per_table=stage.advance_top_k_per_table)
     tables = last_round_tables(stage) if stage.advance_top_k_per_table else None
     try:
@@ -69,19 +68,20 @@ def cut_line(stage: Stage, rows: list[Standing] | None = None) -> CutLine:
     )
 
 
+def _rank_keys(rows: list[Standing]) -> dict[int, float]:
+    """Negated rank as the "total" advancement cuts on: equal ranks (equal on every tie-break
+    key) stay tied."""
+    return {row.entry_id: float(-row.rank) for row in rows if row.entry_id is not None}
+
+
 def stage_ranking(stage: Stage) -> StageRanking:
     """The ranking `tournaments.ranking` asks for: the stage's standings, recomputed now (the
     organiser is about to cut on them), ranked by the tournament's tie-breaks."""
     ref = ScopeRef.stage(stage.pk)
     recompute_scope(ref)
-    keys: dict[int, float] = {}
-    points: dict[int, int] = {}
-    for row in standings(ref):
-        if row.entry_id is not None:  # stage rows always name their entry
-            keys[row.entry_id] = float(-row.rank)
-            points[row.entry_id] = row.points
+    rows = standings(ref)
     return StageRanking(
-        keys=keys,
-        points=points,
+        keys=_rank_keys(rows),
+        points={row.entry_id: row.points for row in rows if row.entry_id is not None},
         basis="standings: " + " → ".join(tie_breaks(stage.tournament.points_table)),
     )
