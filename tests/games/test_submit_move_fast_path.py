@@ -6,13 +6,14 @@ from typing import Any
 
 import pytest
 from django.core.exceptions import PermissionDenied
+from django.db import connection
 
 from games.models import Game
 from games.services import submit_move
-from tests.factories import UserFactory
+from tests.factories import GameFactory, UserFactory
 from tournaments.models import Table
 
-from .conftest import T17_MOVES, Crew
+from .conftest import T17_HANDS, T17_MOVES, Crew
 
 pytestmark = pytest.mark.django_db
 
@@ -55,3 +56,24 @@ def test_a_move_written_elsewhere_makes_the_remembered_state_stale_not_wrong(
     assert outcome.status == "accepted"  # judged again after reading the game
     t17_game.refresh_from_db()
     assert t17_game.version == 100 and t17_game.last_seq == 2
+
+
+def test_the_append_statement_is_prepared_once_per_connection_not_planned_per_move(
+    crew: Crew, t17_game: Game
+) -> None:
+    def prepared_appends() -> int:
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT count(*) FROM pg_prepared_statements"
+                " WHERE statement LIKE '%%INSERT INTO games_move%%'"
+            )
+            return int(cursor.fetchone()[0])
+
+    second: Game = GameFactory(table=crew.table, game_number=2, hands=T17_HANDS, leader=0)
+    assert prepared_appends() == 0
+    # psycopg prepares a statement on its sixth run on a connection (its default threshold).
+    for game in (t17_game, second):
+        for seq, move in enumerate(T17_MOVES[:4], start=1):
+            assert submit_move(game.pk, move, seq, crew.referee).status == "accepted"
+
+    assert prepared_appends() == 1
