@@ -4,6 +4,7 @@ scoring; they announce, after commit, what changed."""
 from __future__ import annotations
 
 import logging
+from functools import partial
 from typing import Any
 
 from django.db import transaction
@@ -32,10 +33,12 @@ def _enqueue_update(tournament_id: int) -> None:
 
 def on_results_changed(sender: Any, game_id: int, tournament_id: int, **kwargs: Any) -> None:
     _enqueue_update(tournament_id)
-    data = webhooks.game_finished_data(game_id)
-    if data is not None:
-        with transaction.atomic():
-            webhooks.emit(tournament_id, WebhookEvent.GAME_FINISHED, data)
+    with transaction.atomic():
+        webhooks.emit(
+            tournament_id,
+            WebhookEvent.GAME_FINISHED,
+            partial(webhooks.game_finished_data, game_id),
+        )
 
 
 def on_standings_changed(sender: Any, ref: ScopeRef, version: int, **kwargs: Any) -> None:
@@ -45,12 +48,14 @@ def on_standings_changed(sender: Any, ref: ScopeRef, version: int, **kwargs: Any
         tournament_id = ref.id
     else:
         tournament_id = Stage.objects.values_list("tournament_id", flat=True).get(pk=ref.id)
-    rows = standings(ref)
-    data = {
-        "scope": {"kind": ref.kind, "id": ref.id},
-        "version": version,
-        "standings": [standing_dict(row) for row in rows],
-    }
+
+    def data() -> dict[str, Any]:
+        return {
+            "scope": {"kind": ref.kind, "id": ref.id},
+            "version": version,
+            "standings": [standing_dict(row) for row in standings(ref)],
+        }
+
     with transaction.atomic():
         webhooks.emit(tournament_id, WebhookEvent.STANDINGS_CHANGED, data)
 
@@ -59,14 +64,17 @@ def on_stage_advanced(
     sender: Any, stage_id: int, target_stage_id: int, advancing: list[int], **kwargs: Any
 ) -> None:
     stage = Stage.objects.select_related("tournament").get(pk=stage_id)
-    target = Stage.objects.get(pk=target_stage_id)
-    numbers = dict(stage.tournament.entries.values_list("pk", "number"))
-    data = {
-        "tournament": stage.tournament.slug,
-        "stage": {"id": stage.pk, "name": stage.name},
-        "next_stage": {"id": target.pk, "name": target.name},
-        "advancing": [numbers[pk] for pk in advancing if pk in numbers],
-    }
+
+    def data() -> dict[str, Any]:
+        target = Stage.objects.get(pk=target_stage_id)
+        numbers = dict(stage.tournament.entries.values_list("pk", "number"))
+        return {
+            "tournament": stage.tournament.slug,
+            "stage": {"id": stage.pk, "name": stage.name},
+            "next_stage": {"id": target.pk, "name": target.name},
+            "advancing": [numbers[pk] for pk in advancing if pk in numbers],
+        }
+
     with transaction.atomic():
         webhooks.emit(stage.tournament_id, WebhookEvent.STAGE_CUT, data)
     _enqueue_update(stage.tournament_id)

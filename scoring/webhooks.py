@@ -23,7 +23,7 @@ import logging
 import socket
 import urllib.error
 import urllib.request
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import partial
 from typing import Any
 from urllib.parse import urlsplit
@@ -105,14 +105,23 @@ def delete_endpoint(endpoint: WebhookEndpoint, actor: AnyUser) -> None:
 # --- events ----------------------------------------------------------------------------------
 
 
-def emit(tournament_id: int, event: str, data: dict[str, Any]) -> list[WebhookDelivery]:
-    """Log one delivery per active endpoint subscribed to `event`; send them after commit."""
+def emit(
+    tournament_id: int, event: str, build: Callable[[], dict[str, Any] | None]
+) -> list[WebhookDelivery]:
+    """Log one delivery per active endpoint subscribed to `event`; send them after commit.
+
+    `build` makes the event's data (None: nothing to say after all). It runs only when an
+    endpoint subscribes: most tournaments have none, and every game's end passes here.
+    """
     endpoints = [
         e
         for e in WebhookEndpoint.objects.filter(tournament_id=tournament_id, active=True)
         if event in e.events
     ]
     if not endpoints:
+        return []
+    data = build()
+    if data is None:
         return []
     from scoring.tasks import deliver_webhook  # tasks import this module
 

@@ -88,6 +88,24 @@ def test_standings_changes_are_posted(
     assert (leader["player"], leader["points"], leader["rank"]) == ("Baba", 3, 1)
 
 
+def test_an_event_nobody_subscribes_to_is_neither_assembled_nor_logged(crew: Crew) -> None:
+    """Every game's end passes through here: without a subscriber it costs one query."""
+    WebhookEndpoint.objects.create(
+        tournament=crew.tournament, url="https://example.org/hook", events=["stage.cut"]
+    )
+    built: list[str] = []
+
+    def build() -> dict[str, object]:
+        built.append("game.finished")
+        return {"game": 1}
+
+    assert webhooks.emit(crew.tournament.pk, "game.finished", build) == []
+    assert webhooks.emit(crew.tournament.pk, "stage.cut", build) != []
+
+    assert built == ["game.finished"]  # once: for the subscribed event only
+    assert list(WebhookDelivery.objects.values_list("event", flat=True)) == ["stage.cut"]
+
+
 def test_an_unreachable_endpoint_is_marked_failed_on_its_last_retry(crew: Crew) -> None:
     endpoint = WebhookEndpoint.objects.create(
         tournament=crew.tournament, url="http://127.0.0.1:9/closed", events=["game.finished"]
