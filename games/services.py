@@ -29,7 +29,16 @@ from django.db.models import Q
 from django.utils import timezone
 
 from games import live
-from games.engine import EngineError, IllegalMove, Placing, State, apply, card_names, snapshot
+from games.engine import (
+    EngineError,
+    Event,
+    IllegalMove,
+    Placing,
+    State,
+    apply,
+    card_names,
+    snapshot,
+)
 from games.engine import Move as EngineMove
 from games.models import Game, GameResult, Move
 from games.state import (
@@ -318,7 +327,10 @@ def _submit_optimistically(
     pk = game if isinstance(game, int) else game.pk
     known = latest_known(pk)
     if known is not None and actor.is_authenticated and seq == known.last_seq + 1:
-        outcome = _append(pk, known, move, seq, actor, referee=actor.pk)
+        judged = _judge(known, move)
+        if judged is None:
+            return None  # refused or ending the game on the state last seen: the lock decides
+        outcome = _append(pk, known, judged, seq, actor, referee=actor.pk)
         if outcome is not None:
             return outcome
     game = Game.objects.select_related("table").get(pk=pk)
@@ -331,7 +343,8 @@ def _submit_optimistically(
     ):
         return None
     read = Known(game.version, game.last_seq, game.seats, rebuild(game))
-    return _append(pk, read, move, seq, actor, referee=None)
+    judged = _judge(read, move)
+    return None if judged is None else _append(pk, read, judged, seq, actor, referee=None)
 
 
 def _prepared_cursor() -> CursorWrapper:
@@ -346,16 +359,27 @@ def _prepared_cursor() -> CursorWrapper:
     return connection.make_cursor(raw)
 
 
-def _append(
-    pk: int, known: Known, move: object, seq: int, actor: AnyUser, referee: int | None
-) -> MoveOutcome | None:
+def _judge(known: Known, move: object) -> tuple[EngineMove, State, tuple[Event, ...]] | None:
+    """The move applied to `known`, if one write can record it: a legal move that does not
+    end the game (the results are written with the last move, under the lock)."""
     try:
         parsed = parse_move(move, known.seats)
         new_state, events = apply(known.state, parsed)
     except (BadMove, IllegalMove):
         return None
-    if new_state.is_over:
-        return None
+    return None if new_state.is_over else (parsed, new_state, events)
+
+
+def _append(
+    pk: int,
+    known: Known,
+    judged: tuple[EngineMove, State, tuple[Event, ...]],
+    seq: int,
+    actor: AnyUser,
+    referee: int | None,
+) -> MoveOutcome | None:
+    """Write a judged move if the game is still as `known` (None otherwise)."""
+    parsed, new_state, events = judged
     payload = canonical(parsed)
     event_dicts = [e.to_dict() for e in events]
     state_data = snapshot(new_state)
