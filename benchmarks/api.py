@@ -4,7 +4,8 @@
 
 Creates (or reuses) the database `kakumei_bench` on 127.0.0.1, migrates it, seats many tables
 with a game each and a referee device token, and precomputes a legal random game per table
-with the engine. Then, against gunicorn (gthread) on 127.0.0.1 in the same run:
+with the engine. Then, against gunicorn (gthread) on 127.0.0.1 in the same run, after warming
+up both endpoints on every worker:
 
 1. baseline: saturation throughput of `POST /bench/empty/` (authenticated APIView -> `{}`,
    bench-only URLconf) with `--clients` closed-loop clients;
@@ -266,7 +267,9 @@ def main() -> None:
     per_client = 8
     rate_games = 200
     block = args.clients * per_client
-    token, games = create_games(args.rounds * block + rate_games)
+    warm_games = args.clients * 2
+    token, games = create_games(warm_games + args.rounds * block + rate_games)
+    warm_set, games = games[:warm_games], games[warm_games:]
     rounds_games = [games[r * block : (r + 1) * block] for r in range(args.rounds)]
     rate_set = games[args.rounds * block :]
     min_moves = min(len(m) for _, m in rate_set)
@@ -274,7 +277,9 @@ def main() -> None:
     if needed > min_moves:
         raise SystemExit(f"need {needed} moves per game, games have {min_moves}: add games")
 
-    def move_jobs(saturation_games: list[Any], i: int) -> Iterator[tuple[str, object]]:
+    def move_jobs(
+        saturation_games: list[Any], i: int, per_client: int = per_client
+    ) -> Iterator[tuple[str, object]]:
         for gid, moves in saturation_games[i * per_client : (i + 1) * per_client]:
             for seq, move in enumerate(moves, start=1):
                 yield f"/api/games/{gid}/moves/", {"seq": seq, "move": move}
@@ -288,7 +293,11 @@ def main() -> None:
     connections.close_all()
     server = start_server(args.workers, args.threads)
     try:
-        saturate(token, 4, 1.0, [empty_jobs() for _ in range(4)])  # warm up every worker
+        # Warm up every worker and connection on both endpoints (lazy imports, PostgreSQL's
+        # catalog caches, prepared statements, the broker's producer pool): steady state is
+        # what is compared.
+        saturate(token, args.clients, 1.0, [empty_jobs() for _ in range(args.clients)])
+        saturate(token, args.clients, 2.0, [move_jobs(warm_set, i, 2) for i in range(args.clients)])
         rounds: list[tuple[float, int, float, int]] = []
         for round_games in rounds_games:
             base = saturate(
