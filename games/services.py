@@ -122,6 +122,31 @@ def _lock(game: Game | int) -> Game:
 SAVED_ON_CHANGE = ("last_seq", "version", "status", "finished_by", "finished_at")
 
 
+def _log(
+    game: Game,
+    actor: AnyUser,
+    kind: str,
+    payload: Any,
+    print_: str | None = None,
+    **fields: Any,
+) -> Move:
+    """Append a row at the next seq of the locked game's log and advance `last_seq`.
+
+    `print_`: the payload's fingerprint, when the caller has it already."""
+    seq = game.last_seq + 1
+    row = Move.objects.create(
+        game=game,
+        seq=seq,
+        kind=kind,
+        payload=payload,
+        actor=actor if actor.is_authenticated else None,
+        fingerprint=fingerprint(payload) if print_ is None else print_,
+        **fields,
+    )
+    game.last_seq = seq
+    return row
+
+
 def _changed(game: Game) -> None:
     """Bump the public version and ping live feeds once the transaction commits."""
     game.version += 1
@@ -347,6 +372,10 @@ def _submit_optimistically(
     return None if judged is None else _append(pk, read, judged, seq, actor, referee=None)
 
 
+# A move as the engine judged it: parsed, the state after it, its events.
+Judged = tuple[EngineMove, State, tuple[Event, ...]]
+
+
 def _prepared_cursor() -> CursorWrapper:
     """A cursor that binds server-side, so psycopg prepares a statement run often: the append
     is then parsed and planned once per connection, not once per move (a quarter of its
@@ -359,7 +388,7 @@ def _prepared_cursor() -> CursorWrapper:
     return connection.make_cursor(raw)
 
 
-def _judge(known: Known, move: object) -> tuple[EngineMove, State, tuple[Event, ...]] | None:
+def _judge(known: Known, move: object) -> Judged | None:
     """The move applied to `known`, if one write can record it: a legal move that does not
     end the game (the results are written with the last move, under the lock)."""
     try:
@@ -373,7 +402,7 @@ def _judge(known: Known, move: object) -> tuple[EngineMove, State, tuple[Event, 
 def _append(
     pk: int,
     known: Known,
-    judged: tuple[EngineMove, State, tuple[Event, ...]],
+    judged: Judged,
     seq: int,
     actor: AnyUser,
     referee: int | None,
@@ -470,17 +499,7 @@ def _submit_locked(game: Game | int, move: object, seq: int, actor: AnyUser) -> 
                 next_seq, error.code, error.message_en, error.message_ja, error.rule or ""
             )
         event_dicts = [e.to_dict() for e in events]
-        Move.objects.create(
-            game=game,
-            seq=seq,
-            kind=Move.Kind.ACTION,
-            seat=parsed.seat,
-            payload=payload,
-            events=event_dicts,
-            actor=actor if actor.is_authenticated else None,
-            fingerprint=print_,
-        )
-        game.last_seq = seq
+        _log(game, actor, Move.Kind.ACTION, payload, print_, seat=parsed.seat, events=event_dicts)
         _changed(game)
         if new_state.is_over:
             _finish(game, actor, new_state.placings())
@@ -562,24 +581,20 @@ def request_undo(game: Game, actor: AnyUser, reason: str) -> Move:
         approved: bool | None = True
         if tournament.undo_requires_approval and not is_head_referee(actor, tournament):
             approved = None
-        seq = game.last_seq + 1
         payload = {"undo": target.seq, "reason": reason}
-        row = Move.objects.create(
-            game=game,
-            seq=seq,
-            kind=Move.Kind.UNDO,
-            payload=payload,
+        row = _log(
+            game,
+            actor,
+            Move.Kind.UNDO,
+            payload,
             ref_seq=target.seq,
             reason=reason,
             approved=approved,
-            actor=actor if actor.is_authenticated else None,
-            fingerprint=fingerprint(payload),
         )
-        game.last_seq = seq
         if approved:
             _reopen(game, tournament.pk)
         else:
-            game.undo_pending_seq = seq
+            game.undo_pending_seq = row.seq
         _changed(game)
         game.save(update_fields=[*SAVED_ON_CHANGE, "undo_pending_seq"])
     return row
@@ -597,20 +612,16 @@ def decide_undo(game: Game, actor: AnyUser, approve: bool) -> Move:
                 "no_pending_undo", "No undo is waiting.", "承認待ちの取り消しはありません"
             )
         pending = game.moves.get(seq=game.undo_pending_seq)
-        seq = game.last_seq + 1
         payload = {"decide": pending.seq, "approve": approve}
-        row = Move.objects.create(
-            game=game,
-            seq=seq,
-            kind=Move.Kind.DECISION,
-            payload=payload,
+        row = _log(
+            game,
+            actor,
+            Move.Kind.DECISION,
+            payload,
             ref_seq=pending.seq,
             approved=approve,
             reason="approved" if approve else "refused",
-            actor=actor if actor.is_authenticated else None,
-            fingerprint=fingerprint(payload),
         )
-        game.last_seq = seq
         game.undo_pending_seq = None
         if approve:
             _reopen(game, tournament.pk)
