@@ -278,8 +278,9 @@ def main() -> None:
         raise SystemExit(f"need {needed} moves per game, games have {min_moves}: add games")
 
     def move_jobs(
-        saturation_games: list[Any], i: int, per_client: int = per_client
+        saturation_games: list[Any], i: int, per_client: int
     ) -> Iterator[tuple[str, object]]:
+        """Client `i`'s games (`per_client` of them), every move in order."""
         for gid, moves in saturation_games[i * per_client : (i + 1) * per_client]:
             for seq, move in enumerate(moves, start=1):
                 yield f"/api/games/{gid}/moves/", {"seq": seq, "move": move}
@@ -307,7 +308,7 @@ def main() -> None:
                 token,
                 args.clients,
                 args.seconds,
-                [move_jobs(round_games, i) for i in range(args.clients)],
+                [move_jobs(round_games, i, per_client) for i in range(args.clients)],
             )
             rounds.append((*base, *moves))
         latencies, rate_err, achieved = fixed_rate(token, args.rate, args.seconds, rate_set)
