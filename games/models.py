@@ -28,10 +28,13 @@ class Game(models.Model):
         IN_PLAY = "in_play", "In play 対局中"
         FINISHED = "finished", "Finished 終了"
         CONFIRMED = "confirmed", "Confirmed 確定"
+        VOID = "void", "Void 無効"
 
     table = models.ForeignKey("tournaments.Table", on_delete=models.PROTECT, related_name="games")
     set_number = models.PositiveSmallIntegerField()
     game_number = models.PositiveSmallIntegerField()
+    # A voided game may be re-dealt: the same game again with a new deal (attempt 2, 3…).
+    attempt = models.PositiveSmallIntegerField(default=1)
     ruleset_id = models.CharField(max_length=40)
     ruleset_version = models.PositiveIntegerField()
     # Switches that differ from the pinned preset (RuleSet.with_overrides), usually {}.
@@ -69,13 +72,45 @@ class Game(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
     confirmed_at = models.DateTimeField(null=True, blank=True)
+    # The seat that left mid-game (途中棄権), when the game ended by a forfeit.
+    forfeit_seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    # Void (misdeal, wrong cards): the game counts for nothing; `redeal` plays it again.
+    void_reason = models.CharField(max_length=300, blank=True)
+    voided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    voided_at = models.DateTimeField(null=True, blank=True)
+    redeal = models.BooleanField(default=False)
+    # The number of the `ResultVersion` that `results` show (0: no result yet).
+    result_version = models.PositiveIntegerField(default=0)
+    # Corrected by the organiser after the round's seed was revealed: flagged publicly.
+    corrected_after_reveal = models.BooleanField(default=False)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
-        ordering = ["table", "set_number", "game_number"]
+        ordering = ["table", "set_number", "game_number", "attempt"]
         constraints = [
             models.UniqueConstraint(
-                fields=["table", "set_number", "game_number"], name="game_number_unique"
+                fields=["table", "set_number", "game_number", "attempt"],
+                name="game_attempt_unique",
+            ),
+            # Of a game's attempts, only one is not void: the one that counts.
+            models.UniqueConstraint(
+                fields=["table", "set_number", "game_number"],
+                condition=~models.Q(status="void"),
+                name="game_number_unique",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(attempt__gte=1), name="game_attempt_positive"
+            ),
+            models.CheckConstraint(
+                condition=models.Q(status="void", voided_at__isnull=False)
+                | (~models.Q(status="void") & models.Q(voided_at__isnull=True)),
+                name="game_void_iff_voided_at",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(forfeit_seat__isnull=True) | models.Q(forfeit_seat__lte=4),
+                name="game_forfeit_seat_0_to_4",
             ),
             models.CheckConstraint(
                 condition=models.Q(set_number__gte=1, game_number__gte=1),
@@ -86,7 +121,7 @@ class Game(models.Model):
                 name="game_mode_valid",
             ),
             models.CheckConstraint(
-                condition=models.Q(status__in=["in_play", "finished", "confirmed"]),
+                condition=models.Q(status__in=["in_play", "finished", "confirmed", "void"]),
                 name="game_status_valid",
             ),
             models.CheckConstraint(
@@ -110,6 +145,13 @@ class Game(models.Model):
         return self.status != self.Status.IN_PLAY
 
     @property
+    def is_settled(self) -> bool:
+        """Nothing more to do at the table: confirmed, ended by a forfeit, or void."""
+        return self.status in (self.Status.CONFIRMED, self.Status.VOID) or (
+            self.status == self.Status.FINISHED and self.forfeit_seat is not None
+        )
+
+    @property
     def tournament_id(self) -> int:
         return int(self.table.round.stage.tournament_id)
 
@@ -123,7 +165,7 @@ class Move(models.Model):
       tournament requires approval it waits for a `decision` row;
     - `decision`: a head referee's approval or refusal of the undo at `ref_seq`.
 
-    Rejected submissions are answered but never stored: they must not consume a seq.
+    Rejected submissions never consume a seq: they are kept apart, in `RejectedSubmission`.
     """
 
     class Kind(models.TextChoices):
@@ -194,6 +236,8 @@ class GameResult(models.Model):
     title = models.CharField(max_length=20, blank=True)
     foul = models.BooleanField(default=False)
     miyako_ochi = models.BooleanField(default=False)
+    # The seat that left mid-game (途中棄権): placed last by the forfeit rule.
+    forfeit = models.BooleanField(default=False)
     points = models.IntegerField()
 
     class Meta:
@@ -210,6 +254,87 @@ class GameResult(models.Model):
 
     def __str__(self) -> str:
         return f"{self.game}: {self.place}. {self.entry}"
+
+
+class ResultVersion(models.Model):
+    """Every version of a game's result, kept for ever (officials see the history).
+
+    `GameResult` rows are the current version's placings, what scoring sums; each write of them
+    (the game's end, a correction, a forfeit, a void, an undo that reopens the game) appends a
+    version here with the placings as they became (`placings`: [] when the game has none)."""
+
+    class Kind(models.TextChoices):
+        RECORDED = "recorded", "Recorded 記録"
+        CORRECTION = "correction", "Correction 訂正"
+        FORFEIT = "forfeit", "Forfeit 途中棄権"
+        REOPENED = "reopened", "Reopened by an undo 取り消し"
+        VOID = "void", "Void 無効"
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="result_versions")
+    number = models.PositiveIntegerField()
+    kind = models.CharField(max_length=20, choices=Kind.choices)
+    # [{seat, entry, place, title, foul, miyako_ochi, forfeit, points}], first place first.
+    placings = models.JSONField(default=list)
+    reason = models.CharField(max_length=300, blank=True)
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    # Made after the round's seed was revealed (only an organiser may; shown publicly).
+    after_reveal = models.BooleanField(default=False)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["game", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "number"], name="result_version_once"),
+            models.CheckConstraint(
+                condition=models.Q(number__gte=1), name="result_version_positive"
+            ),
+            models.CheckConstraint(
+                condition=models.Q(
+                    kind__in=["recorded", "correction", "forfeit", "reopened", "void"]
+                ),
+                name="result_version_kind_valid",
+            ),
+            models.CheckConstraint(
+                condition=~models.Q(kind="correction") | ~models.Q(reason=""),
+                name="result_correction_has_reason",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.game} v{self.number} {self.kind}"
+
+
+class RejectedSubmission(models.Model):
+    """A refused move or action (an audit for officials, outside the game's log): what was
+    sent, by whom, when, and the code it was refused with. Never consumes a seq."""
+
+    table = models.ForeignKey(
+        "tournaments.Table", on_delete=models.CASCADE, related_name="rejected_submissions"
+    )
+    game = models.ForeignKey(
+        Game, null=True, blank=True, on_delete=models.CASCADE, related_name="rejected_submissions"
+    )
+    # move, undo, decide, quick_result, confirm, start, correct, void, forfeit…
+    action = models.CharField(max_length=30)
+    seq = models.IntegerField(null=True, blank=True)
+    payload = models.JSONField(null=True, blank=True)
+    code = models.CharField(max_length=60)
+    message_en = models.CharField(max_length=500, blank=True)
+    message_ja = models.CharField(max_length=500, blank=True)
+    http_status = models.PositiveSmallIntegerField(null=True, blank=True)
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+        indexes = [models.Index(fields=["table", "-created_at"], name="rejected_by_table")]
+
+    def __str__(self) -> str:
+        return f"{self.created_at:%H:%M:%S} {self.action} {self.code}"
 
 
 def hash_token(raw: str) -> str:

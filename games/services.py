@@ -1,6 +1,8 @@
 """Game actions (DESIGN §4 write path): start a game, submit a move, undo, record a quick
-result, confirm. Each checks the actor's per-object permission itself (`PermissionDenied`),
-locks the game row, and tells live feeds after commit, never inside the transaction.
+result, confirm — and the officials' rulings: correct a result, void (and re-deal) a game,
+forfeit a seat. Each checks the actor's per-object permission itself (`PermissionDenied`),
+locks the rows it changes (the round before the game), and tells live feeds after commit,
+never inside the transaction. Every refusal is kept in `RejectedSubmission` for officials.
 
 `submit_move` answers with a `MoveOutcome` that views and the API turn into HTTP alike:
 
@@ -16,10 +18,10 @@ locks the game row, and tells live feeds after commit, never inside the transact
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from functools import partial
-from typing import Any
+from functools import partial, wraps
+from typing import Any, ParamSpec, TypeVar
 
 import psycopg
 from django.core.exceptions import PermissionDenied
@@ -40,7 +42,7 @@ from games.engine import (
     snapshot,
 )
 from games.engine import Move as EngineMove
-from games.models import Game, GameResult, Move
+from games.models import Game, GameResult, Move, RejectedSubmission, ResultVersion
 from games.state import (
     BadMove,
     Known,
@@ -48,6 +50,7 @@ from games.state import (
     canonical,
     effective_actions,
     fingerprint,
+    forfeit_placings,
     initial_state,
     latest_known,
     parse_move,
@@ -57,9 +60,10 @@ from games.state import (
     remember_version,
 )
 from tournaments.deals import derive_deal
-from tournaments.models import Official, Seat, Table, Tournament
-from tournaments.permissions import AnyUser, can_view_table, has_role, is_organiser
+from tournaments.models import AuditEntry, Official, Round, Seat, Table, Tournament
+from tournaments.permissions import AnyUser, can_view_table, is_head_referee, is_organiser
 from tournaments.points import points_for
+from tournaments.services import DomainError, mark_round_in_play, require_round_open
 
 
 class GameError(ValueError):
@@ -70,6 +74,79 @@ class GameError(ValueError):
         self.code = code
         self.message_en = message_en
         self.message_ja = message_ja
+
+    @classmethod
+    def of(cls, error: DomainError | QuickError) -> GameError:
+        return cls(error.code, error.message_en, error.message_ja)
+
+
+# --- refusals, kept for officials ------------------------------------------------------------
+
+
+def _record_refusal(
+    table_id: int,
+    game_id: int | None,
+    actor: AnyUser,
+    action: str,
+    *,
+    code: str,
+    message_en: str = "",
+    message_ja: str = "",
+    payload: object = None,
+    seq: int | None = None,
+    http_status: int | None = None,
+) -> None:
+    """Keep a refused submission apart from the game's log (no seq is consumed)."""
+    RejectedSubmission.objects.create(
+        table_id=table_id,
+        game_id=game_id,
+        actor=actor if actor.is_authenticated else None,
+        action=action,
+        seq=seq,
+        payload=json.loads(json.dumps(payload, default=str)),
+        code=code,
+        message_en=message_en[:500],
+        message_ja=message_ja[:500],
+        http_status=http_status,
+    )
+
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+def refusals_recorded(action: str) -> Callable[[Callable[P, R]], Callable[P, R]]:
+    """Record a `GameError` or `PermissionDenied` raised by a service whose first arguments are
+    a game (or table) and the actor — after its transaction rolled back, then re-raise."""
+
+    def decorate(service: Callable[P, R]) -> Callable[P, R]:
+        @wraps(service)
+        def run(*args: P.args, **kwargs: P.kwargs) -> R:
+            try:
+                return service(*args, **kwargs)
+            except (GameError, PermissionDenied) as error:
+                target, actor = args[0], args[1]
+                assert isinstance(target, Game | Table)
+                game = target if isinstance(target, Game) else None
+                table_id = game.table_id if game is not None else target.pk
+                code, en, ja = "forbidden", str(error), "権限がありません"
+                if isinstance(error, GameError):
+                    code, en, ja = error.code, error.message_en, error.message_ja
+                _record_refusal(
+                    table_id,
+                    game.pk if game is not None else None,
+                    actor,  # type: ignore[arg-type]
+                    action,
+                    code=code,
+                    message_en=en,
+                    message_ja=ja,
+                    payload={"args": list(args[2:]), **kwargs},
+                )
+                raise
+
+        return run
+
+    return decorate
 
 
 # --- permissions -----------------------------------------------------------------------------
@@ -85,10 +162,6 @@ def require_table_writer(actor: AnyUser, table: Table) -> None:
         raise PermissionDenied("Only this table's referee, the head referee or an organiser.")
 
 
-def is_head_referee(user: AnyUser, tournament: Tournament) -> bool:
-    return is_organiser(user, tournament) or has_role(user, tournament, Official.Role.HEAD_REFEREE)
-
-
 def can_confirm(user: AnyUser, game: Game) -> bool:
     """Any official of the tournament or a player seated at the table — but not whoever
     recorded the game's end: confirming is a second pair of eyes."""
@@ -101,6 +174,23 @@ def can_confirm(user: AnyUser, game: Game) -> bool:
     ):
         return True
     return Seat.objects.filter(table_id=game.table_id, entry__player__user_id=user.pk).exists()
+
+
+def require_ruling_official(actor: AnyUser, round_: Round) -> None:
+    """Rulings on a game (correct, void, forfeit): the head referee or an organiser while the
+    round is not revealed; after the reveal only an organiser; after closing, nobody."""
+    tournament = round_.stage.tournament
+    if round_.is_closed:
+        raise GameError(
+            "round_closed",
+            "The round is closed: its results can no longer change.",
+            "この回戦は締め切られました。結果は変更できません。",
+        )
+    if round_.is_revealed:
+        if not is_organiser(actor, tournament):
+            raise PermissionDenied("After the seed is revealed only an organiser corrects.")
+    elif not is_head_referee(actor, tournament):
+        raise PermissionDenied("Only the head referee or an organiser rules on a game.")
 
 
 def _tournament(game: Game) -> Tournament:
@@ -119,7 +209,14 @@ def _lock(game: Game | int) -> Game:
 
 
 # What a write to the log changes on the game row.
-SAVED_ON_CHANGE = ("last_seq", "version", "status", "finished_by", "finished_at")
+SAVED_ON_CHANGE = (
+    "last_seq",
+    "version",
+    "status",
+    "finished_by",
+    "finished_at",
+    "result_version",
+)
 
 
 def _log(
@@ -156,24 +253,53 @@ def _changed(game: Game) -> None:
 # --- starting games --------------------------------------------------------------------------
 
 
-def next_game_numbers(table: Table) -> tuple[int, int]:
-    """(set, game) of the table's next game; raises `GameError` while one is in play or when
-    the round's sets are all played."""
+@dataclass(frozen=True, slots=True)
+class NextGame:
+    """The table's next game: its set and number, and which attempt (a voided game re-dealt
+    is the same game again, attempt 2, 3…)."""
+
+    set_number: int
+    game_number: int
+    attempt: int = 1
+
+
+def next_game_numbers(table: Table) -> NextGame:
+    """The table's next game; raises `GameError` while one is in play or when the round's
+    sets are all played."""
     tournament = table.round.stage.tournament
-    last = table.games.order_by("-set_number", "-game_number").first()
+    last = table.games.order_by("-set_number", "-game_number", "-attempt").first()
     if last is None:
-        return 1, 1
+        return NextGame(1, 1)
     if last.status == Game.Status.IN_PLAY:
         raise GameError(
             "game_in_play", "Finish the current game first.", "対局中のゲームを先に終えてください"
         )
+    if last.status == Game.Status.VOID and last.redeal:
+        return NextGame(last.set_number, last.game_number, last.attempt + 1)
     if last.game_number < tournament.games_per_set:
-        return last.set_number, last.game_number + 1
+        return NextGame(last.set_number, last.game_number + 1)
     if last.set_number < tournament.sets_per_round:
-        return last.set_number + 1, 1
+        return NextGame(last.set_number + 1, 1)
     raise GameError("round_complete", "Every set of this round is played.", "全セット終了しました")
 
 
+def _titles_before(table: Table, set_number: int, game_number: int, seats: int) -> list[str] | None:
+    """Titles carried into a game: those of the set's previous game that counts (not void)."""
+    previous = (
+        table.games.filter(set_number=set_number, game_number__lt=game_number)
+        .exclude(status=Game.Status.VOID)
+        .order_by("-game_number")
+        .first()
+    )
+    if previous is None:
+        return None
+    by_seat = {r.seat: r.title for r in previous.results.all()}
+    if len(by_seat) == seats and all(by_seat.values()):
+        return [by_seat[s] for s in range(seats)]
+    return None
+
+
+@refusals_recorded("start")
 def start_game(
     table: Table,
     actor: AnyUser,
@@ -182,38 +308,46 @@ def start_game(
     leader: int | None = None,
 ) -> Game:
     """Start the table's next game: the deal of a known-deal game follows from the round's
-    secret seed (`tournaments.deals`); titles carry over from the previous game of the set."""
+    secret seed (`tournaments.deals`); titles carry over from the previous game of the set.
+    The round must be open (published or in play); its first game puts it in play."""
     require_table_writer(actor, table)
     if mode not in Game.Mode.values:
         raise GameError("bad_mode", f"Unknown mode {mode!r}.", "不明なモードです")
     with transaction.atomic():
         locked = Table.objects.select_for_update().select_related("round__stage__tournament")
         table = locked.get(pk=table.pk)
+        # The round's lock orders this start against completing or revealing the round.
+        round_ = Round.objects.select_for_update().get(pk=table.round_id)
+        try:
+            require_round_open(round_)
+        except DomainError as error:
+            raise GameError.of(error) from error
         tournament = table.round.stage.tournament
-        set_number, game_number = next_game_numbers(table)
+        nxt = next_game_numbers(table)
         seats = Seat.objects.filter(table=table).count()
         if not 3 <= seats <= 5:
             raise GameError("no_seats", "The table has no players seated.", "席が決まっていません")
-        titles: list[str] | None = None
-        if game_number > 1:
-            previous = table.games.get(set_number=set_number, game_number=game_number - 1)
-            by_seat = {r.seat: r.title for r in previous.results.all()}
-            if len(by_seat) == seats and all(by_seat.values()):
-                titles = [by_seat[s] for s in range(seats)]
+        titles = (
+            _titles_before(table, nxt.set_number, nxt.game_number, seats)
+            if nxt.game_number > 1
+            else None
+        )
         deal = derive_deal(
             table.round.seed_secret,
             ruleset_id=tournament.ruleset_id,
             ruleset_version=tournament.ruleset_version,
             seats=seats,
             table=table.number,
-            set_number=set_number,
-            game=game_number,
+            set_number=nxt.set_number,
+            game=nxt.game_number,
+            attempt=nxt.attempt,
         )
         known = mode == Game.Mode.KNOWN_DEAL
         game = Game(
             table=table,
-            set_number=set_number,
-            game_number=game_number,
+            set_number=nxt.set_number,
+            game_number=nxt.game_number,
+            attempt=nxt.attempt,
             ruleset_id=tournament.ruleset_id,
             ruleset_version=tournament.ruleset_version,
             mode=mode,
@@ -234,6 +368,7 @@ def start_game(
         if mode != Game.Mode.QUICK:
             rebuild_check(game)
         game.save()
+        mark_round_in_play(round_)
         transaction.on_commit(partial(live.notify_table_changed, table.pk, game.pk, 0))
     return game
 
@@ -304,11 +439,49 @@ def submit_move(game: Game | int, move: object, seq: int, actor: AnyUser) -> Mov
     `game` may be a game's id: the row is fetched here anyway, so a device's request needs no
     fetch of its own (raises `Game.DoesNotExist` for an unknown id).
     """
-    if connection.vendor == "postgresql":
-        outcome = _submit_optimistically(game, move, seq, actor)
-        if outcome is not None:
-            return outcome
-    return _submit_locked(game, move, seq, actor)
+    try:
+        outcome = None
+        if connection.vendor == "postgresql":
+            outcome = _submit_optimistically(game, move, seq, actor)
+        if outcome is None:
+            outcome = _submit_locked(game, move, seq, actor)
+    except PermissionDenied as error:
+        _record_move_refusal(
+            game, actor, move, seq, "forbidden", str(error), "権限がありません", 403
+        )
+        raise
+    if not outcome.ok:
+        _record_move_refusal(
+            game, actor, move, seq, outcome.code, outcome.message_en, outcome.message_ja,
+            outcome.http_status,
+        )  # fmt: skip
+    return outcome
+
+
+def _record_move_refusal(
+    game: Game | int,
+    actor: AnyUser,
+    move: object,
+    seq: int,
+    code: str,
+    en: str,
+    ja: str,
+    http_status: int,
+) -> None:
+    pk = game if isinstance(game, int) else game.pk
+    table_id = Game.objects.values_list("table_id", flat=True).get(pk=pk)
+    _record_refusal(
+        table_id,
+        pk,
+        actor,
+        "move",
+        code=code,
+        message_en=en,
+        message_ja=ja,
+        payload=move,
+        seq=seq,
+        http_status=http_status,
+    )
 
 
 # One statement appends the move and advances the game, only if the game is still as it was
@@ -350,7 +523,7 @@ def _submit_optimistically(
     refusal, a move that ends the game (results are written with it), a pending undo.
     """
     pk = game if isinstance(game, int) else game.pk
-    known = latest_known(pk)
+    known = latest_known(pk)  # (see _submit_optimistically)
     if known is not None and actor.is_authenticated and seq == known.last_seq + 1:
         judged = _judge(known, move)
         if judged is None:
@@ -513,6 +686,26 @@ def _submit_locked(game: Game | int, move: object, seq: int, actor: AnyUser) -> 
 def _finish(game: Game, actor: AnyUser, placings: Sequence[Placing]) -> None:
     """Mark the game finished and write its results (points from the tournament's table)."""
     tournament = _tournament(game)
+    _write_results(game, tournament, actor, placings, ResultVersion.Kind.RECORDED)
+    game.status = Game.Status.FINISHED
+    game.finished_by = actor if actor.is_authenticated else None
+    game.finished_at = timezone.now()
+    _results_changed(game, tournament.pk)
+
+
+def _write_results(
+    game: Game,
+    tournament: Tournament,
+    actor: AnyUser,
+    placings: Sequence[Placing],
+    kind: str,
+    *,
+    reason: str = "",
+    forfeit_seat: int | None = None,
+    after_reveal: bool = False,
+) -> ResultVersion:
+    """Replace the game's current results with `placings` and append them as its next
+    `ResultVersion` (the caller saves `game.result_version`)."""
     points = partial(
         points_for,
         tournament.points_table,
@@ -521,7 +714,7 @@ def _finish(game: Game, actor: AnyUser, placings: Sequence[Placing]) -> None:
         games_per_set=tournament.games_per_set,
     )
     entries = dict(Seat.objects.filter(table_id=game.table_id).values_list("position", "entry_id"))
-    GameResult.objects.bulk_create(
+    rows = [
         GameResult(
             game=game,
             entry_id=entries[p.seat + 1],
@@ -530,14 +723,51 @@ def _finish(game: Game, actor: AnyUser, placings: Sequence[Placing]) -> None:
             title=p.title or "",
             foul=p.foul,
             miyako_ochi=p.miyako_ochi,
-            points=points(place=p.place or game.seats),
+            forfeit=p.seat == forfeit_seat,
+            points=(
+                tournament.forfeit_leaver_points
+                if p.seat == forfeit_seat and tournament.forfeit_leaver_points is not None
+                else points(place=p.place or game.seats)
+            ),
         )
         for p in placings
+    ]
+    game.results.all().delete()  # the projection of the latest version; versions stay
+    GameResult.objects.bulk_create(rows)
+    return _new_version(game, actor, kind, rows, reason=reason, after_reveal=after_reveal)
+
+
+def _new_version(
+    game: Game,
+    actor: AnyUser,
+    kind: str,
+    rows: Sequence[GameResult],
+    *,
+    reason: str = "",
+    after_reveal: bool = False,
+) -> ResultVersion:
+    game.result_version += 1
+    return ResultVersion.objects.create(
+        game=game,
+        number=game.result_version,
+        kind=kind,
+        placings=[
+            {
+                "seat": r.seat,
+                "entry": r.entry_id,
+                "place": r.place,
+                "title": r.title,
+                "foul": r.foul,
+                "miyako_ochi": r.miyako_ochi,
+                "forfeit": r.forfeit,
+                "points": r.points,
+            }
+            for r in sorted(rows, key=lambda r: r.place)
+        ],
+        reason=reason,
+        actor=actor if actor.is_authenticated else None,
+        after_reveal=after_reveal,
     )
-    game.status = Game.Status.FINISHED
-    game.finished_by = actor if actor.is_authenticated else None
-    game.finished_at = timezone.now()
-    _results_changed(game, tournament.pk)
 
 
 def _results_changed(game: Game, tournament_id: int) -> None:
@@ -551,6 +781,7 @@ def current_state(game: Game) -> State:
 # --- undo ------------------------------------------------------------------------------------
 
 
+@refusals_recorded("undo")
 def request_undo(game: Game, actor: AnyUser, reason: str) -> Move:
     """Take back the latest effective action, with a reason (recorded as a new `undo` row).
 
@@ -568,6 +799,12 @@ def request_undo(game: Game, actor: AnyUser, reason: str) -> Move:
         if game.status == Game.Status.CONFIRMED:
             raise GameError(
                 "game_confirmed", "A confirmed game cannot be changed.", "確定済みのゲームです"
+            )
+        if game.status == Game.Status.VOID or game.forfeit_seat is not None:
+            raise GameError(
+                "game_ruled",
+                "This game was ruled on (void or forfeit): correct its result instead.",
+                "裁定済みのゲームです。結果の訂正を行ってください",
             )
         if game.undo_pending_seq is not None:
             raise GameError("undo_pending", "An undo is already waiting.", "取り消しが承認待ちです")
@@ -592,7 +829,7 @@ def request_undo(game: Game, actor: AnyUser, reason: str) -> Move:
             approved=approved,
         )
         if approved:
-            _reopen(game, tournament.pk)
+            _reopen(game, actor, tournament.pk, reason)
         else:
             game.undo_pending_seq = row.seq
         _changed(game)
@@ -600,6 +837,7 @@ def request_undo(game: Game, actor: AnyUser, reason: str) -> Move:
     return row
 
 
+@refusals_recorded("decide_undo")
 def decide_undo(game: Game, actor: AnyUser, approve: bool) -> Move:
     """The head referee (or an organiser) approves or refuses the pending undo."""
     tournament = _tournament(game)
@@ -624,16 +862,18 @@ def decide_undo(game: Game, actor: AnyUser, approve: bool) -> Move:
         )
         game.undo_pending_seq = None
         if approve:
-            _reopen(game, tournament.pk)
+            _reopen(game, actor, tournament.pk, pending.reason)
         _changed(game)
         game.save(update_fields=[*SAVED_ON_CHANGE, "undo_pending_seq"])
     return row
 
 
-def _reopen(game: Game, tournament_id: int) -> None:
-    """An undone last move un-finishes the game: its results were derived from it."""
+def _reopen(game: Game, actor: AnyUser, tournament_id: int, reason: str) -> None:
+    """An undone last move un-finishes the game: its results were derived from it (the
+    withdrawn result stays in the game's versions)."""
     if game.status == Game.Status.FINISHED:
         game.results.all().delete()
+        _new_version(game, actor, ResultVersion.Kind.REOPENED, [], reason=reason)
         _results_changed(game, tournament_id)
         game.status = Game.Status.IN_PLAY
         game.finished_by = None
@@ -643,6 +883,7 @@ def _reopen(game: Game, tournament_id: int) -> None:
 # --- quick results and confirmation ----------------------------------------------------------
 
 
+@refusals_recorded("quick_result")
 def record_quick_result(
     game: Game,
     actor: AnyUser,
@@ -667,10 +908,13 @@ def record_quick_result(
             raise GameError(error.code, error.message_en, error.message_ja) from error
         _finish(game, actor, placings)
         _changed(game)
-        game.save(update_fields=["version", "status", "finished_by", "finished_at"])
+        game.save(
+            update_fields=["version", "status", "finished_by", "finished_at", "result_version"]
+        )
     return list(game.results.order_by("place"))
 
 
+@refusals_recorded("confirm")
 def confirm_game(game: Game, actor: AnyUser) -> Game:
     """A second official or a player at the table confirms the finished game's result."""
     with transaction.atomic():
@@ -691,6 +935,330 @@ def confirm_game(game: Game, actor: AnyUser) -> Game:
         _changed(game)
         game.save(update_fields=["status", "confirmed_by", "confirmed_at", "version"])
     return game
+
+
+# --- rulings: corrections, void and re-deal, forfeit -----------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class PlacingChange:
+    """One seat in a correction's side-by-side view: its result before and after."""
+
+    seat: int
+    entry_id: int
+    before: dict[str, Any] | None
+    after: dict[str, Any]
+
+    @property
+    def changed(self) -> bool:
+        return self.before != self.after
+
+
+@dataclass(frozen=True, slots=True)
+class CorrectionPreview:
+    game: Game
+    based_on_version: int
+    changes: list[PlacingChange]
+    after_reveal: bool
+
+    @property
+    def changes_anything(self) -> bool:
+        return any(c.changed for c in self.changes)
+
+
+def _lock_for_ruling(game: Game, actor: AnyUser) -> tuple[Game, Round]:
+    """The game's round then the game, locked; the actor must be allowed to rule on it."""
+    round_ = Round.objects.select_for_update(of=("self",)).select_related("stage__tournament")
+    locked_round = round_.get(tables__games=game.pk)
+    require_ruling_official(actor, locked_round)
+    return _lock(game), locked_round
+
+
+def _result_dict(place: int, title: str, foul: bool, miyako: bool, points: int) -> dict[str, Any]:
+    return {"place": place, "title": title, "foul": foul, "miyako_ochi": miyako, "points": points}
+
+
+def _correction(
+    game: Game,
+    round_: Round,
+    finishing_order: Sequence[int],
+    fouls: Sequence[int],
+    miyako_ochi: int | None,
+) -> tuple[tuple[Placing, ...], CorrectionPreview]:
+    if game.status not in (Game.Status.FINISHED, Game.Status.CONFIRMED):
+        raise GameError(
+            "no_result",
+            "Only a finished game's result can be corrected.",
+            "終了したゲームの結果のみ訂正できます",
+        )
+    try:
+        placings = quick_placings(game, finishing_order, fouls, miyako_ochi)
+    except QuickError as error:
+        raise GameError.of(error) from error
+    tournament = round_.stage.tournament
+    points = partial(
+        points_for,
+        tournament.points_table,
+        seats=game.seats,
+        game_number=game.game_number,
+        games_per_set=tournament.games_per_set,
+    )
+    entries = dict(Seat.objects.filter(table_id=game.table_id).values_list("position", "entry_id"))
+    current = {r.seat: r for r in game.results.all()}
+    changes = []
+    for p in sorted(placings, key=lambda p: p.place or game.seats):
+        place = p.place or game.seats
+        old = current.get(p.seat)
+        changes.append(
+            PlacingChange(
+                p.seat,
+                entries[p.seat + 1],
+                None
+                if old is None
+                else _result_dict(old.place, old.title, old.foul, old.miyako_ochi, old.points),
+                _result_dict(place, p.title or "", p.foul, p.miyako_ochi, points(place=place)),
+            )
+        )
+    preview = CorrectionPreview(game, game.result_version, changes, round_.is_revealed)
+    return placings, preview
+
+
+def preview_correction(
+    game: Game,
+    actor: AnyUser,
+    finishing_order: Sequence[int],
+    fouls: Sequence[int] = (),
+    miyako_ochi: int | None = None,
+) -> CorrectionPreview:
+    """The old and new placings and points side by side, before a correction is saved."""
+    with transaction.atomic():
+        game, round_ = _lock_for_ruling(game, actor)
+        return _correction(game, round_, finishing_order, fouls, miyako_ochi)[1]
+
+
+@refusals_recorded("correct")
+def correct_result(
+    game: Game,
+    actor: AnyUser,
+    *,
+    finishing_order: Sequence[int],
+    fouls: Sequence[int] = (),
+    miyako_ochi: int | None = None,
+    reason: str,
+    based_on_version: int,
+) -> ResultVersion:
+    """Correct a finished game's result (訂正) as a new version of it, with a reason.
+
+    `based_on_version` is the version the official saw in the preview: if the result changed
+    since, the correction is refused rather than silently overwriting the other change. The
+    corrected result counts as confirmed (a ruling by the head referee or organiser); every
+    standing it feeds is recomputed."""
+    reason = reason.strip()
+    if not reason:
+        raise GameError(
+            "reason_required", "Give a reason for the correction.", "訂正の理由が必要です"
+        )
+    with transaction.atomic():
+        game, round_ = _lock_for_ruling(game, actor)
+        if game.result_version != based_on_version:
+            raise GameError(
+                "result_changed",
+                "The result changed since you looked at it: review it again.",
+                "表示後に結果が変わりました。もう一度確認してください",
+            )
+        placings, preview = _correction(game, round_, finishing_order, fouls, miyako_ochi)
+        if not preview.changes_anything:
+            raise GameError(
+                "correction_unchanged",
+                "The corrected result is the same as the current one.",
+                "訂正内容が現在の結果と同じです",
+            )
+        tournament = round_.stage.tournament
+        version = _write_results(
+            game,
+            tournament,
+            actor,
+            placings,
+            ResultVersion.Kind.CORRECTION,
+            reason=reason,
+            after_reveal=round_.is_revealed,
+        )
+        game.forfeit_seat = None
+        game.status = Game.Status.CONFIRMED
+        game.confirmed_by = actor if actor.is_authenticated else None
+        game.confirmed_at = timezone.now()
+        game.corrected_after_reveal = game.corrected_after_reveal or round_.is_revealed
+        _changed(game)
+        game.save(
+            update_fields=[
+                "status",
+                "confirmed_by",
+                "confirmed_at",
+                "version",
+                "result_version",
+                "forfeit_seat",
+                "corrected_after_reveal",
+            ]
+        )
+        AuditEntry.objects.create(
+            tournament=tournament,
+            round=round_,
+            game=game,
+            action=AuditEntry.Action.RESULT_CORRECTED,
+            actor=actor if actor.is_authenticated else None,
+            reason=reason,
+            data={
+                "version": version.number,
+                "after_reveal": round_.is_revealed,
+                "changes": [
+                    {"seat": c.seat, "entry": c.entry_id, "before": c.before, "after": c.after}
+                    for c in preview.changes
+                ],
+            },
+        )
+        _results_changed(game, tournament.pk)
+    return version
+
+
+@refusals_recorded("void")
+def void_game(game: Game, actor: AnyUser, *, reason: str, redeal: bool) -> Game:
+    """Void a game (misdeal, wrong cards…): it counts for nothing, its moves and any result
+    stay on record. With `redeal` the table plays it again with a new deal from the round's
+    seed (attempt + 1); otherwise the game is simply not played."""
+    reason = reason.strip()
+    if not reason:
+        raise GameError(
+            "reason_required", "Give a reason to void the game.", "無効の理由が必要です"
+        )
+    with transaction.atomic():
+        game, round_ = _lock_for_ruling(game, actor)
+        try:
+            require_round_open(round_)
+        except DomainError as error:
+            raise GameError.of(error) from error
+        if game.status == Game.Status.VOID:
+            raise GameError("already_void", "The game is already void.", "既に無効です")
+        latest = (
+            Game.objects.filter(
+                table_id=game.table_id, set_number=game.set_number, game_number=game.game_number
+            )
+            .order_by("-attempt")
+            .values_list("pk", flat=True)
+            .first()
+        )
+        later = Game.objects.filter(
+            table_id=game.table_id, set_number=game.set_number, game_number__gt=game.game_number
+        ).exclude(status=Game.Status.VOID)
+        if latest != game.pk or later.exists():
+            raise GameError(
+                "not_latest_game",
+                "Only the table's latest game can be voided: later games were played on it.",
+                "後続のゲームがあるため無効にできません（最新のゲームのみ）",
+            )
+        had_result = game.result_version > 0 and game.status != Game.Status.IN_PLAY
+        game.results.all().delete()
+        if had_result:
+            _new_version(game, actor, ResultVersion.Kind.VOID, [], reason=reason)
+        game.status = Game.Status.VOID
+        game.void_reason = reason
+        game.voided_by = actor if actor.is_authenticated else None
+        game.voided_at = timezone.now()
+        game.redeal = redeal
+        game.undo_pending_seq = None
+        _changed(game)
+        game.save(
+            update_fields=[
+                "status",
+                "void_reason",
+                "voided_by",
+                "voided_at",
+                "redeal",
+                "undo_pending_seq",
+                "version",
+                "result_version",
+            ]
+        )
+        tournament = round_.stage.tournament
+        AuditEntry.objects.create(
+            tournament=tournament,
+            round=round_,
+            game=game,
+            action=AuditEntry.Action.GAME_VOIDED,
+            actor=actor if actor.is_authenticated else None,
+            reason=reason,
+            data={"redeal": redeal, "attempt": game.attempt, "had_result": had_result},
+        )
+        if had_result:
+            _results_changed(game, tournament.pk)
+    return game
+
+
+@refusals_recorded("forfeit")
+def forfeit_seat(
+    game: Game,
+    actor: AnyUser,
+    *,
+    seat: int,
+    reason: str,
+    order: Sequence[int] = (),
+) -> ResultVersion:
+    """A player leaves mid-game (途中棄権): the game ends with them placed last, those already
+    out keeping their places and the others finishing by the tournament's forfeit rule (or,
+    for `referee_order` and quick games, in `order`). The game counts as settled."""
+    reason = reason.strip()
+    if not reason:
+        raise GameError("reason_required", "Give a reason for the forfeit.", "棄権の理由が必要です")
+    with transaction.atomic():
+        game, round_ = _lock_for_ruling(game, actor)
+        try:
+            require_round_open(round_)
+        except DomainError as error:
+            raise GameError.of(error) from error
+        if game.status != Game.Status.IN_PLAY:
+            raise GameError(
+                "game_over",
+                "Only a game in play can be forfeited.",
+                "対局中のゲームのみ棄権できます",
+            )
+        tournament = round_.stage.tournament
+        state = None if game.mode == Game.Mode.QUICK else rebuild(game)
+        try:
+            placings = forfeit_placings(
+                game,
+                state,
+                seat,
+                others_by_cards=tournament.forfeit_others == Tournament.ForfeitOthers.CARDS_LEFT,
+                order=order,
+            )
+        except QuickError as error:
+            raise GameError.of(error) from error
+        version = _write_results(
+            game,
+            tournament,
+            actor,
+            placings,
+            ResultVersion.Kind.FORFEIT,
+            reason=reason,
+            forfeit_seat=seat,
+        )
+        game.status = Game.Status.FINISHED
+        game.forfeit_seat = seat
+        game.finished_by = actor if actor.is_authenticated else None
+        game.finished_at = timezone.now()
+        game.undo_pending_seq = None
+        _changed(game)
+        game.save(update_fields=[*SAVED_ON_CHANGE, "forfeit_seat", "undo_pending_seq"])
+        AuditEntry.objects.create(
+            tournament=tournament,
+            round=round_,
+            game=game,
+            action=AuditEntry.Action.SEAT_FORFEITED,
+            actor=actor if actor.is_authenticated else None,
+            reason=reason,
+            data={"seat": seat, "version": version.number, "rule": tournament.forfeit_others},
+        )
+        _results_changed(game, tournament.pk)
+    return version
 
 
 def games_for_user_tables(user: AnyUser) -> Q:

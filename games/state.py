@@ -38,7 +38,7 @@ from games.models import Game
 from games.models import Move as MoveRow
 from tournaments.rulesets import rules_for_table
 
-MOVE_KEYS = frozenset({"seat", "play", "pass", "as", "declare", "choice", "give"})
+MOVE_KEYS = frozenset({"seat", "play", "pass", "as", "declare", "choice", "give", "respond"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,7 +68,8 @@ def _card_list(value: object, key: str) -> int:
 
 
 def parse_move(payload: object, seats: int) -> Move:
-    """An engine `Move` from a record-format move object (a play, a pass or a `give`)."""
+    """An engine `Move` from a record-format move object (a play, a pass or a `give`); a play
+    with `respond: true` is an out-of-turn action, judged as such by the engine."""
     if not isinstance(payload, Mapping):
         raise _bad("a move is a JSON object", "手は JSON オブジェクトです")
     unknown = set(payload) - MOVE_KEYS
@@ -83,8 +84,12 @@ def parse_move(payload: object, seats: int) -> Move:
             "a move has exactly one of play, pass or give",
             "play・pass・give のどれか一つを指定してください",
         )
+    respond = _respond(payload)
     if kinds[0] == "pass":
-        if payload["pass"] is not True or set(payload) - {"seat", "pass"}:
+        if respond:
+            raise _bad("a pass is never out of turn", "パスは手番外（respond）にはできません")
+        # `respond: false` is the default, written or not (canonical() leaves it out).
+        if payload["pass"] is not True or set(payload) - {"seat", "pass", "respond"}:
             raise _bad("a pass is {seat, pass: true}", "パスは {seat, pass: true} です")
         return Move.pass_turn(seat)
     if kinds[0] == "give":
@@ -108,7 +113,16 @@ def parse_move(payload: object, seats: int) -> Move:
     choice = payload.get("choice")
     if choice is not None and not isinstance(choice, str):
         choice = json.dumps(choice, sort_keys=True)
-    return Move(seat, cards, False, as_cards, declare, choice)
+    return Move(seat, cards, False, as_cards, declare, choice, respond=respond)
+
+
+def _respond(payload: Mapping[str, object]) -> bool:
+    """The `respond` flag: true marks an out-of-turn action (a ♥3 answering a lone joker, an
+    イッツー declared by a seat not in turn). Only a JSON boolean: "1" or 1 is a client bug."""
+    value = payload.get("respond", False)
+    if not isinstance(value, bool):
+        raise _bad("'respond' must be true or false", "'respond' は true か false です")
+    return value
 
 
 def canonical(move: Move) -> dict[str, object]:
@@ -300,3 +314,66 @@ def quick_placings(
 
 def titles_for(seats: int) -> tuple[str, ...] | None:
     return TITLES.get(seats)
+
+
+def forfeit_placings(
+    game: Game,
+    state: State | None,
+    leaver: int,
+    *,
+    others_by_cards: bool,
+    order: Sequence[int] = (),
+) -> tuple[Placing, ...]:
+    """Placings when `leaver` leaves the game mid-way (途中棄権): they are placed last; those
+    already out keep their places; the others still holding cards finish after them, by fewest
+    cards left (ties: in play order from the seat in turn) when `others_by_cards`, else in
+    `order` (the referee's). A quick-mode game has no state: `order` then names every other
+    seat in finishing order."""
+    seats = game.seats
+    if not 0 <= leaver < seats:
+        raise QuickError("forfeit_seat_invalid", "no such seat", "その席はありません")
+    if state is None:
+        clean: tuple[int, ...] = ()
+        fouls: tuple[int, ...] = ()
+        miyako: int | None = None
+        miyako_at = 0
+        still_in = [s for s in range(seats) if s != leaver]
+        by_cards = False
+    else:
+        if state.out >> leaver & 1 or leaver == state.miyako:
+            raise QuickError(
+                "forfeit_already_out",
+                "that player has already finished this game",
+                "その人は既に上がっています",
+            )
+        clean, fouls, miyako_at = state.clean, state.fouls, state.miyako_at
+        miyako = state.miyako if state.miyako >= 0 else None
+        still_in = [s for s in range(seats) if not state.out >> s & 1 and s not in (leaver, miyako)]
+        by_cards = others_by_cards
+    if by_cards and state is not None:
+        turn = state.turn
+        still_in.sort(key=lambda s: (state.counts[s], (s - turn) % seats))
+    else:
+        if sorted(order) != sorted(still_in):
+            raise QuickError(
+                "forfeit_order_invalid",
+                "give the finishing order of every other player still holding cards",
+                "残っている他の全員の順位を入力してください",
+            )
+        still_in = list(order)
+    base = final_placings(
+        rules_for_game(game),
+        seats,
+        clean=[*clean, *still_in],
+        remaining=[leaver],
+        fouls=fouls,
+        miyako=miyako,
+        miyako_at=miyako_at,
+    )
+    ranked = sorted(base, key=lambda p: p.place or seats)
+    ranked = [p for p in ranked if p.seat != leaver] + [next(p for p in base if p.seat == leaver)]
+    titles = titles_for(seats)
+    return tuple(
+        Placing(p.seat, i + 1, titles[i] if titles else None, p.foul, p.miyako_ochi)
+        for i, p in enumerate(ranked)
+    )

@@ -154,7 +154,7 @@ def reveal_rounds(
 class RoundAdmin(admin.ModelAdmin[Round]):
     list_display = ["stage", "number", "status", "public_commitment", "published_at"]
     list_filter = ["status", "stage__tournament"]
-    # The secret seed is excluded: only `revealed_seed` is shown, and only once finished.
+    # The secret seed is excluded: only `revealed_seed` is shown, and only once revealed.
     fields = [
         "stage",
         "number",
@@ -163,7 +163,9 @@ class RoundAdmin(admin.ModelAdmin[Round]):
         "public_commitment",
         "revealed_seed",
         "published_at",
-        "finished_at",
+        "completed_at",
+        "revealed_at",
+        "closed_at",
     ]
     readonly_fields = [
         "stage",
@@ -173,7 +175,9 @@ class RoundAdmin(admin.ModelAdmin[Round]):
         "public_commitment",
         "revealed_seed",
         "published_at",
-        "finished_at",
+        "completed_at",
+        "revealed_at",
+        "closed_at",
     ]
     actions = [publish_rounds, reveal_rounds]
 

@@ -6,7 +6,9 @@ round's secret seed, so anyone can check them once the seed is revealed.
   ``printf %s SEED | sha256sum``;
 - the deal of game `g` of set `s` at table `n`: the engine's ``deal(material, rules)`` with
   ``material = f"{seed}/table/{n}/set/{s}/game/{g}"`` (a UTF-8 string, `kakumei-deal/1`) and the
-  tournament's pinned ruleset for a table of that many seats.
+  tournament's pinned ruleset for a table of that many seats;
+- a game voided and re-dealt (attempt `a` ≥ 2) appends ``/attempt/{a}`` to its material, so
+  the re-deal is as verifiable as the first deal and differs from it.
 """
 
 from __future__ import annotations
@@ -26,8 +28,10 @@ def commitment_for(seed_hex: str) -> str:
     return hashlib.sha256(seed_hex.encode("ascii")).hexdigest()
 
 
-def deal_material(seed_hex: str, table: int, set_number: int, game: int) -> str:
-    return f"{seed_hex}/table/{table}/set/{set_number}/game/{game}"
+def deal_material(seed_hex: str, table: int, set_number: int, game: int, attempt: int = 1) -> str:
+    material = f"{seed_hex}/table/{table}/set/{set_number}/game/{game}"
+    # Attempt 1 keeps the original form: deals published before re-deals existed still verify.
+    return material if attempt == 1 else f"{material}/attempt/{attempt}"
 
 
 def derive_deal(
@@ -39,7 +43,8 @@ def derive_deal(
     table: int,
     set_number: int,
     game: int,
+    attempt: int = 1,
 ) -> Deal:
     """The deal (hands per seat, blind cards) of one game at one table of a round."""
     rules = rules_for_table(ruleset_id, ruleset_version, seats)
-    return deal(deal_material(seed_hex, table, set_number, game), rules)
+    return deal(deal_material(seed_hex, table, set_number, game, attempt), rules)

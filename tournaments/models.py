@@ -105,6 +105,18 @@ class Tournament(models.Model):
     allow_short_tables = models.BooleanField(default=True)
     # A referee's undo (取り消し) waits for a head referee's approval when set.
     undo_requires_approval = models.BooleanField(default=False)
+
+    class ForfeitOthers(models.TextChoices):
+        CARDS_LEFT = "cards_left", "By cards left (fewest first) 残り枚数順"
+        REFEREE_ORDER = "referee_order", "In the order the referee enters 審判が決める"
+
+    # A player who leaves mid-game (途中棄権) is placed last; the others still in play finish
+    # by this rule, after those already out.
+    forfeit_others = models.CharField(
+        max_length=20, choices=ForfeitOthers.choices, default=ForfeitOthers.CARDS_LEFT
+    )
+    # Points for the leaver instead of last place's (e.g. 0, or negative as a penalty).
+    forfeit_leaver_points = models.IntegerField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -131,6 +143,10 @@ class Tournament(models.Model):
             models.CheckConstraint(
                 condition=models.Q(points_table__has_key="places"),
                 name="tournament_points_table_has_places",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(forfeit_others__in=["cards_left", "referee_order"]),
+                name="tournament_forfeit_others_valid",
             ),
         ]
 
@@ -312,16 +328,33 @@ class StageEntrant(models.Model):
 
 
 class Round(models.Model):
-    """A round: tables drawn, then published (seed committed), then finished (seed revealed).
+    """A round, as a state machine (services move it; the database refuses inconsistent rows):
 
-    `seed_secret` never leaves the server before `finished_at`; `seed_commitment` is
+    draft → published → in_play → complete → revealed
+
+    - draft: a draw preview the organiser may redraw;
+    - published: tables and the seed's SHA-256 commitment are public, no game started yet;
+    - in_play: the first game has started;
+    - complete: every game is settled (confirmed, forfeited or void); no move, new game or
+      result change is accepted except a correction;
+    - revealed: the seed is public, so anyone can re-derive every deal. Only the organiser may
+      still correct a result (flagged on the public pages) until they close the round.
+
+    `seed_secret` never leaves the server before `revealed_at`; `seed_commitment` is
     SHA-256(seed_secret as ASCII hex) and is public from publication on.
     """
 
     class Status(models.TextChoices):
         DRAFT = "draft", "Draft (draw preview)"
         PUBLISHED = "published", "Published"
-        FINISHED = "finished", "Finished"
+        IN_PLAY = "in_play", "In play"
+        COMPLETE = "complete", "Complete"
+        REVEALED = "revealed", "Seed revealed"
+
+    # Rounds whose games may still be played or change.
+    OPEN = (Status.PUBLISHED, Status.IN_PLAY)
+    # Rounds whose results are final but for corrections.
+    SETTLED = (Status.COMPLETE, Status.REVEALED)
 
     stage = models.ForeignKey(Stage, on_delete=models.CASCADE, related_name="rounds")
     number = models.PositiveSmallIntegerField()
@@ -330,7 +363,10 @@ class Round(models.Model):
     seed_commitment = models.CharField(max_length=64)
     draw_method = models.CharField(max_length=20, blank=True)
     published_at = models.DateTimeField(null=True, blank=True)
-    finished_at = models.DateTimeField(null=True, blank=True)
+    completed_at = models.DateTimeField(null=True, blank=True)
+    revealed_at = models.DateTimeField(null=True, blank=True)
+    # After closing, not even the organiser may correct a result of the round.
+    closed_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -343,14 +379,33 @@ class Round(models.Model):
                 name="round_seed_is_hex64",
             ),
             models.CheckConstraint(
+                condition=models.Q(
+                    status__in=["draft", "published", "in_play", "complete", "revealed"]
+                ),
+                name="round_status_valid",
+            ),
+            models.CheckConstraint(
                 condition=models.Q(status="draft") | models.Q(published_at__isnull=False),
                 name="round_published_has_time",
             ),
-            # The seed is revealed exactly when the round finishes.
+            # Complete exactly from completion on.
             models.CheckConstraint(
-                condition=models.Q(status="finished", finished_at__isnull=False)
-                | (~models.Q(status="finished") & models.Q(finished_at__isnull=True)),
-                name="round_finished_iff_revealed",
+                condition=models.Q(status__in=["complete", "revealed"], completed_at__isnull=False)
+                | (
+                    ~models.Q(status__in=["complete", "revealed"])
+                    & models.Q(completed_at__isnull=True)
+                ),
+                name="round_complete_iff_completed_at",
+            ),
+            # The seed is public exactly when the round is revealed.
+            models.CheckConstraint(
+                condition=models.Q(status="revealed", revealed_at__isnull=False)
+                | (~models.Q(status="revealed") & models.Q(revealed_at__isnull=True)),
+                name="round_revealed_iff_revealed_at",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(closed_at__isnull=True) | models.Q(status="revealed"),
+                name="round_closed_only_when_revealed",
             ),
         ]
 
@@ -362,8 +417,21 @@ class Round(models.Model):
         return self.stage.tournament
 
     @property
+    def is_open(self) -> bool:
+        """Games may start, be played and have their results recorded."""
+        return self.status in self.OPEN
+
+    @property
+    def is_settled(self) -> bool:
+        return self.status in self.SETTLED
+
+    @property
     def is_revealed(self) -> bool:
-        return self.status == self.Status.FINISHED
+        return self.status == self.Status.REVEALED
+
+    @property
+    def is_closed(self) -> bool:
+        return self.closed_at is not None
 
     @property
     def revealed_seed(self) -> str | None:
@@ -428,3 +496,95 @@ class Seat(models.Model):
         # Keep the denormalised round in step with the table, whoever creates the seat.
         self.round_id = self.table.round_id
         super().save(*args, **kwargs)
+
+
+class Penalty(models.Model):
+    """A head referee's or organiser's penalty (罰則): a warning, or points deducted from the
+    entry's totals. Never deleted; a mistaken one is withdrawn (kept, no longer counted)."""
+
+    class Kind(models.TextChoices):
+        WARNING = "warning", "Warning 警告"
+        DEDUCTION = "deduction", "Points deduction 減点"
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="penalties")
+    entry = models.ForeignKey(Entry, on_delete=models.PROTECT, related_name="penalties")
+    # The round (and game) it was given in, when it was: stage standings count it there.
+    round = models.ForeignKey(
+        Round, null=True, blank=True, on_delete=models.PROTECT, related_name="penalties"
+    )
+    game = models.ForeignKey(
+        "games.Game", null=True, blank=True, on_delete=models.PROTECT, related_name="penalties"
+    )
+    kind = models.CharField(max_length=20, choices=Kind.choices)
+    points = models.PositiveIntegerField(default=0)
+    reason = models.CharField(max_length=300)
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    withdrawn_at = models.DateTimeField(null=True, blank=True)
+    withdrawn_reason = models.CharField(max_length=300, blank=True)
+
+    class Meta:
+        ordering = ["tournament", "created_at"]
+        verbose_name_plural = "penalties"
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(kind__in=["warning", "deduction"]), name="penalty_kind_valid"
+            ),
+            # A warning deducts nothing; a deduction deducts something.
+            models.CheckConstraint(
+                condition=models.Q(kind="warning", points=0)
+                | models.Q(kind="deduction", points__gte=1),
+                name="penalty_points_match_kind",
+            ),
+            models.CheckConstraint(condition=~models.Q(reason=""), name="penalty_has_reason"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.entry}: {self.get_kind_display()} {self.points or ''}".strip()
+
+    @property
+    def is_active(self) -> bool:
+        return self.withdrawn_at is None
+
+
+class AuditEntry(models.Model):
+    """One official action that changes a tournament's record or bends its rules: a round
+    transition, a draw override, a correction, a void, a re-deal, a forfeit, a penalty.
+
+    Append-only: written by the services in the same transaction as the change it records."""
+
+    class Action(models.TextChoices):
+        ROUND_COMPLETED = "round_completed", "Round completed"
+        SEED_REVEALED = "seed_revealed", "Seed revealed"
+        ROUND_CLOSED = "round_closed", "Round closed"
+        DRAW_OVERRIDE = "draw_override", "Round drawn before the previous one was complete"
+        RESULT_CORRECTED = "result_corrected", "Result corrected"
+        GAME_VOIDED = "game_voided", "Game voided"
+        SEAT_FORFEITED = "seat_forfeited", "Seat forfeited"
+        PENALTY_GIVEN = "penalty_given", "Penalty given"
+        PENALTY_WITHDRAWN = "penalty_withdrawn", "Penalty withdrawn"
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="audit")
+    round = models.ForeignKey(
+        Round, null=True, blank=True, on_delete=models.SET_NULL, related_name="audit"
+    )
+    game = models.ForeignKey(
+        "games.Game", null=True, blank=True, on_delete=models.SET_NULL, related_name="audit"
+    )
+    action = models.CharField(max_length=30, choices=Action.choices)
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    reason = models.CharField(max_length=300, blank=True)
+    # What changed, for the record (e.g. old and new placings); never hidden cards.
+    data = models.JSONField(default=dict, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["tournament", "-created_at", "-pk"]
+        verbose_name_plural = "audit entries"
+
+    def __str__(self) -> str:
+        return f"{self.created_at:%Y-%m-%d %H:%M} {self.get_action_display()}"

@@ -31,6 +31,11 @@ def is_organiser(user: AnyUser, tournament: Tournament) -> bool:
     return has_role(user, tournament, Official.Role.ORGANISER)
 
 
+def is_head_referee(user: AnyUser, tournament: Tournament) -> bool:
+    """The head referee (主審) — or an organiser, who may do everything a head referee may."""
+    return is_organiser(user, tournament) or has_role(user, tournament, Official.Role.HEAD_REFEREE)
+
+
 def require_organiser(actor: AnyUser, tournament: Tournament) -> None:
     """Raise `PermissionDenied` unless `actor` organises `tournament`."""
     if not is_organiser(actor, tournament):

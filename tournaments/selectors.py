@@ -3,6 +3,9 @@ pages must never show what the user may not see)."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, ClassVar
+
 from django.db.models import Count, Prefetch, Q, QuerySet, Sum
 
 from tournaments.models import (
@@ -17,6 +20,9 @@ from tournaments.models import (
 )
 from tournaments.permissions import AnyUser
 from tournaments.seating import History, PastTable
+
+if TYPE_CHECKING:
+    from games.models import Game
 
 
 def public_tournaments() -> QuerySet[Tournament]:
@@ -181,3 +187,70 @@ def last_round_tables(stage: Stage) -> dict[int, list[int]]:
 
 def stage_entrants(stage: Stage) -> QuerySet[StageEntrant]:
     return stage.entrants.select_related("entry__player").order_by("entry__number")
+
+
+@dataclass(frozen=True, slots=True)
+class Blocker:
+    """A game that keeps a round from completing, and why (bilingual, with a stable code)."""
+
+    table: int
+    set_number: int
+    game_number: int
+    code: str  # not_started | in_play | undo_pending | unconfirmed | redeal_pending
+    game_id: int | None = None
+
+    MESSAGES: ClassVar[dict[str, tuple[str, str]]] = {
+        "not_started": ("not started", "未開始"),
+        "in_play": ("in play", "対局中"),
+        "undo_pending": ("an undo waits for the head referee", "取り消しが主審の承認待ち"),
+        "unconfirmed": ("finished, not confirmed", "終了・未確定"),
+        "redeal_pending": ("voided, to be re-dealt", "無効・配り直し待ち"),
+    }
+
+    @property
+    def message_en(self) -> str:
+        where = f"Table {self.table}, set {self.set_number}, game {self.game_number}"
+        return f"{where}: {self.MESSAGES[self.code][0]}"
+
+    @property
+    def message_ja(self) -> str:
+        where = f"{self.table}卓 第{self.set_number}セット 第{self.game_number}ゲーム"
+        return f"{where}：{self.MESSAGES[self.code][1]}"
+
+
+def round_blockers(round_: Round) -> list[Blocker]:
+    """Every game of the round that is not settled (confirmed, forfeited or void), table by
+    table in play order — including games not started yet: a round is every table's
+    `sets_per_round` × `games_per_set` games."""
+    from games.models import Game  # games depends on tournaments, not the other way round
+
+    tournament = round_.stage.tournament
+    slots = [
+        (s, g)
+        for s in range(1, tournament.sets_per_round + 1)
+        for g in range(1, tournament.games_per_set + 1)
+    ]
+    games: dict[tuple[int, int, int], Game] = {}
+    # Attempts in order, so the last one seen for a game is its latest attempt.
+    for game in Game.objects.filter(table__round=round_).order_by("attempt"):
+        games[(game.table_id, game.set_number, game.game_number)] = game
+    blockers = []
+    for table in round_.tables.order_by("number"):
+        for set_number, game_number in slots:
+            found = games.get((table.pk, set_number, game_number))
+            code = "not_started" if found is None else _blocking_code(found)
+            if code:
+                game_id = found.pk if found is not None else None
+                blockers.append(Blocker(table.number, set_number, game_number, code, game_id))
+    return blockers
+
+
+def _blocking_code(game: Game) -> str:
+    """Why a started game blocks its round ("" when it does not)."""
+    from games.models import Game
+
+    if game.status == Game.Status.VOID:
+        return "redeal_pending" if game.redeal else ""
+    if game.status == Game.Status.IN_PLAY:
+        return "undo_pending" if game.undo_pending_seq is not None else "in_play"
+    return "" if game.is_settled else "unconfirmed"

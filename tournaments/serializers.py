@@ -101,7 +101,9 @@ class RoundSerializer(serializers.ModelSerializer[Round]):
             "status",
             "draw_method",
             "published_at",
-            "finished_at",
+            "completed_at",
+            "revealed_at",
+            "closed_at",
             "seed_commitment",
             "seed",
         ]

@@ -23,8 +23,10 @@ from tournaments import seating
 from tournaments.advancement import Rule, select_advancing
 from tournaments.deals import commitment_for, new_seed
 from tournaments.models import (
+    AuditEntry,
     Entry,
     Official,
+    Penalty,
     Player,
     Round,
     Seat,
@@ -33,21 +35,49 @@ from tournaments.models import (
     Table,
     Tournament,
 )
-from tournaments.permissions import AnyUser, can_create_tournament, require_organiser
+from tournaments.permissions import (
+    AnyUser,
+    can_create_tournament,
+    is_head_referee,
+    require_organiser,
+)
 from tournaments.points import preset_points_table, validate_points_table
 from tournaments.rulesets import check_ruleset
 from tournaments.selectors import (
+    Blocker,
     last_round_tables,
     next_stage,
+    round_blockers,
     seating_history,
     stage_participants,
     stage_totals,
 )
-from tournaments.signals import stage_advanced
+from tournaments.signals import penalties_changed, round_settled, stage_advanced
 
 
 class DomainError(ValueError):
-    """The organiser's request cannot be carried out as asked (shown to them as is)."""
+    """The organiser's request cannot be carried out as asked (shown to them as is): a
+    stable `code` for machines and the message in English and Japanese."""
+
+    def __init__(self, message_en: str, message_ja: str = "", code: str = "refused") -> None:
+        super().__init__(message_en)
+        self.code = code
+        self.message_en = message_en
+        self.message_ja = message_ja or message_en
+
+
+class RoundBlocked(DomainError):
+    """The round still has games to settle: `blockers` lists every one of them."""
+
+    def __init__(self, action_en: str, action_ja: str, blockers: Sequence[Blocker]) -> None:
+        self.blockers = list(blockers)
+        n = len(self.blockers)
+        super().__init__(
+            f"{action_en}: {n} game(s) of the round are not settled yet (confirmed, forfeited "
+            "or void).",
+            f"{action_ja}：未確定のゲームが {n} 件あります（確定・棄権・無効のいずれかが必要）。",
+            code="round_not_settled",
+        )
 
 
 # ---------------------------------------------------------------------------------------------
@@ -411,19 +441,36 @@ def _entrant_label(entry: Entry) -> str:
 
 
 @transaction.atomic
-def draw_round(stage: Stage, actor: AnyUser, *, seed: str | None = None) -> Round:
+def draw_round(
+    stage: Stage, actor: AnyUser, *, seed: str | None = None, override_reason: str = ""
+) -> Round:
     """Draw the next round of `stage` as a draft (a preview the organiser can redraw).
 
     The first round of the tournament is a random draw; later rounds re-seat by score band
-    (`tournaments.seating`). A still-unpublished draft of the stage is replaced.
+    (`tournaments.seating`). A still-unpublished draft of the stage is replaced. The previous
+    round must be complete (its results final): re-seating by score on partial results is
+    refused unless the organiser overrides with a reason, which is audited.
     """
     tournament = stage.tournament
     require_organiser(actor, tournament)
     stage = Stage.objects.select_for_update().get(pk=stage.pk)
     if stage.advanced_at is not None:
-        raise DomainError(f"{stage.name} has already advanced to the next stage.")
-    if stage.rounds.filter(status=Round.Status.PUBLISHED).exists():
-        raise DomainError("Finish the published round before drawing the next one.")
+        raise DomainError(
+            f"{stage.name} has already advanced to the next stage.",
+            f"{stage.name} は次のステージへ進出済みです。",
+            code="stage_advanced",
+        )
+    unfinished = list(stage.rounds.filter(status__in=Round.OPEN).order_by("number"))
+    override_reason = override_reason.strip()
+    if unfinished and not override_reason:
+        numbers = ", ".join(str(r.number) for r in unfinished)
+        raise DomainError(
+            f"Round {numbers} of {stage.name} is not complete: complete it before drawing the "
+            "next round, or override with a reason.",
+            f"{stage.name} の第{numbers}回戦が完了していません。完了させるか、理由を付けて"
+            "強行してください。",
+            code="previous_round_not_complete",
+        )
     stage.rounds.filter(status=Round.Status.DRAFT).delete()
     number = (stage.rounds.aggregate(m=Max("number"))["m"] or 0) + 1
 
@@ -467,6 +514,15 @@ def draw_round(stage: Stage, actor: AnyUser, *, seed: str | None = None) -> Roun
         seed_commitment=commitment_for(round_seed),
         draw_method=draw.method,
     )
+    if unfinished:
+        _audit(
+            tournament,
+            actor,
+            AuditEntry.Action.DRAW_OVERRIDE,
+            round_=round_,
+            reason=override_reason,
+            data={"open_rounds": [r.number for r in unfinished]},
+        )
     for drawn in draw.tables:
         # The explanation shows the seed only as "by lot": it must not leak before reveal.
         explanation = drawn.explanation.replace(f", seed {draw_seed}", "")
@@ -478,13 +534,45 @@ def draw_round(stage: Stage, actor: AnyUser, *, seed: str | None = None) -> Roun
     return round_
 
 
+def _audit(
+    tournament: Tournament,
+    actor: AnyUser,
+    action: str,
+    *,
+    round_: Round | None = None,
+    game_id: int | None = None,
+    reason: str = "",
+    data: dict[str, object] | None = None,
+) -> AuditEntry:
+    """Record an official action, in the transaction of the change it describes."""
+    return AuditEntry.objects.create(
+        tournament=tournament,
+        round=round_,
+        game_id=game_id,
+        action=action,
+        actor=actor if actor.is_authenticated else None,
+        reason=reason,
+        data=data or {},
+    )
+
+
+def _locked_round(round_: Round) -> Round:
+    return (
+        Round.objects.select_for_update(of=("self",))
+        .select_related("stage__tournament")
+        .get(pk=round_.pk)
+    )
+
+
 @transaction.atomic
 def publish_round(round_: Round, actor: AnyUser) -> Round:
     """Publish the draw and the seed's SHA-256 commitment (the seed itself stays secret)."""
     require_organiser(actor, round_.stage.tournament)
-    round_ = Round.objects.select_for_update().get(pk=round_.pk)
+    round_ = _locked_round(round_)
     if round_.status != Round.Status.DRAFT:
-        raise DomainError(f"{round_} is already published.")
+        raise DomainError(
+            f"{round_} is already published.", "この回戦は公開済みです。", code="not_draft"
+        )
     round_.status = Round.Status.PUBLISHED
     round_.published_at = timezone.now()
     round_.save(update_fields=["status", "published_at"])
@@ -495,17 +583,187 @@ def publish_round(round_: Round, actor: AnyUser) -> Round:
     return round_
 
 
+def require_round_open(round_: Round) -> None:
+    """Raise `DomainError` unless games of the round may start, be played and be recorded."""
+    if round_.status == Round.Status.DRAFT:
+        raise DomainError(
+            "The round is not published yet.", "この回戦はまだ公開されていません。", "round_draft"
+        )
+    if not round_.is_open:
+        raise DomainError(
+            f"Round {round_.number} is {round_.get_status_display().lower()}: its results change "
+            "only through a correction.",
+            f"第{round_.number}回戦は{'公開済み' if round_.is_revealed else '完了'}です。"
+            "結果の変更は訂正でのみ行えます。",
+            "round_settled",
+        )
+
+
+def mark_round_in_play(round_: Round) -> None:
+    """published → in_play, when a table starts its first game (the caller holds the round's
+    lock and has checked it is open)."""
+    if round_.status == Round.Status.PUBLISHED:
+        round_.status = Round.Status.IN_PLAY
+        round_.save(update_fields=["status"])
+
+
+def _settle(round_: Round, actor: AnyUser, action_en: str, action_ja: str) -> None:
+    """published / in_play → complete, once no game blocks it (the round is locked)."""
+    blockers = round_blockers(round_)
+    if blockers:
+        raise RoundBlocked(action_en, action_ja, blockers)
+    round_.status = Round.Status.COMPLETE
+    round_.completed_at = timezone.now()
+    round_.save(update_fields=["status", "completed_at"])
+    _audit(round_.stage.tournament, actor, AuditEntry.Action.ROUND_COMPLETED, round_=round_)
+
+
+@transaction.atomic
+def complete_round(round_: Round, actor: AnyUser) -> Round:
+    """Declare the round's results final: every game confirmed, forfeited or void. From now on
+    no move, game or result change is accepted but a correction; the next round may be drawn."""
+    require_organiser(actor, round_.stage.tournament)
+    round_ = _locked_round(round_)
+    if not round_.is_open:
+        raise DomainError(
+            f"Round {round_.number} is {round_.get_status_display().lower()}, not in play.",
+            f"第{round_.number}回戦は対局中ではありません。",
+            code="round_not_in_play",
+        )
+    _settle(round_, actor, "Cannot complete the round", "回戦を完了できません")
+    transaction.on_commit(partial(round_settled.send, sender=Round, round_id=round_.pk))
+    return round_
+
+
 @transaction.atomic
 def reveal_round_seed(round_: Round, actor: AnyUser) -> Round:
-    """Finish the round and reveal its seed, so anyone can re-derive every deal."""
+    """Reveal the round's seed, so anyone can re-derive every deal — only once every game of
+    the round is settled (a round still in play is completed first, in the same step)."""
     require_organiser(actor, round_.stage.tournament)
-    round_ = Round.objects.select_for_update().get(pk=round_.pk)
-    if round_.status != Round.Status.PUBLISHED:
-        raise DomainError(f"{round_} must be published (and played) before its seed is revealed.")
-    round_.status = Round.Status.FINISHED
-    round_.finished_at = timezone.now()
-    round_.save(update_fields=["status", "finished_at"])
+    round_ = _locked_round(round_)
+    if round_.status == Round.Status.DRAFT:
+        raise DomainError(
+            "Publish and play the round before revealing its seed.",
+            "公開・対局の後にシードを公開できます。",
+            code="round_draft",
+        )
+    if round_.status == Round.Status.REVEALED:
+        raise DomainError(
+            "The seed is already revealed.", "シードは公開済みです。", code="already_revealed"
+        )
+    if round_.is_open:
+        _settle(round_, actor, "Cannot reveal the seed", "シードを公開できません")
+        transaction.on_commit(partial(round_settled.send, sender=Round, round_id=round_.pk))
+    round_.status = Round.Status.REVEALED
+    round_.revealed_at = timezone.now()
+    round_.save(update_fields=["status", "revealed_at"])
+    _audit(round_.stage.tournament, actor, AuditEntry.Action.SEED_REVEALED, round_=round_)
     return round_
+
+
+@transaction.atomic
+def close_round(round_: Round, actor: AnyUser) -> Round:
+    """After the reveal: no result of the round may change any more, not even by a correction."""
+    require_organiser(actor, round_.stage.tournament)
+    round_ = _locked_round(round_)
+    if not round_.is_revealed:
+        raise DomainError(
+            "Reveal the round's seed before closing it.",
+            "シード公開の後に締め切れます。",
+            code="round_not_revealed",
+        )
+    if round_.is_closed:
+        raise DomainError("The round is already closed.", "締め切り済みです。", "already_closed")
+    round_.closed_at = timezone.now()
+    round_.save(update_fields=["closed_at"])
+    _audit(round_.stage.tournament, actor, AuditEntry.Action.ROUND_CLOSED, round_=round_)
+    return round_
+
+
+@transaction.atomic
+def give_penalty(
+    entry: Entry,
+    actor: AnyUser,
+    *,
+    kind: str,
+    reason: str,
+    points: int = 0,
+    round_: Round | None = None,
+    game_id: int | None = None,
+) -> Penalty:
+    """A warning (警告) or a points deduction (減点) for an entrant, with a reason: the head
+    referee's or an organiser's ruling, audited, and counted in every standing at once."""
+    tournament = entry.tournament
+    if not is_head_referee(actor, tournament):
+        raise PermissionDenied("Only the head referee or an organiser gives penalties.")
+    reason = reason.strip()
+    if not reason:
+        raise DomainError(
+            "Give a reason for the penalty.", "罰則の理由が必要です。", "reason_required"
+        )
+    if kind == Penalty.Kind.WARNING:
+        points = 0
+    elif kind != Penalty.Kind.DEDUCTION or points < 1:
+        raise DomainError(
+            "A deduction takes away at least one point.",
+            "減点は1点以上です。",
+            code="penalty_points_invalid",
+        )
+    if round_ is not None and round_.stage.tournament_id != tournament.pk:
+        raise DomainError("That round is not in this tournament.", "別の大会の回戦です。")
+    penalty = Penalty.objects.create(
+        tournament=tournament,
+        entry=entry,
+        round=round_,
+        game_id=game_id,
+        kind=kind,
+        points=points,
+        reason=reason,
+        actor=actor if actor.is_authenticated else None,
+    )
+    _audit(
+        tournament,
+        actor,
+        AuditEntry.Action.PENALTY_GIVEN,
+        round_=round_,
+        game_id=game_id,
+        reason=reason,
+        data={"penalty": penalty.pk, "entry": entry.number, "kind": kind, "points": points},
+    )
+    transaction.on_commit(
+        partial(penalties_changed.send, sender=Penalty, tournament_id=tournament.pk)
+    )
+    return penalty
+
+
+@transaction.atomic
+def withdraw_penalty(penalty: Penalty, actor: AnyUser, *, reason: str) -> Penalty:
+    """Take a mistaken penalty back: it stays on record, no longer counted."""
+    tournament = penalty.tournament
+    if not is_head_referee(actor, tournament):
+        raise PermissionDenied("Only the head referee or an organiser withdraws penalties.")
+    penalty = Penalty.objects.select_for_update().get(pk=penalty.pk)
+    reason = reason.strip()
+    if not reason:
+        raise DomainError("Give a reason.", "理由が必要です。", "reason_required")
+    if penalty.withdrawn_at is not None:
+        raise DomainError("Already withdrawn.", "取り消し済みです。", "already_withdrawn")
+    penalty.withdrawn_at = timezone.now()
+    penalty.withdrawn_reason = reason
+    penalty.save(update_fields=["withdrawn_at", "withdrawn_reason"])
+    _audit(
+        tournament,
+        actor,
+        AuditEntry.Action.PENALTY_WITHDRAWN,
+        round_=penalty.round,
+        game_id=penalty.game_id,
+        reason=reason,
+        data={"penalty": penalty.pk, "entry": penalty.entry.number},
+    )
+    transaction.on_commit(
+        partial(penalties_changed.send, sender=Penalty, tournament_id=tournament.pk)
+    )
+    return penalty
 
 
 @transaction.atomic
@@ -549,8 +807,13 @@ def advance_stage(
         raise DomainError(f"{stage.name} is the last stage; nobody advances from it.")
     if stage.advanced_at is not None:
         raise DomainError(f"{stage.name} has already advanced.")
-    if stage.rounds.exclude(status=Round.Status.FINISHED).exists():
-        raise DomainError("Every round of the stage must be finished before advancing.")
+    if stage.rounds.exclude(status__in=Round.SETTLED).exists():
+        raise DomainError(
+            "Every round of the stage must be complete before advancing: advancement counts "
+            "confirmed results only.",
+            "進出判定は確定した結果のみで行います。ステージの全回戦を完了させてください。",
+            code="stage_not_complete",
+        )
     if not (stage.advance_top_n or stage.advance_top_k_per_table):
         raise DomainError(f"{stage.name} has no advancement rule.")
     playing = {e.pk for e in stage_participants(stage)}

@@ -7,3 +7,10 @@ from django.dispatch import Signal
 
 # A stage advanced: stage_id, target_stage_id, advancing (entry ids in qualifying order).
 stage_advanced = Signal()
+
+# A round became complete (its results are final): round_id. Standings say which rounds are.
+round_settled = Signal()
+
+# An official changed results outside a game's own flow (a penalty given or withdrawn):
+# tournament_id. Scoring recomputes the tournament's standings.
+penalties_changed = Signal()

@@ -5,8 +5,9 @@
 
 Every game goes through `games.services.start_game` / `submit_move` (the engine referees; the
 move is drawn from `legal_moves` with a seeded generator), so results, the `results_changed`
-signal and the standings recompute all take the path a real referee's moves take. Rounds are
-drawn, published and their seeds revealed with the tournament services. Deals come from each
+signal and the standings recompute all take the path a real referee's moves take. A second
+official (the simulator's head referee) confirms each result, and rounds are drawn, published
+and their seeds revealed with the tournament services. Deals come from each
 round's fresh secret seed, so only the move choices repeat for a given `--seed`.
 """
 
@@ -22,18 +23,20 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from games.engine import legal_moves
 from games.models import Game
-from games.services import GameError, current_state, start_game, submit_move
+from games.services import GameError, confirm_game, current_state, start_game, submit_move
 from games.state import canonical
 from tournaments import services
 from tournaments.models import Entry, Player, Tournament
 from tournaments.selectors import first_stage, round_tables
 
 SIMULATOR = "simulator"
+# Confirms the simulator's results: confirming is a second pair of eyes, never the recorder.
+CONFIRMER = "simulator-head-referee"
 
 
-def simulator_user() -> User:
+def simulator_user(username: str = SIMULATOR) -> User:
     user, created = get_user_model().objects.get_or_create(
-        username=SIMULATOR, defaults={"is_staff": True}
+        username=username, defaults={"is_staff": True}
     )
     if created:
         user.set_unusable_password()
@@ -63,7 +66,7 @@ def play_game(game: Game, actor: User, rng: random.Random, max_moves: int = 2000
     raise CommandError(f"{game} did not end within {max_moves} moves")
 
 
-def play_table(table: Any, actor: User, rng: random.Random) -> int:
+def play_table(table: Any, actor: User, rng: random.Random, confirmer: User) -> int:
     games = 0
     while True:
         try:
@@ -73,6 +76,7 @@ def play_table(table: Any, actor: User, rng: random.Random) -> int:
                 return games
             raise
         play_game(game, actor, rng)
+        confirm_game(game, confirmer)
         games += 1
 
 
@@ -128,6 +132,10 @@ class Command(BaseCommand):
                     number=number,
                     status=Entry.Status.CHECKED_IN,
                 )
+        confirmer = simulator_user(CONFIRMER)
+        services.add_official(
+            tournament, _superuser_or(actor, tournament), confirmer, "head_referee"
+        )
         stage = first_stage(tournament)
         if stage is None:
             raise CommandError(f"{tournament} has no stage.")
@@ -136,7 +144,7 @@ class Command(BaseCommand):
             round_ = services.draw_round(stage, actor, seed=f"sim-{rng.random()}")
             services.publish_round(round_, actor)
             for table in round_tables(round_):
-                games += play_table(table, actor, rng)
+                games += play_table(table, actor, rng, confirmer)
             services.reveal_round_seed(round_, actor)
         self.stdout.write(
             self.style.SUCCESS(
