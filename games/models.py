@@ -128,7 +128,9 @@ class Game(models.Model):
                 condition=models.Q(seats__gte=3, seats__lte=5), name="game_seats_3_to_5"
             ),
             models.CheckConstraint(
-                condition=models.Q(status="in_play") | models.Q(finished_at__isnull=False),
+                # A game voided while in play never finished.
+                condition=models.Q(status__in=["in_play", "void"])
+                | models.Q(finished_at__isnull=False),
                 name="game_finished_has_time",
             ),
             models.CheckConstraint(

@@ -200,3 +200,28 @@ def finished_game(
             points=points[place - 1],
         )
     return game
+
+
+# --- round lifecycle (issue #11) --------------------------------------------------------------
+
+
+def play_round_quickly(round_: Round, referee: object, confirmer: object) -> list[object]:
+    """Play every game of every table of a published round in quick mode, through the
+    services: the seats finish in seat order (so the 大富豪 keeps finishing first and no 都落ち
+    happens), `referee` records and `confirmer` (another official) confirms each result."""
+    from games import services
+    from games.models import Game
+
+    games = []
+    for table in round_.tables.order_by("number"):
+        while True:
+            try:
+                game = services.start_game(table, referee, mode=Game.Mode.QUICK)  # type: ignore[arg-type]
+            except services.GameError as error:
+                if error.code == "round_complete":
+                    break
+                raise
+            services.record_quick_result(game, referee, list(range(game.seats)))  # type: ignore[arg-type]
+            services.confirm_game(game, confirmer)  # type: ignore[arg-type]
+            games.append(game)
+    return games

@@ -71,7 +71,23 @@ class OrganiserWritesOnly(permissions.BasePermission):
 
 
 def _domain_error(error: Exception) -> Response:
-    return Response({"detail": str(error)}, status=status.HTTP_400_BAD_REQUEST)
+    body: dict[str, Any] = {"detail": str(error)}
+    if isinstance(error, services.DomainError):
+        body |= {"code": error.code, "message_en": error.message_en, "message_ja": error.message_ja}
+    if isinstance(error, services.RoundBlocked):
+        body["blockers"] = [
+            {
+                "table": b.table,
+                "set_number": b.set_number,
+                "game_number": b.game_number,
+                "code": b.code,
+                "game_id": b.game_id,
+                "message_en": b.message_en,
+                "message_ja": b.message_ja,
+            }
+            for b in error.blockers
+        ]
+    return Response(body, status=status.HTTP_400_BAD_REQUEST)
 
 
 class TournamentViewSet(viewsets.ReadOnlyModelViewSet[Tournament]):
@@ -110,8 +126,12 @@ class StageViewSet(viewsets.ReadOnlyModelViewSet[Stage]):
     def draw(self, request: Request, pk: str) -> Response:
         """Draw the stage's next round as a draft (organisers of the tournament only)."""
         stage = self.get_object()
+        body = DrawRequestSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
         try:
-            round_ = services.draw_round(stage, request.user)
+            round_ = services.draw_round(
+                stage, request.user, override_reason=body.validated_data.get("override_reason", "")
+            )
         except services.DomainError as error:
             return _domain_error(error)
         return Response(RoundSerializer(round_).data, status=status.HTTP_201_CREATED)
@@ -162,10 +182,32 @@ class RoundViewSet(viewsets.ReadOnlyModelViewSet[Round]):
 
     @extend_schema(request=None, responses={200: RoundSerializer, 400: ErrorSerializer})
     @action(detail=True, methods=["post"])
+    def complete(self, request: Request, pk: str) -> Response:
+        """Declare the round's results final (every game confirmed, forfeited or void); a
+        refusal lists the `blockers`."""
+        try:
+            round_ = services.complete_round(self.get_object(), request.user)
+        except services.DomainError as error:
+            return _domain_error(error)
+        return Response(RoundSerializer(round_).data)
+
+    @extend_schema(request=None, responses={200: RoundSerializer, 400: ErrorSerializer})
+    @action(detail=True, methods=["post"])
     def reveal(self, request: Request, pk: str) -> Response:
-        """Finish the round and reveal its seed."""
+        """Reveal the round's seed (completing the round first when it is still in play); a
+        refusal lists the games that block it (`blockers`)."""
         try:
             round_ = services.reveal_round_seed(self.get_object(), request.user)
+        except services.DomainError as error:
+            return _domain_error(error)
+        return Response(RoundSerializer(round_).data)
+
+    @extend_schema(request=None, responses={200: RoundSerializer, 400: ErrorSerializer})
+    @action(detail=True, methods=["post"])
+    def close(self, request: Request, pk: str) -> Response:
+        """Close a revealed round: no result of it may change any more."""
+        try:
+            round_ = services.close_round(self.get_object(), request.user)
         except services.DomainError as error:
             return _domain_error(error)
         return Response(RoundSerializer(round_).data)

@@ -41,3 +41,5 @@ class VerifyDealForm(forms.Form):
     table = forms.IntegerField(min_value=1)
     set_number = forms.IntegerField(label="Set", min_value=1)
     game = forms.IntegerField(min_value=1)
+    # A voided game re-dealt is the same game again with a new deal (attempt 2, 3…).
+    attempt = forms.IntegerField(min_value=1, initial=1, required=False)

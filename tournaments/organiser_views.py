@@ -4,6 +4,7 @@ htmx requests get the partial of the same template."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from django.contrib import messages
@@ -18,15 +19,17 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from django_htmx.http import HttpResponseClientRedirect
 from django_htmx.middleware import HtmxDetails
 
+from games.models import Game
 from tournaments import services
 from tournaments.advancement import AdvancementTie
 from tournaments.forms import CsvImportForm, TournamentFromPresetForm
 from tournaments.models import Entry, Official, Round, Table, Tournament
-from tournaments.permissions import can_create_tournament
+from tournaments.permissions import AnyUser, can_create_tournament
 from tournaments.qr import qr_svg
 from tournaments.ranking import stage_ranking
 from tournaments.selectors import (
     organised_tournaments,
+    round_blockers,
     round_tables,
     stage_participants,
     tournament_entries,
@@ -48,6 +51,10 @@ def _redirect(request: HtmxHttpRequest, url: str) -> HttpResponse:
 
 def _dashboard_context(tournament: Tournament, **extra: Any) -> dict[str, Any]:
     stages = list(tournament.stages.prefetch_related("rounds").order_by("order"))
+    for stage in stages:
+        stage.open_rounds = [  # type: ignore[attr-defined]
+            r.number for r in stage.rounds.all() if r.is_open
+        ]
     return {
         "tournament": tournament,
         "entries": tournament_entries(tournament),
@@ -152,15 +159,23 @@ def drop(request: HtmxHttpRequest, slug: str, entry_id: int) -> HttpResponse:
     return redirect("organiser:dashboard", slug=slug)
 
 
+def _error_message(request: HttpRequest, error: services.DomainError) -> None:
+    messages.error(request, f"{error.message_ja} — {error.message_en}")
+
+
 @login_required
 @require_POST
 def draw(request: HtmxHttpRequest, slug: str, stage_id: int) -> HttpResponse:
+    """Draw the stage's next round; `override_reason` draws while an earlier round is still
+    open (audited)."""
     tournament = _tournament_for_organiser(request, slug)
     stage = get_object_or_404(tournament.stages, pk=stage_id)
     try:
-        round_ = services.draw_round(stage, request.user)
+        round_ = services.draw_round(
+            stage, request.user, override_reason=request.POST.get("override_reason", "")
+        )
     except services.DomainError as error:
-        messages.error(request, f"Cannot draw: {error}")
+        _error_message(request, error)
         return _redirect(request, reverse("organiser:dashboard", args=[slug]))
     return _redirect(request, reverse("organiser:round", args=[slug, round_.pk]))
 
@@ -172,50 +187,138 @@ def _round_for_organiser(request: HttpRequest, slug: str, round_id: int) -> Roun
     )
 
 
-@login_required
-@require_GET
-def round_detail(request: HttpRequest, slug: str, round_id: int) -> HttpResponse:
-    """The draw with each table's explanation; publish, reveal, print and assign referees."""
-    round_ = _round_for_organiser(request, slug, round_id)
+# Irreversible round steps, each confirmed on the round page before it is taken: what the
+# button says, and what the confirmation tells the organiser it will do.
+ROUND_STEPS: dict[str, dict[str, str]] = {
+    "publish": {
+        "label": "Publish round 公開",
+        "what": "The tables and the SHA-256 commitment of the round's seed become public; the "
+        "draw can no longer be redrawn. 卓組とシードのハッシュを公開します。再抽選はできなくなります。",
+    },
+    "complete": {
+        "label": "Complete round 回戦を完了",
+        "what": "Every result of the round becomes final: no move, new game or result change is "
+        "accepted, except a correction by the head referee or an organiser; the next round can "
+        "be drawn. 全結果を確定し、以後は訂正のみ受け付けます。",
+    },
+    "reveal": {
+        "label": "Reveal seed シードを公開",
+        "what": "The round's secret seed becomes public so anyone can re-derive every deal (the "
+        "round is completed first if it is still in play). After this only an organiser may "
+        "correct a result, and such a correction is flagged publicly. シードを公開し、誰でも配牌を"
+        "検証できるようにします。以後の訂正は主催者のみ・公開ページに表示されます。",
+    },
+    "close": {
+        "label": "Close round 締め切り",
+        "what": "No result of the round may change any more, not even by an organiser's "
+        "correction. この回戦の結果は以後一切変更できません。",
+    },
+}
+
+
+def _round_context(round_: Round, **extra: Any) -> dict[str, Any]:
     tournament = round_.stage.tournament
     referees = User.objects.filter(
         official_roles__tournament=tournament,
         official_roles__role__in=[Official.Role.REFEREE, Official.Role.HEAD_REFEREE],
     ).distinct()
+    games_by_table: dict[int, list[Game]] = {}
+    for game in Game.objects.filter(table__round=round_).order_by(
+        "set_number", "game_number", "attempt"
+    ):
+        games_by_table.setdefault(game.table_id, []).append(game)
+    tables = list(round_tables(round_))
+    for table in tables:
+        table.round_games = games_by_table.get(table.pk, [])  # type: ignore[attr-defined]
+    return {
+        "tournament": tournament,
+        "round": round_,
+        "tables": tables,
+        "referees": referees,
+        "blockers": round_blockers(round_) if round_.is_open else [],
+        "audit": round_.audit.select_related("actor")[:50],
+        **extra,
+    }
+
+
+@login_required
+@require_GET
+def round_detail(request: HttpRequest, slug: str, round_id: int) -> HttpResponse:
+    """The draw with each table's explanation and games; the games that keep the round from
+    completing; publish, complete, reveal and close (each confirmed first), print, referees."""
+    round_ = _round_for_organiser(request, slug, round_id)
+    step = request.GET.get("confirm", "")
     return render(
         request,
         "organiser/round.html",
-        {
-            "tournament": tournament,
-            "round": round_,
-            "tables": round_tables(round_),
-            "referees": referees,
-        },
+        _round_context(
+            round_, confirm=step if step in ROUND_STEPS else "", step=ROUND_STEPS.get(step)
+        ),
     )
+
+
+def _round_step(
+    request: HtmxHttpRequest,
+    slug: str,
+    round_id: int,
+    service: Callable[[Round, AnyUser], Round],
+    done: str,
+) -> HttpResponse:
+    round_ = _round_for_organiser(request, slug, round_id)
+    try:
+        service(round_, request.user)
+        messages.success(request, done)
+    except services.DomainError as error:
+        _error_message(request, error)
+    return _redirect(request, reverse("organiser:round", args=[slug, round_id]))
 
 
 @login_required
 @require_POST
 def publish(request: HtmxHttpRequest, slug: str, round_id: int) -> HttpResponse:
-    round_ = _round_for_organiser(request, slug, round_id)
-    try:
-        services.publish_round(round_, request.user)
-        messages.success(request, "Round published with its seed commitment.")
-    except services.DomainError as error:
-        messages.error(request, str(error))
-    return _redirect(request, reverse("organiser:round", args=[slug, round_id]))
+    return _round_step(
+        request,
+        slug,
+        round_id,
+        services.publish_round,
+        "Round published with its seed commitment. 回戦を公開しました。",
+    )
+
+
+@login_required
+@require_POST
+def complete(request: HtmxHttpRequest, slug: str, round_id: int) -> HttpResponse:
+    return _round_step(
+        request,
+        slug,
+        round_id,
+        services.complete_round,
+        "Round complete: its results are final. 回戦を完了しました。",
+    )
 
 
 @login_required
 @require_POST
 def reveal(request: HtmxHttpRequest, slug: str, round_id: int) -> HttpResponse:
-    round_ = _round_for_organiser(request, slug, round_id)
-    try:
-        services.reveal_round_seed(round_, request.user)
-        messages.success(request, "Round finished; its seed is now public.")
-    except services.DomainError as error:
-        messages.error(request, str(error))
-    return _redirect(request, reverse("organiser:round", args=[slug, round_id]))
+    return _round_step(
+        request,
+        slug,
+        round_id,
+        services.reveal_round_seed,
+        "Seed revealed: every deal of the round can now be verified. シードを公開しました。",
+    )
+
+
+@login_required
+@require_POST
+def close(request: HtmxHttpRequest, slug: str, round_id: int) -> HttpResponse:
+    return _round_step(
+        request,
+        slug,
+        round_id,
+        services.close_round,
+        "Round closed: its results can no longer change. 回戦を締め切りました。",
+    )
 
 
 @login_required

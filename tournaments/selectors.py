@@ -4,10 +4,11 @@ pages must never show what the user may not see)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, ClassVar
+from typing import ClassVar
 
 from django.db.models import Count, Prefetch, Q, QuerySet, Sum
 
+from games.models import Game
 from tournaments.models import (
     Entry,
     Official,
@@ -20,9 +21,6 @@ from tournaments.models import (
 )
 from tournaments.permissions import AnyUser
 from tournaments.seating import History, PastTable
-
-if TYPE_CHECKING:
-    from games.models import Game
 
 
 def public_tournaments() -> QuerySet[Tournament]:
@@ -222,8 +220,6 @@ def round_blockers(round_: Round) -> list[Blocker]:
     """Every game of the round that is not settled (confirmed, forfeited or void), table by
     table in play order — including games not started yet: a round is every table's
     `sets_per_round` × `games_per_set` games."""
-    from games.models import Game  # games depends on tournaments, not the other way round
-
     tournament = round_.stage.tournament
     slots = [
         (s, g)
@@ -247,8 +243,6 @@ def round_blockers(round_: Round) -> list[Blocker]:
 
 def _blocking_code(game: Game) -> str:
     """Why a started game blocks its round ("" when it does not)."""
-    from games.models import Game
-
     if game.status == Game.Status.VOID:
         return "redeal_pending" if game.redeal else ""
     if game.status == Game.Status.IN_PLAY:

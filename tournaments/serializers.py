@@ -136,7 +136,10 @@ class TableSerializer(serializers.ModelSerializer[Table]):
 
 
 class DrawRequestSerializer(serializers.Serializer[Round]):
-    """Draw the next round of a stage (no body needed)."""
+    """Draw the next round of a stage. While an earlier round is not complete the draw is
+    refused, unless `override_reason` says why it must happen anyway (audited)."""
+
+    override_reason = serializers.CharField(required=False, allow_blank=True, max_length=300)
 
 
 class AdvanceRequestSerializer(serializers.Serializer[Stage]):
@@ -148,5 +151,19 @@ class AdvanceRequestSerializer(serializers.Serializer[Stage]):
     )
 
 
+class BlockerSerializer(serializers.Serializer[None]):
+    table = serializers.IntegerField()
+    set_number = serializers.IntegerField()
+    game_number = serializers.IntegerField()
+    code = serializers.CharField()
+    game_id = serializers.IntegerField(allow_null=True)
+    message_en = serializers.CharField()
+    message_ja = serializers.CharField()
+
+
 class ErrorSerializer(serializers.Serializer[None]):
     detail = serializers.CharField()
+    code = serializers.CharField(required=False)
+    message_en = serializers.CharField(required=False)
+    message_ja = serializers.CharField(required=False)
+    blockers = BlockerSerializer(many=True, required=False)

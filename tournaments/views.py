@@ -9,6 +9,7 @@ from django.shortcuts import get_object_or_404, render
 from django.views.decorators.http import require_GET
 
 from games.engine.cards import card_names
+from games.models import Game
 from tournaments.deals import commitment_for, deal_material, derive_deal
 from tournaments.forms import VerifyDealForm
 from tournaments.models import Round
@@ -47,7 +48,16 @@ def round_detail(request: HttpRequest, slug: str, round_id: int) -> HttpResponse
         stage__tournament=tournament,
     )
     tables = list(round_tables(round_))
-    context: dict[str, Any] = {"tournament": tournament, "round": round_, "tables": tables}
+    games = Game.objects.filter(table__round=round_).select_related("table")
+    context: dict[str, Any] = {
+        "tournament": tournament,
+        "round": round_,
+        "tables": tables,
+        # Games voided and re-dealt (their deals carry the attempt) and results an organiser
+        # corrected after the seed was revealed: both are part of the public record.
+        "redeals": games.filter(attempt__gt=1).order_by("table__number", "set_number"),
+        "corrected": games.filter(corrected_after_reveal=True).order_by("table__number"),
+    }
     seed = round_.revealed_seed
     if seed is not None:
         context["seed_matches"] = commitment_for(seed) == round_.seed_commitment
@@ -60,6 +70,7 @@ def round_detail(request: HttpRequest, slug: str, round_id: int) -> HttpResponse
                 form.add_error("table", f"Round {round_.number} has no table {number}.")
             else:
                 seats = list(table.seats.all())
+                attempt = form.cleaned_data["attempt"] or 1
                 dealt = derive_deal(
                     seed,
                     ruleset_id=tournament.ruleset_id,
@@ -68,10 +79,15 @@ def round_detail(request: HttpRequest, slug: str, round_id: int) -> HttpResponse
                     table=number,
                     set_number=form.cleaned_data["set_number"],
                     game=form.cleaned_data["game"],
+                    attempt=attempt,
                 )
                 context["deal"] = {
                     "material": deal_material(
-                        seed, number, form.cleaned_data["set_number"], form.cleaned_data["game"]
+                        seed,
+                        number,
+                        form.cleaned_data["set_number"],
+                        form.cleaned_data["game"],
+                        attempt,
                     ),
                     "hands": [
                         (seat, card_names(hand))

@@ -301,5 +301,20 @@ class Migration(migrations.Migration):
                 name="result_correction_has_reason",
             ),
         ),
+        migrations.RemoveConstraint(
+            model_name="game",
+            name="game_finished_has_time",
+        ),
+        migrations.AddConstraint(
+            model_name="game",
+            constraint=models.CheckConstraint(
+                condition=models.Q(
+                    ("status__in", ["in_play", "void"]),
+                    ("finished_at__isnull", False),
+                    _connector="OR",
+                ),
+                name="game_finished_has_time",
+            ),
+        ),
         migrations.RunPython(first_result_versions, migrations.RunPython.noop),
     ]

@@ -28,6 +28,14 @@ def tournament(organiser: User) -> Tournament:
 
 
 @pytest.fixture
+def head_referee(tournament: Tournament) -> User:
+    """A second official: confirms what the organiser records."""
+    user = UserFactory(username="head-referee-a")
+    OfficialFactory(tournament=tournament, user=user, role=Official.Role.HEAD_REFEREE)
+    return user
+
+
+@pytest.fixture
 def stage(tournament: Tournament) -> Stage:
     return StageFactory(tournament=tournament, order=1, name="Qualifying")
 

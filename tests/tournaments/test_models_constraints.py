@@ -71,9 +71,28 @@ def test_a_round_has_exactly_one_64_hex_digit_seed_commitment() -> None:
         RoundFactory(seed_commitment="not-a-hash")
 
 
-def test_a_seed_is_revealed_only_by_finishing_the_round() -> None:
+def test_a_revealed_round_records_when_it_was_completed_and_revealed() -> None:
     with pytest.raises(IntegrityError):
-        RoundFactory(status=Round.Status.FINISHED, published_at="2026-01-01T10:00Z")
+        RoundFactory(status=Round.Status.REVEALED, published_at="2026-01-01T10:00Z")
+
+
+def test_a_seed_reveal_time_means_the_round_is_revealed() -> None:
+    with pytest.raises(IntegrityError):
+        RoundFactory(
+            status=Round.Status.IN_PLAY,
+            published_at="2026-01-01T10:00Z",
+            revealed_at="2026-01-01T12:00Z",
+        )
+
+
+def test_only_a_revealed_round_can_be_closed() -> None:
+    with pytest.raises(IntegrityError):
+        RoundFactory(
+            status=Round.Status.COMPLETE,
+            published_at="2026-01-01T10:00Z",
+            completed_at="2026-01-01T11:00Z",
+            closed_at="2026-01-01T12:00Z",
+        )
 
 
 def test_a_published_round_records_when() -> None:

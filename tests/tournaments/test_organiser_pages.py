@@ -7,6 +7,8 @@ from django.contrib.auth.models import User
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 
+from games import services as game_services
+from games.models import Game
 from tests.factories import UserFactory
 from tournaments import services
 from tournaments.models import Entry, Official, Round, Stage, Tournament
@@ -141,6 +143,17 @@ def test_table_cards_print_seats_referee_and_a_qr_code_to_the_referee_page(
         assert seat.entry.player.display_name in page
 
 
+def void_every_game(round_: Round, official: User) -> None:
+    """Settle a round with no result at all: each game started and voided (not re-dealt)."""
+    for table in round_.tables.all():
+        while True:
+            try:
+                game = game_services.start_game(table, official, mode=Game.Mode.QUICK)
+            except game_services.GameError:
+                break
+            game_services.void_game(game, official, reason="hall closed", redeal=False)
+
+
 def test_advancing_with_a_tie_asks_for_an_explicit_order(
     logged_in: Client, tournament: Tournament, stage: Stage, organiser: User
 ) -> None:
@@ -150,10 +163,11 @@ def test_advancing_with_a_tie_asks_for_an_explicit_order(
     checked_in(tournament, 4)
     round_ = services.draw_round(stage, organiser)
     services.publish_round(round_, organiser)
+    void_every_game(round_, organiser)
     services.reveal_round_seed(round_, organiser)
     url = f"/organiser/nagoya-open/stages/{stage.pk}/advance/"
 
-    tied = logged_in.post(url)  # every total is 0 until scoring exists: all four tie
+    tied = logged_in.post(url)  # every game was void: every total is 0, all four tie
     settled = logged_in.post(url, {"tie_break": "3 1 4 2"})
 
     assert tied.status_code == 422

@@ -12,6 +12,7 @@ from django.test import Client
 from games.engine.cards import card_names
 from games.engine.deal import deal
 from games.engine.rules import find_ruleset
+from tests.factories import play_round_quickly
 from tournaments.models import Round, Stage, Tournament
 from tournaments.services import DomainError, draw_round, publish_round, reveal_round_seed
 
@@ -24,6 +25,14 @@ pytestmark = pytest.mark.django_db
 def drawn(tournament: Tournament, stage: Stage, organiser: User) -> Round:
     checked_in(tournament, 8)
     return draw_round(stage, organiser)
+
+
+@pytest.fixture
+def played(drawn: Round, organiser: User, head_referee: User) -> Round:
+    """The drawn round published and every game of it played and confirmed."""
+    publish_round(drawn, organiser)
+    play_round_quickly(drawn, organiser, head_referee)
+    return drawn
 
 
 def pages_and_api(client: Client, round_: Round) -> str:
@@ -61,11 +70,12 @@ def test_the_seed_never_appears_anywhere_before_it_is_revealed(
 
 
 def test_the_commitment_is_published_with_the_round_and_matches_the_revealed_seed(
-    drawn: Round, organiser: User, client: Client
+    drawn: Round, organiser: User, head_referee: User, client: Client
 ) -> None:
     assert client.get(f"/api/rounds/{drawn.pk}/").status_code == 404  # drafts stay private
 
     publish_round(drawn, organiser)
+    play_round_quickly(drawn, organiser, head_referee)
     published = client.get(f"/api/rounds/{drawn.pk}/").json()
     assert published["seed"] is None
     commitment = published["seed_commitment"]
@@ -87,13 +97,13 @@ def test_the_public_page_shows_only_the_commitment_before_reveal(
 
     assert drawn.seed_commitment in before
     assert "Verify a deal" not in before
-    assert "revealed when the round is finished" in before
+    assert "revealed once every game of the round is settled" in before
 
 
 def test_the_public_page_deals_what_the_engine_deals_for_that_material(
-    drawn: Round, organiser: User, client: Client
+    played: Round, organiser: User, client: Client
 ) -> None:
-    publish_round(drawn, organiser)
+    drawn = played
     reveal_round_seed(drawn, organiser)
     seed = Round.objects.get(pk=drawn.pk).seed_secret
     expected = deal(f"{seed}/table/2/set/3/game/4", find_ruleset("jdf@1"))
@@ -110,8 +120,8 @@ def test_the_public_page_deals_what_the_engine_deals_for_that_material(
     assert "its SHA-256 equals the commitment" in page
 
 
-def test_a_missing_table_is_a_form_error(drawn: Round, organiser: User, client: Client) -> None:
-    publish_round(drawn, organiser)
+def test_a_missing_table_is_a_form_error(played: Round, organiser: User, client: Client) -> None:
+    drawn = played
     reveal_round_seed(drawn, organiser)
 
     page = client.get(f"/tournaments/nagoya-open/rounds/{drawn.pk}/?table=9&set_number=1&game=1")
@@ -119,10 +129,13 @@ def test_a_missing_table_is_a_form_error(drawn: Round, organiser: User, client: 
     assert "has no table 9" in page.content.decode()
 
 
-def test_each_round_has_its_own_seed(tournament: Tournament, stage: Stage, organiser: User) -> None:
+def test_each_round_has_its_own_seed(
+    tournament: Tournament, stage: Stage, organiser: User, head_referee: User
+) -> None:
     checked_in(tournament, 8)
     first = draw_round(stage, organiser)
     publish_round(first, organiser)
+    play_round_quickly(first, organiser, head_referee)
     reveal_round_seed(first, organiser)
 
     second = draw_round(stage, organiser)

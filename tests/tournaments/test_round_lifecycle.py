@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from django.contrib.auth.models import User
 
-from tests.factories import UserFactory
+from tests.factories import UserFactory, play_round_quickly
 from tournaments import services
 from tournaments.models import Entry, Round, Seat, Stage, StageEntrant, Tournament
 from tournaments.seating import Constraints, Draw, DrawnTable, check_draw
@@ -40,11 +40,12 @@ def test_the_first_round_is_a_random_draw_of_checked_in_entrants_only(
 
 
 def test_later_rounds_reseat_by_band_and_explain_each_table(
-    tournament: Tournament, stage: Stage, organiser: User
+    tournament: Tournament, stage: Stage, organiser: User, head_referee: User
 ) -> None:
     checked_in(tournament, 16)
     first = services.draw_round(stage, organiser)
     services.publish_round(first, organiser)
+    play_round_quickly(first, organiser, head_referee)
     services.reveal_round_seed(first, organiser)
 
     second = services.draw_round(stage, organiser)
@@ -80,14 +81,16 @@ def test_redrawing_replaces_the_unpublished_draft(
     assert redraw.number == 1
 
 
-def test_the_next_round_waits_for_the_published_one_to_finish(
+def test_the_next_round_waits_for_the_published_one_to_complete(
     tournament: Tournament, stage: Stage, organiser: User
 ) -> None:
     checked_in(tournament, 8)
     services.publish_round(services.draw_round(stage, organiser), organiser)
 
-    with pytest.raises(services.DomainError, match="Finish the published round"):
+    with pytest.raises(services.DomainError, match="Round 1 of Qualifying is not complete") as e:
         services.draw_round(stage, organiser)
+    assert e.value.code == "previous_round_not_complete"
+    assert "完了していません" in e.value.message_ja
 
 
 def test_publishing_starts_the_tournament_and_cannot_happen_twice(

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 from django.contrib.auth.models import User
 
-from tests.factories import EntryFactory, StageFactory
+from games.models import GameResult
+from tests.factories import EntryFactory, StageFactory, play_round_quickly
 from tournaments import services
 from tournaments.advancement import AdvancementTie, Rule, select_advancing
 from tournaments.models import Entry, Round, Stage, StageEntrant, Tournament
@@ -61,12 +62,15 @@ def test_a_tie_inside_one_table_must_be_ordered_too() -> None:
 @pytest.mark.django_db
 class TestAdvanceStageService:
     @pytest.fixture
-    def played(self, tournament: Tournament, stage: Stage, organiser: User) -> Stage:
+    def played(
+        self, tournament: Tournament, stage: Stage, organiser: User, head_referee: User
+    ) -> Stage:
         stage.advance_top_n = 4
         stage.save()
         checked_in(tournament, 8)
         round_ = services.draw_round(stage, organiser)
         services.publish_round(round_, organiser)
+        play_round_quickly(round_, organiser, head_referee)
         services.reveal_round_seed(round_, organiser)
         return stage
 
@@ -104,7 +108,7 @@ class TestAdvanceStageService:
         StageFactory(tournament=tournament, order=2, kind=Stage.Kind.FINAL)
         services.draw_round(played, organiser)
 
-        with pytest.raises(services.DomainError, match="must be finished"):
+        with pytest.raises(services.DomainError, match="must be complete"):
             services.advance_stage(played, organiser, {})
         assert Round.objects.filter(stage=played, status=Round.Status.DRAFT).exists()
 
@@ -112,5 +116,9 @@ class TestAdvanceStageService:
         with pytest.raises(services.DomainError, match="last stage"):
             services.advance_stage(played, organiser, {})
 
-    def test_totals_are_zero_until_game_results_exist(self, played: Stage) -> None:
-        assert set(stage_totals(played).values()) == {0}
+    def test_totals_add_up_every_result_of_the_stage(self, played: Stage) -> None:
+        results = GameResult.objects.filter(game__table__round__stage=played)
+        totals = stage_totals(played)
+        for entry_id, total in totals.items():
+            assert total == sum(r.points for r in results.filter(entry_id=entry_id))
+        assert sum(totals.values()) > 0
