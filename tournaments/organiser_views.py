@@ -193,7 +193,8 @@ ROUND_STEPS: dict[str, dict[str, str]] = {
     "publish": {
         "label": "Publish round 公開",
         "what": "The tables and the SHA-256 commitment of the round's seed become public; the "
-        "draw can no longer be redrawn. 卓組とシードのハッシュを公開します。再抽選はできなくなります。",
+        "draw can no longer be redrawn. "
+        "卓組とシードのハッシュを公開します。再抽選はできなくなります。",
     },
     "complete": {
         "label": "Complete round 回戦を完了",
