@@ -14,7 +14,7 @@ import logging
 
 from django.dispatch import Signal
 
-from games.models import Game
+from games.models import LATEST_FIRST, Game
 
 log = logging.getLogger(__name__)
 
@@ -41,7 +41,7 @@ def table_version(table_id: int) -> str:
     """An opaque marker that changes whenever the table's public view may have changed."""
     latest = (
         Game.objects.filter(table_id=table_id)
-        .order_by("-set_number", "-game_number")
+        .order_by(*LATEST_FIRST)
         .values_list("pk", "version")
         .first()
     )

@@ -16,6 +16,10 @@ from django.db import models
 from django.utils import timezone
 
 
+# A table's games, latest first: by set, game and re-deal attempt.
+LATEST_FIRST = ("-set_number", "-game_number", "-attempt")
+
+
 class Game(models.Model):
     """One game (局) of a set at a table, played under the tournament's pinned ruleset."""
 

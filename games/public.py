@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from games.engine import observe
-from games.models import Game, Move
+from games.models import LATEST_FIRST, Game, Move
 from games.state import rebuild
 from tournaments.models import Seat
 
@@ -64,7 +64,9 @@ def seat_names(table_id: int) -> list[dict[str, Any]]:
 
 def live_game(game: Game, recent: int = 12) -> dict[str, Any]:
     """The public view of one game: the engine's public observation plus recent events."""
-    over = game.is_over
+    # Hidden information (exchanged cards, hands) shows once a game has a result; a void
+    # game never ended, so its hands stay hidden like those of a game in play.
+    over = game.status in (Game.Status.FINISHED, Game.Status.CONFIRMED)
     view: dict[str, Any] = {
         "id": game.pk,
         "set_number": game.set_number,
@@ -96,7 +98,11 @@ def live_game(game: Game, recent: int = 12) -> dict[str, Any]:
 
 def live_table(table_id: int) -> dict[str, Any]:
     """The public view of a table: seats and its current (latest) game."""
-    game = Game.objects.filter(table_id=table_id).order_by("-set_number", "-game_number").first()
+    game = (
+        Game.objects.filter(table_id=table_id)
+        .order_by(*LATEST_FIRST)
+        .first()
+    )
     return {
         "table": table_id,
         "seats": seat_names(table_id),

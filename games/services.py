@@ -42,7 +42,14 @@ from games.engine import (
     snapshot,
 )
 from games.engine import Move as EngineMove
-from games.models import Game, GameResult, Move, RejectedSubmission, ResultVersion
+from games.models import (
+    LATEST_FIRST,
+    Game,
+    GameResult,
+    Move,
+    RejectedSubmission,
+    ResultVersion,
+)
 from games.state import (
     BadMove,
     Known,
@@ -267,7 +274,7 @@ def next_game_numbers(table: Table) -> NextGame:
     """The table's next game; raises `GameError` while one is in play or when the round's
     sets are all played."""
     tournament = table.round.stage.tournament
-    last = table.games.order_by("-set_number", "-game_number", "-attempt").first()
+    last = table.games.order_by(*LATEST_FIRST).first()
     if last is None:
         return NextGame(1, 1)
     if last.status == Game.Status.IN_PLAY:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.urls import path
 
+from games import official_views
 from tournaments import organiser_views as views
 
 app_name = "organiser"
@@ -23,4 +24,7 @@ urlpatterns = [
     path("<slug:slug>/rounds/<int:round_id>/close/", views.close, name="close"),
     path("<slug:slug>/rounds/<int:round_id>/cards/", views.table_cards, name="cards"),
     path("<slug:slug>/tables/<int:table_id>/referee/", views.assign_referee, name="referee"),
+    # Officials of any role (referees see the refusals of their own tables only); the view
+    # lives in games, which owns the refusals table (a URL module may import either app).
+    path("<slug:slug>/audit/", official_views.audit, name="audit"),
 ]
