@@ -67,7 +67,8 @@ class Scene:
         OfficialFactory(tournament=cup, user=self.referee1, role=Official.Role.REFEREE)
         OfficialFactory(tournament=cup, user=self.referee2, role=Official.Role.REFEREE)
         stage = cup.stages.get()
-        self.round = services.publish_round(services.draw_round(stage, self.organiser), self.organiser)
+        drawn = services.draw_round(stage, self.organiser)
+        self.round = services.publish_round(drawn, self.organiser)
         table1, table2 = self.round.tables.order_by("number")
         services.assign_referee(table1, self.organiser, self.referee1)
         services.assign_referee(table2, self.organiser, self.referee2)
@@ -178,7 +179,8 @@ def leaks(pages: dict[str, str], cards: set[str], secrets: list[str]) -> dict[st
     for url, text in pages.items():
         hits = set()
         for code in cards:
-            label = code if code == "JK" else LABELS[code[1]] + ("10" if code[0] == "T" else code[0])
+            rank = "10" if code[0] == "T" else code[0]
+            label = code if code == "JK" else LABELS[code[1]] + rank
             if re.search(rf"(?<![A-Za-z0-9]){code}(?![A-Za-z0-9])", text) or (
                 code != "JK" and label + "<" in text
             ):
@@ -246,15 +248,14 @@ def test_the_tables_officials_do_see_the_hands_and_the_check_would_notice(
 ) -> None:
     client.force_login(scene.referee1)
 
-    found = leaks(everything(client, scene), held_cards(scene.in_play) - scene.played, scene.secrets)
+    hidden = held_cards(scene.in_play) - scene.played
+    found = leaks(everything(client, scene), hidden, scene.secrets)
 
     assert f"/referee/tables/{scene.table1.pk}/" in found
     assert "SEED" not in set().union(*found.values())  # not even officials see the seed
 
 
-def test_after_the_reveal_the_deals_are_public_and_verifiable(
-    scene: Scene, client: Client
-) -> None:
+def test_after_the_reveal_the_deals_are_public_and_verifiable(scene: Scene, client: Client) -> None:
     for game in (scene.in_play, scene.redeal):
         games.void_game(game, scene.head, reason="hall closing", redeal=False)
     for table in (scene.table1, scene.table2):
