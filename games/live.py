@@ -1,4 +1,4 @@
-"""Live table feeds: "ping, then refetch" (STYLE §3.2).
+"""Live table feeds: "ping, then refetch".
 
 Every write bumps `Game.version` inside its transaction; after commit `notify_table_changed`
 sends the `table_changed` signal (in-process listeners: tests, a future Redis/ASGI fan-out).

@@ -64,8 +64,9 @@ def seat_names(table_id: int) -> list[dict[str, Any]]:
 
 def live_game(game: Game, recent: int = 12) -> dict[str, Any]:
     """The public view of one game: the engine's public observation plus recent events."""
-    # Hidden information (exchanged cards, hands) shows once a game has a result; a void
-    # game never ended, so its hands stay hidden like those of a game in play.
+    # Exchanged cards show once a game has a result; a game voided in play never ended, so
+    # they stay hidden as in play (hands follow the engine: `observe` shows them only once
+    # the deal was played out).
     over = game.status in (Game.Status.FINISHED, Game.Status.CONFIRMED)
     view: dict[str, Any] = {
         "id": game.pk,

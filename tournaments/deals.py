@@ -1,4 +1,4 @@
-"""Seeded deals by commit–reveal (DESIGN §4): every table's deal and blind cards follow from the
+"""Seeded deals by commit–reveal (docs/design.md): every table's deal and blind cards follow from the
 round's secret seed, so anyone can check them once the seed is revealed.
 
 - seed: 32 random bytes as 64 lower-case hex characters, kept server-side (`Round.seed_secret`);

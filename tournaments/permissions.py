@@ -2,8 +2,8 @@
 
 - **organiser** (per tournament, `Official`): everything about their tournament; superusers
   count as organisers of every tournament (they can change any row in the admin anyway);
-- **head referee** (主審): sees every table of their tournament (and, later, approves
-  corrections);
+- **head referee** (主審): sees every table of their tournament, decides undos, rules on games
+  (corrections, voids, forfeits) and gives penalties until the round's seed is revealed;
 - **referee** (審判): sees only the tables they are assigned to;
 - **public**: published tournaments and published rounds, never an unrevealed seed.
 """

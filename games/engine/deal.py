@@ -17,7 +17,7 @@ version or on :mod:`random`'s internals:
    that order; bit 52 only with one joker) are shuffled the same way and dealt one
    at a time: card ``i`` goes to seat ``i % seats``.
 
-Anyone with the seed (published after play, DESIGN §4) can re-derive the deal.
+Anyone with the seed (published after play, docs/design.md) can re-derive the deal.
 """
 
 from __future__ import annotations

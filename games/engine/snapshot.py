@@ -1,7 +1,7 @@
 """Snapshots: a state's dynamic fields as JSON-able data, restored against its :class:`Setup`.
 
 A service that stores games keeps the log of moves as the truth and a snapshot of the latest
-state beside it, so serving the next move does not replay the whole game (DESIGN §4, "snapshot
+state beside it, so serving the next move does not replay the whole game (docs/design.md, "snapshot
 + replay"). The :class:`Setup` (rules, deal, titles) is not in the snapshot: it follows from
 how the game was started, which the service stores anyway.
 
