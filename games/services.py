@@ -1,5 +1,5 @@
-"""Game actions (the write path, docs/design.md): start a game, submit a move, undo, record a quick
-result, confirm — and the officials' rulings: correct a result, void (and re-deal) a game,
+"""Game actions (the write path of docs/design.md): start a game, submit a move, undo, record
+a quick result, confirm — and the officials' rulings: correct a result, void (and re-deal) a game,
 forfeit a seat. Each checks the actor's per-object permission itself (`PermissionDenied`),
 locks the rows it changes (the round before the game), and tells live feeds after commit,
 never inside the transaction. Every refusal is kept in `RejectedSubmission` for officials.
