@@ -19,15 +19,18 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from django_htmx.middleware import HtmxDetails
 
 from games import services
-from games.engine import PHASE_EXCHANGE, PHASE_PLAY, State, card_names, observe
-from games.models import Game, Move
+from games.display import SUITS, cards, log_line
+from games.engine import PHASE_EXCHANGE, PHASE_PLAY, State, card_names, is_legal, observe
+from games.engine import Move as EngineMove
+from games.models import LATEST_FIRST, Game, Move
 from games.public import live_table
 from games.state import effective_actions, rebuild
 from tournaments.models import Seat, Table
+from tournaments.permissions import is_head_referee
 from tournaments.referee_views import get_table_for_referee
 from tournaments.selectors import visible_tables
+from tournaments.services import DomainError, require_round_open
 
-SUITS = {"S": ("♠", "black"), "H": ("♥", "red"), "D": ("♦", "red"), "C": ("♣", "black")}
 TITLE_LABELS = {
     "daifugo": "大富豪 Daifugō",
     "fugo": "富豪 Fugō",
@@ -41,21 +44,8 @@ class HtmxHttpRequest(HttpRequest):
     htmx: HtmxDetails
 
 
-def card(code: str) -> dict[str, str]:
-    """A card for templates: its code (form value) and a readable label."""
-    if code == "JK":
-        return {"code": code, "label": "JK", "colour": "joker"}
-    rank = "10" if code[0] == "T" else code[0]
-    symbol, colour = SUITS[code[1]]
-    return {"code": code, "label": f"{symbol}{rank}", "colour": colour}
-
-
-def cards(codes: list[str]) -> list[dict[str, str]]:
-    return [card(c) for c in codes]
-
-
 def current_game(table: Table) -> Game | None:
-    return table.games.order_by("-set_number", "-game_number").first()
+    return table.games.order_by(*LATEST_FIRST).first()
 
 
 Failure = services.MoveOutcome | services.GameError
@@ -79,9 +69,13 @@ def console_context(
         "error": error,
         "modes": Game.Mode.choices,
         "seat_choices": [(s.position - 1, s.entry.player.display_name) for s in seats],
-        "can_decide": services.is_head_referee(request.user, tournament),
+        "can_decide": is_head_referee(request.user, tournament),
     }
     try:
+        try:
+            require_round_open(table.round)
+        except DomainError as closed:
+            raise services.GameError.of(closed) from closed
         ctx["next_numbers"] = services.next_game_numbers(table)
     except services.GameError as exc:
         ctx["next_numbers"] = None
@@ -94,8 +88,18 @@ def console_context(
             state = rebuild(game, rows)
         ctx["next_seq"] = game.last_seq + 1
         ctx["pending_undo"] = next((r for r in rows if r.seq == game.undo_pending_seq), None)
-        ctx["can_undo"] = bool(effective_actions(rows)) and game.status != Game.Status.CONFIRMED
-        ctx["log"] = list(reversed(rows[-8:]))
+        in_force = {r.seq for r in effective_actions(rows)}
+        ctx["can_undo"] = bool(in_force) and game.status != Game.Status.CONFIRMED
+        ctx["log"] = [
+            log_line(
+                r.seq,
+                r.kind,
+                r.payload,
+                undone=r.kind == Move.Kind.ACTION and r.seq not in in_force,
+                reason=r.reason,
+            )
+            for r in reversed(rows[-8:])
+        ]
         results = {r.seat: r for r in game.results.all()}
         ctx["results"] = sorted(results.values(), key=lambda r: r.place)
     else:
@@ -128,8 +132,19 @@ def console_context(
                 row["must_give"] = state.setup.exchange_count[i]
         seat_rows.append(row)
     ctx["seats"] = seat_rows
+    ctx["error_at"] = "page"
     if state is not None and view is not None:
+        rules = state.setup.rules
         ctx["turn_row"] = next((r for r in seat_rows if r.get("is_turn")), None)
+        found = out_of_turn(state, view["respond"], seat_rows)  # type: ignore[arg-type]
+        # An open table's イッツー is only possible (hands unknown): offered, but folded away.
+        maybe = [r["unsure"] and r["declare"] == "instant_win" for r in found]
+        ctx["responders"] = [r for r, m in zip(found, maybe, strict=True) if not m]
+        ctx["open_instant_wins"] = [r for r, m in zip(found, maybe, strict=True) if m]
+        ctx["calls"] = rules.eleven_back == "choice"
+        ctx["instant_win_open"] = state.start and rules.instant_win
+        if error is not None:
+            ctx["error_at"] = _error_place(request, ctx)
         ctx["exchange_rows"] = [r for r in seat_rows if r.get("must_give")]
         table_view = view["table"]
         ctx["trick"] = cards(table_view["cards"]) if isinstance(table_view, dict) else []
@@ -138,6 +153,85 @@ def console_context(
         ctx["lock"] = "".join(SUITS[s][0] for s in view["lock"])  # type: ignore[attr-defined]
         ctx["known"] = game is not None and game.mode == Game.Mode.KNOWN_DEAL
     return ctx
+
+
+RETURN_NAMES = {"3S": "♠3 return スペ3返し", "3H": "♥3 return ハート3返し"}
+
+
+def out_of_turn(
+    state: State, respond: list[int], seat_rows: list[dict[str, Any]]
+) -> list[dict[str, Any]]:
+    """The seats besides the one in turn that may act now (the engine's `respond` actions): a
+    return card answering a lone joker (`observe()["respond"]`), イッツー before the first play.
+
+    A known hand is put to the engine (`is_legal`), so only a seat that can really do it is
+    offered, its card(s) already picked; an open-table hand is unknown, so every seat the window
+    is open for is offered (`unsure`), with a text field for the cards."""
+    if state.phase != PHASE_PLAY:
+        return []
+    rules = state.setup.rules
+    found: list[dict[str, Any]] = []
+    for row in seat_rows:
+        seat = row["seat"]
+        hand = state.hand(seat)
+        if seat == state.turn or row["out"]:
+            continue
+        if seat in respond:
+            returns = card_names(state.setup.returns)
+            if hand is not None:
+                returns = [
+                    c for c in returns if is_legal(state, EngineMove.play(seat, c, respond=True))
+                ]
+            if returns:
+                label = " / ".join(RETURN_NAMES.get(c, c) for c in returns)
+                found.append(_responder(row, label, "Answer 返す", returns, unsure=hand is None))
+        elif state.start and rules.instant_win:
+            move = EngineMove(seat, hand or 0, declare="instant_win", respond=True)
+            if hand is None or is_legal(state, move):
+                whole = card_names(hand) if hand else []
+                label, button = "イッツー instant win", "Declare イッツー 宣言"
+                found.append(
+                    _responder(
+                        row, label, button, whole, unsure=hand is None, declare="instant_win"
+                    )
+                )
+    return found
+
+
+def _responder(
+    row: dict[str, Any],
+    label: str,
+    button: str,
+    picked: list[str],
+    *,
+    unsure: bool,
+    declare: str = "",
+) -> dict[str, Any]:
+    """A seat row for an out-of-turn form: its hand picker has `picked` already ticked."""
+    picker = [c | {"checked": c["code"] in picked} for c in row["hand"] or []]
+    return row | {
+        "label": label,
+        "button": button,
+        "picker": picker,
+        "placeholder": " ".join(picked) or "3H",
+        "declare": declare,
+        "unsure": unsure,
+    }
+
+
+def _error_place(request: HttpRequest, ctx: dict[str, Any]) -> str:
+    """Where a refused move's message goes: beside the out-of-turn form that posted it, else in
+    the turn form (when it is shown), else at the foot of the console."""
+    if request.POST.get("respond") == "1":
+        seat = request.POST.get("seat")
+        for row in [*ctx["responders"], *ctx["open_instant_wins"]]:
+            if str(row["seat"]) == seat:
+                row["error"] = True
+                return "respond"
+    game = ctx["game"]
+    if ctx["turn_row"] and not ctx.get("pending_undo") and game.status == Game.Status.IN_PLAY:
+        return "turn"
+    return "page"
 
 
 def render_console(
@@ -196,7 +290,8 @@ def start(request: HttpRequest, table_id: int) -> HttpResponse:
 @login_required
 @require_POST
 def play(request: HttpRequest, table_id: int) -> HttpResponse:
-    """A play or a pass for the seat whose turn it is (or a give in the exchange)."""
+    """A play or a pass for the seat whose turn it is (or a give in the exchange), or an
+    out-of-turn action (`respond=1`: a return card answering a lone joker, イッツー)."""
     table = get_table_for_referee(request, table_id)
     try:
         game = _game_of(table)
@@ -218,6 +313,10 @@ def play(request: HttpRequest, table_id: int) -> HttpResponse:
             move["as"] = request.POST["as"].split()
         if request.POST.get("declare"):
             move["declare"] = request.POST["declare"]
+        if request.POST.get("choice"):  # the 11-back call, "up" or "down" (the engine judges)
+            move["choice"] = request.POST["choice"]
+        if request.POST.get("respond") == "1":  # posted by an out-of-turn form
+            move["respond"] = True
     outcome = services.submit_move(game, move, _seq(request), request.user)
     if outcome.ok:
         return render_console(request, table)
