@@ -18,7 +18,7 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, StreamingHttpResponse
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
-from rest_framework import permissions, status
+from rest_framework import permissions, serializers, status
 from rest_framework.authentication import SessionAuthentication
 from rest_framework.exceptions import ParseError
 from rest_framework.parsers import BaseParser, JSONParser
@@ -29,7 +29,7 @@ from rest_framework.views import APIView
 from games import services
 from games.auth import DeviceTokenAuthentication
 from games.live import table_version
-from games.models import Game
+from games.models import Game, ResultVersion
 from games.public import live_table, public_move
 from games.serializers import (
     BatchResultSerializer,
@@ -279,3 +279,185 @@ def table_events(request: HttpRequest, table_id: int) -> StreamingHttpResponse:
     response["Cache-Control"] = "no-cache"
     response["X-Accel-Buffering"] = "no"  # nginx: do not buffer the stream
     return response
+
+
+# --- result versions and corrections (issue #11) ---------------------------------------------
+
+
+class RulingErrorSerializer(serializers.Serializer[Any]):
+    code = serializers.CharField(
+        help_text="Stable code, e.g. reason_required, result_changed, round_closed."
+    )
+    message_en = serializers.CharField()
+    message_ja = serializers.CharField()
+
+
+class VersionPlacingSerializer(serializers.Serializer[Any]):
+    seat = serializers.IntegerField(help_text="0-based engine seat (table position − 1).")
+    entry = serializers.IntegerField(help_text="The entry's id.")
+    place = serializers.IntegerField()
+    title = serializers.CharField(allow_blank=True)
+    foul = serializers.BooleanField()
+    miyako_ochi = serializers.BooleanField()
+    forfeit = serializers.BooleanField()
+    points = serializers.IntegerField()
+
+
+class ResultVersionSerializer(serializers.Serializer[Any]):
+    number = serializers.IntegerField()
+    kind = serializers.ChoiceField(choices=ResultVersion.Kind.choices)
+    placings = VersionPlacingSerializer(many=True, help_text="First place first; [] when none.")
+    reason = serializers.CharField(allow_blank=True)
+    actor = serializers.CharField(allow_null=True, help_text="The official's username.")
+    after_reveal = serializers.BooleanField(
+        help_text="Made by an organiser after the round's seed was revealed (shown publicly)."
+    )
+    created_at = serializers.DateTimeField()
+
+
+class ResultVersionListSerializer(serializers.Serializer[Any]):
+    game = serializers.IntegerField()
+    status = serializers.ChoiceField(choices=Game.Status.choices)
+    result_version = serializers.IntegerField(
+        help_text="The current version's number (0: no result yet); send it as "
+        "based_on_version with a correction."
+    )
+    corrected_after_reveal = serializers.BooleanField()
+    versions = ResultVersionSerializer(many=True)
+
+
+class CorrectionSerializer(serializers.Serializer[Any]):
+    finishing_order = serializers.ListField(
+        child=serializers.IntegerField(min_value=0, max_value=4),
+        help_text="0-based seats of the clean finishers in order, ending with the player left "
+        "holding cards.",
+    )
+    fouls = serializers.ListField(
+        child=serializers.IntegerField(min_value=0, max_value=4),
+        required=False,
+        default=list,
+        help_text="Seats that finished on a foul (反則あがり), in the order they fouled.",
+    )
+    miyako_ochi = serializers.IntegerField(
+        min_value=0,
+        max_value=4,
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text="The previous 大富豪's seat when they fell (都落ち).",
+    )
+    reason = serializers.CharField(max_length=300, allow_blank=True)
+    based_on_version = serializers.IntegerField(
+        min_value=0, help_text="The result_version you reviewed: refused (409) if it changed."
+    )
+
+
+def _version_dict(version: ResultVersion) -> dict[str, Any]:
+    return {
+        "number": version.number,
+        "kind": version.kind,
+        "placings": version.placings,
+        "reason": version.reason,
+        "actor": version.actor.get_username() if version.actor is not None else None,
+        "after_reveal": version.after_reveal,
+        "created_at": version.created_at,
+    }
+
+
+def _ruling_error(code: str, en: str, ja: str, http: int) -> Response:
+    return Response({"code": code, "message_en": en, "message_ja": ja}, status=http)
+
+
+def official_game(request: Request, game_id: int) -> Game | Response:
+    """The game, if the user may run its table (its referee, the head referee, an organiser):
+    404 for a missing game or one the user may not even see, 403 for another official."""
+    game = get_object_or_404(
+        Game.objects.select_related("table__round__stage__tournament"), pk=game_id
+    )
+    if services.can_run_table(request.user, game.table):
+        return game
+    visible_game(request, game_id)  # raises 404 when the user may not see the game at all
+    return _ruling_error(
+        "permission_denied",
+        "Only this table's referee, the head referee or an organiser.",
+        "この卓の審判・主審・主催者のみ",
+        status.HTTP_403_FORBIDDEN,
+    )
+
+
+# GameError codes that say the game or round changed state, not that the request was malformed.
+CONFLICT_CODES = frozenset({"result_changed", "round_closed", "no_result"})
+
+
+class GameVersionsView(APIView):
+    authentication_classes = [DeviceTokenAuthentication, SessionAuthentication]
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(
+        operation_id="games_versions_list",
+        responses={200: ResultVersionListSerializer, 403: RulingErrorSerializer},
+    )
+    def get(self, request: Request, game_id: int) -> Response:
+        """Every version of the game's result, oldest first (officials of the table only):
+        each recording, correction, forfeit, void or undo that changed it."""
+        game = official_game(request, game_id)
+        if isinstance(game, Response):
+            return game
+        versions = game.result_versions.select_related("actor").order_by("number")
+        return Response(
+            {
+                "game": game.pk,
+                "status": game.status,
+                "result_version": game.result_version,
+                "corrected_after_reveal": game.corrected_after_reveal,
+                "versions": [_version_dict(v) for v in versions],
+            }
+        )
+
+
+class GameCorrectionsView(APIView):
+    authentication_classes = [DeviceTokenAuthentication, SessionAuthentication]
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(
+        operation_id="games_corrections_create",
+        request=CorrectionSerializer,
+        responses={
+            201: ResultVersionSerializer,
+            400: RulingErrorSerializer,
+            403: RulingErrorSerializer,
+            409: OpenApiResponse(
+                RulingErrorSerializer,
+                description="result_changed (based_on_version is stale), round_closed, "
+                "no_result (the game has no result to correct).",
+            ),
+        },
+    )
+    def post(self, request: Request, game_id: int) -> Response:
+        """Correct a finished game's result (訂正) as a new version, with a reason: the head
+        referee or an organiser; after the round's seed is revealed only an organiser (the
+        version is then flagged publicly); after the round is closed, nobody. Standings are
+        recomputed; earlier versions stay in the history."""
+        game = official_game(request, game_id)
+        if isinstance(game, Response):
+            return game
+        serializer = CorrectionSerializer(data=request.data)
+        if not serializer.is_valid():
+            return _bad_request(serializer.errors)
+        data = serializer.validated_data
+        try:
+            version = services.correct_result(
+                game,
+                request.user,
+                finishing_order=data["finishing_order"],
+                fouls=data["fouls"],
+                miyako_ochi=data["miyako_ochi"],
+                reason=data["reason"],
+                based_on_version=data["based_on_version"],
+            )
+        except PermissionDenied as error:
+            return _ruling_error("permission_denied", str(error), "訂正する権限がありません", 403)
+        except services.GameError as error:
+            http = 409 if error.code in CONFLICT_CODES else 400
+            return _ruling_error(error.code, error.message_en, error.message_ja, http)
+        return Response(_version_dict(version), status=status.HTTP_201_CREATED)

@@ -15,7 +15,6 @@ from django.conf import settings
 from django.db import models
 from django.utils import timezone
 
-
 # A table's games, latest first: by set, game and re-deal attempt.
 LATEST_FIRST = ("-set_number", "-game_number", "-attempt")
 

@@ -99,11 +99,7 @@ def live_game(game: Game, recent: int = 12) -> dict[str, Any]:
 
 def live_table(table_id: int) -> dict[str, Any]:
     """The public view of a table: seats and its current (latest) game."""
-    game = (
-        Game.objects.filter(table_id=table_id)
-        .order_by(*LATEST_FIRST)
-        .first()
-    )
+    game = Game.objects.filter(table_id=table_id).order_by(*LATEST_FIRST).first()
     return {
         "table": table_id,
         "seats": seat_names(table_id),

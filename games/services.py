@@ -981,6 +981,14 @@ def _lock_for_ruling(game: Game, actor: AnyUser) -> tuple[Game, Round]:
     return _lock(game), locked_round
 
 
+def _reason(reason: str, en: str, ja: str) -> str:
+    """A ruling's reason, required (checked after the permission: an outsider hears only no)."""
+    reason = reason.strip()
+    if not reason:
+        raise GameError("reason_required", en, ja)
+    return reason
+
+
 def _result_dict(place: int, title: str, foul: bool, miyako: bool, points: int) -> dict[str, Any]:
     return {"place": place, "title": title, "foul": foul, "miyako_ochi": miyako, "points": points}
 
@@ -1060,13 +1068,9 @@ def correct_result(
     since, the correction is refused rather than silently overwriting the other change. The
     corrected result counts as confirmed (a ruling by the head referee or organiser); every
     standing it feeds is recomputed."""
-    reason = reason.strip()
-    if not reason:
-        raise GameError(
-            "reason_required", "Give a reason for the correction.", "訂正の理由が必要です"
-        )
     with transaction.atomic():
         game, round_ = _lock_for_ruling(game, actor)
+        reason = _reason(reason, "Give a reason for the correction.", "訂正の理由が必要です")
         if game.result_version != based_on_version:
             raise GameError(
                 "result_changed",
@@ -1081,6 +1085,13 @@ def correct_result(
                 "訂正内容が現在の結果と同じです",
             )
         tournament = round_.stage.tournament
+        # A forfeit stands while the leaver is still placed last; otherwise the correction
+        # says the game ended some other way.
+        leaver = game.forfeit_seat
+        if leaver is not None and not any(
+            p.seat == leaver and (p.place or game.seats) == game.seats for p in placings
+        ):
+            leaver = None
         version = _write_results(
             game,
             tournament,
@@ -1088,9 +1099,10 @@ def correct_result(
             placings,
             ResultVersion.Kind.CORRECTION,
             reason=reason,
+            forfeit_seat=leaver,
             after_reveal=round_.is_revealed,
         )
-        game.forfeit_seat = None
+        game.forfeit_seat = leaver
         game.status = Game.Status.CONFIRMED
         game.confirmed_by = actor if actor.is_authenticated else None
         game.confirmed_at = timezone.now()
@@ -1132,13 +1144,9 @@ def void_game(game: Game, actor: AnyUser, *, reason: str, redeal: bool) -> Game:
     """Void a game (misdeal, wrong cards…): it counts for nothing, its moves and any result
     stay on record. With `redeal` the table plays it again with a new deal from the round's
     seed (attempt + 1); otherwise the game is simply not played."""
-    reason = reason.strip()
-    if not reason:
-        raise GameError(
-            "reason_required", "Give a reason to void the game.", "無効の理由が必要です"
-        )
     with transaction.atomic():
         game, round_ = _lock_for_ruling(game, actor)
+        reason = _reason(reason, "Give a reason to void the game.", "無効の理由が必要です")
         try:
             require_round_open(round_)
         except DomainError as error:
@@ -1153,9 +1161,14 @@ def void_game(game: Game, actor: AnyUser, *, reason: str, redeal: bool) -> Game:
             .values_list("pk", flat=True)
             .first()
         )
-        later = Game.objects.filter(
-            table_id=game.table_id, set_number=game.set_number, game_number__gt=game.game_number
-        ).exclude(status=Game.Status.VOID)
+        later = (
+            Game.objects.filter(table_id=game.table_id)
+            .filter(
+                Q(set_number__gt=game.set_number)
+                | Q(set_number=game.set_number, game_number__gt=game.game_number)
+            )
+            .exclude(status=Game.Status.VOID)
+        )
         if latest != game.pk or later.exists():
             raise GameError(
                 "not_latest_game",
@@ -1212,11 +1225,9 @@ def forfeit_seat(
     """A player leaves mid-game (途中棄権): the game ends with them placed last, those already
     out keeping their places and the others finishing by the tournament's forfeit rule (or,
     for `referee_order` and quick games, in `order`). The game counts as settled."""
-    reason = reason.strip()
-    if not reason:
-        raise GameError("reason_required", "Give a reason for the forfeit.", "棄権の理由が必要です")
     with transaction.atomic():
         game, round_ = _lock_for_ruling(game, actor)
+        reason = _reason(reason, "Give a reason for the forfeit.", "棄権の理由が必要です")
         try:
             require_round_open(round_)
         except DomainError as error:

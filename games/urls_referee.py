@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from django.urls import path
 
-from games import views
+from games import official_views, views
 
 app_name = "referee"
 
@@ -20,4 +20,20 @@ urlpatterns = [
     path("tables/<int:table_id>/decide/", views.decide, name="decide"),
     path("tables/<int:table_id>/quick/", views.quick, name="quick"),
     path("games/<int:game_id>/confirm/", views.confirm, name="confirm"),
+    # The officials' game page: result history, audit, refusals; rulings (issue #11).
+    path("games/<int:game_id>/", official_views.game_page, name="game"),
+    path(
+        "games/<int:game_id>/correction/preview/",
+        official_views.correction_preview,
+        name="correction-preview",
+    ),
+    path("games/<int:game_id>/correction/", official_views.correction_save, name="correction-save"),
+    path("games/<int:game_id>/void/", official_views.void, name="void"),
+    path("games/<int:game_id>/forfeit/", official_views.forfeit, name="forfeit"),
+    path("games/<int:game_id>/penalties/", official_views.give_penalty, name="penalty-give"),
+    path(
+        "games/<int:game_id>/penalties/<int:penalty_id>/withdraw/",
+        official_views.withdraw_penalty,
+        name="penalty-withdraw",
+    ),
 ]

@@ -16,6 +16,7 @@ import time
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from django.db import connection
@@ -104,3 +105,11 @@ def real_celery(celery_worker_process: str, transactional_db: None) -> Iterator[
         yield celery_worker_process
     finally:
         celery_app.conf.task_always_eager = previous
+
+
+@pytest.fixture(autouse=True)
+def fast_password_hashing(settings: Any) -> None:
+    """Factories give every user a password; the production hasher's deliberate slowness
+    (hundreds of thousands of PBKDF2 rounds) would dominate the suite. Logins still check
+    passwords for real, with a fast hasher."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

@@ -1,5 +1,5 @@
-"""Seeded deals by commit–reveal (docs/design.md): every table's deal and blind cards follow from the
-round's secret seed, so anyone can check them once the seed is revealed.
+"""Seeded deals by commit–reveal (docs/design.md): every table's deal and blind cards follow from
+the round's secret seed, so anyone can check them once the seed is revealed.
 
 - seed: 32 random bytes as 64 lower-case hex characters, kept server-side (`Round.seed_secret`);
 - commitment: ``SHA-256(seed as ASCII hex text)``, published with the round — check it with

@@ -19,6 +19,7 @@ from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
 
+from games.models import Game
 from tournaments import seating
 from tournaments.advancement import Rule, select_advancing
 from tournaments.deals import commitment_for, new_seed
@@ -711,6 +712,16 @@ def give_penalty(
         )
     if round_ is not None and round_.stage.tournament_id != tournament.pk:
         raise DomainError("That round is not in this tournament.", "別の大会の回戦です。")
+    if game_id is not None:
+        games = Game.objects.filter(pk=game_id, table__seats__entry=entry)
+        if round_ is not None:
+            games = games.filter(table__round=round_)
+        if not games.exists():
+            raise DomainError(
+                "The entrant did not play that game.",
+                "その参加者はこのゲームに参加していません。",
+                code="penalty_game_invalid",
+            )
     penalty = Penalty.objects.create(
         tournament=tournament,
         entry=entry,

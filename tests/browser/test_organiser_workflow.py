@@ -46,7 +46,9 @@ def test_organiser_imports_checks_in_draws_publishes_and_prints(
     page.get_by_role("button", name="Draw next round").click()
     expect(page.get_by_role("heading", name="Table 1")).to_be_visible()
     expect(page.get_by_text("random draw (抽選) by lot").first).to_be_visible()
-    page.get_by_role("button", name="Publish round").click()
+    page.get_by_role("link", name="Publish round…").click()
+    expect(page.get_by_test_id("confirm-step")).to_contain_text("can no longer be redrawn")
+    page.get_by_role("button", name="Yes, Publish round").click()
     expect(page.get_by_text("Round published with its seed commitment.")).to_be_visible()
     assert Round.objects.get().status == Round.Status.PUBLISHED
 

@@ -119,9 +119,10 @@ def test_a_round_whose_games_are_all_settled_completes_then_reveals(
     assert revealed.status == "revealed"
     assert revealed.revealed_seed == published.seed_secret
     assert revealed.completed_at is not None and revealed.revealed_at is not None
-    assert list(
-        AuditEntry.objects.filter(round=published).values_list("action", flat=True)
-    ) == ["seed_revealed", "round_completed"]
+    assert list(AuditEntry.objects.filter(round=published).values_list("action", flat=True)) == [
+        "seed_revealed",
+        "round_completed",
+    ]
 
 
 def test_revealing_a_round_in_play_whose_games_are_settled_completes_it_on_the_way(

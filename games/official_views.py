@@ -1,0 +1,635 @@
+"""The officials' game page (審判・主審・主催者用) and the tournament's audit page (issue #11).
+
+`/referee/games/<id>/` shows a game to those who may run its table (its referee, the head
+referee, an organiser): the current result, every `ResultVersion`, the game's `AuditEntry`
+rows and its refused submissions. From it the head referee or an organiser rules on the game —
+correct its result (preview, then save), void it (with or without a re-deal), forfeit a seat,
+give or withdraw a penalty. Each ruling is a service of `games.services` or
+`tournaments.services`, which checks the actor's permission itself; the page only offers the
+forms to those allowed, and every irreversible step is confirmed first.
+
+`/organiser/<slug>/audit/` lists a tournament's audit entries and refusals for its officials.
+
+Plain forms that work without JavaScript; with htmx an intermediate step (preview, confirmation)
+swaps its section of the page in place, and a saved ruling reloads the page.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.core.paginator import Page, Paginator
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_POST
+from django_htmx.http import HttpResponseClientRedirect
+
+from games import services
+from games.models import LATEST_FIRST, Game, GameResult, RejectedSubmission
+from games.state import rebuild
+from tournaments import services as tournament_services
+from tournaments.models import AuditEntry, Entry, Official, Penalty, Round, Seat, Tournament
+from tournaments.permissions import AnyUser, is_head_referee, is_organiser
+
+TEMPLATE = "games/official_game.html"
+
+TITLE_LABELS = {
+    "daifugo": "大富豪 Daifugō",
+    "fugo": "富豪 Fugō",
+    "heimin": "平民 Heimin",
+    "hinmin": "貧民 Hinmin",
+    "daihinmin": "大貧民 Daihinmin",
+}
+
+AUDIT_PAGE_SIZE = 100
+
+# `AuditEntry.Action` labels are English; officials read both.
+ACTION_JA: dict[str, str] = {
+    AuditEntry.Action.ROUND_COMPLETED: "回戦完了",
+    AuditEntry.Action.SEED_REVEALED: "シード公開",
+    AuditEntry.Action.ROUND_CLOSED: "回戦締切",
+    AuditEntry.Action.DRAW_OVERRIDE: "未完了のまま次回戦を抽選",
+    AuditEntry.Action.RESULT_CORRECTED: "結果の訂正",
+    AuditEntry.Action.GAME_VOIDED: "ゲーム無効",
+    AuditEntry.Action.SEAT_FORFEITED: "途中棄権",
+    AuditEntry.Action.PENALTY_GIVEN: "罰則",
+    AuditEntry.Action.PENALTY_WITHDRAWN: "罰則の取り消し",
+}
+
+
+def reason_required() -> services.GameError:
+    return services.GameError("reason_required", "Give a reason.", "理由を入力してください")
+
+
+# --- the quick-result form, shared with the referee console ----------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class QuickOutcome:
+    """A quick result as the services take it: `finishing_order` (clean finishers in order,
+    ending with the player left holding cards), `fouls` (in foul order), `miyako_ochi`."""
+
+    finishing_order: list[int]
+    fouls: list[int]
+    miyako_ochi: int | None
+
+
+def parse_quick_outcomes(data: Mapping[str, str], seats: int) -> QuickOutcome:
+    """Read the per-seat selects `outcome_<seat>` of a quick-result form: `clean-N` (N-th clean
+    finisher; the player left with cards comes last), `foul-N` (N-th foul) or `miyako` (都落ち).
+    A seat left blank is simply missing (the service then refuses an incomplete result)."""
+    clean: list[tuple[int, int]] = []
+    fouls: list[tuple[int, int]] = []
+    miyako: int | None = None
+    for seat in range(seats):
+        kind, _, n = str(data.get(f"outcome_{seat}", "")).partition("-")
+        if kind == "clean" and n.isdigit():
+            clean.append((int(n), seat))
+        elif kind == "foul" and n.isdigit():
+            fouls.append((int(n), seat))
+        elif kind == "miyako":
+            miyako = seat
+    return QuickOutcome([s for _, s in sorted(clean)], [s for _, s in sorted(fouls)], miyako)
+
+
+def quick_outcome_choices(seats: int) -> list[tuple[str, str]]:
+    """The choices of a seat's select, as the console's quick-result form offers them."""
+    choices = [("", "—")]
+    choices += [
+        (f"clean-{n}", f"{n}. out あがり" + (" / left 残り" if n == seats else ""))
+        for n in range(1, seats + 1)
+    ]
+    choices += [(f"foul-{n}", f"foul {n} 反則") for n in range(1, seats + 1)]
+    choices.append(("miyako", "都落ち miyako-ochi"))
+    return choices
+
+
+def outcomes_of(results: Iterable[GameResult]) -> dict[int, str]:
+    """The select values that reproduce a recorded result: clean finishers by place, fouls in
+    foul order (the first foul is placed last), the fallen 大富豪 as `miyako`."""
+    rows = list(results)
+    values: dict[int, str] = {}
+    clean = sorted((r for r in rows if not r.foul and not r.miyako_ochi), key=lambda r: r.place)
+    for n, r in enumerate(clean, start=1):
+        values[r.seat] = f"clean-{n}"
+    fouls = sorted((r for r in rows if r.foul), key=lambda r: -r.place)
+    for n, r in enumerate(fouls, start=1):
+        values[r.seat] = f"foul-{n}"
+    for r in rows:
+        if r.miyako_ochi and not r.foul:
+            values[r.seat] = "miyako"
+    return values
+
+
+# --- fetching and permissions ----------------------------------------------------------------
+
+
+def game_for_official(request: HttpRequest, game_id: int) -> Game:
+    """Fetch and authorise: the table's referee, the head referee or an organiser (404 for a
+    missing game, 403 for anyone else)."""
+    game = get_object_or_404(
+        Game.objects.select_related("table__round__stage__tournament", "table__referee"),
+        pk=game_id,
+    )
+    if not services.can_run_table(request.user, game.table):
+        raise PermissionDenied("Only this table's referee, the head referee or an organiser.")
+    return game
+
+
+def may_rule(user: AnyUser, round_: Round) -> bool:
+    """Whether `user` may rule on the round's games now (the service's own check)."""
+    try:
+        services.require_ruling_official(user, round_)
+    except (PermissionDenied, services.GameError):
+        return False
+    return True
+
+
+def _require_ruling(request: HttpRequest, game: Game) -> None:
+    """Before a confirmation step: only those who may rule are asked to confirm (the service
+    checks again, and records a refusal, when the ruling is made). Raises `PermissionDenied`
+    or, for a closed round, `GameError`."""
+    services.require_ruling_official(request.user, game.table.round)
+
+
+def _is_tables_latest(game: Game) -> bool:
+    latest = game.table.games.order_by(*LATEST_FIRST).first()
+    return latest is not None and latest.pk == game.pk
+
+
+def _pretty(value: object) -> str:
+    """Stored JSON as readable text (never a Python repr)."""
+    if value in (None, {}, []):
+        return ""
+    return json.dumps(value, ensure_ascii=False, indent=2, sort_keys=True, default=str)
+
+
+def _who(user: object) -> str:
+    return str(getattr(user, "username", "")) if user is not None else "—"
+
+
+def _audit_row(entry: AuditEntry) -> dict[str, Any]:
+    return {
+        "a": entry,
+        "label": entry.get_action_display(),
+        "label_ja": ACTION_JA.get(entry.action, ""),
+        "actor": _who(entry.actor),
+        "data": _pretty(entry.data),
+    }
+
+
+def _refusal_row(refusal: RejectedSubmission) -> dict[str, Any]:
+    return {"r": refusal, "actor": _who(refusal.actor), "payload": _pretty(refusal.payload)}
+
+
+@dataclass(frozen=True, slots=True)
+class SeatRow:
+    seat: int
+    position: int
+    name: str
+    number: int
+    entry_id: int
+
+    @property
+    def label(self) -> str:
+        return f"{self.position}. {self.name} #{self.number}"
+
+
+def _seats(game: Game) -> list[SeatRow]:
+    return [
+        SeatRow(s.position - 1, s.position, s.entry.player.display_name, s.entry.number, s.entry_id)
+        for s in Seat.objects.filter(table_id=game.table_id)
+        .select_related("entry__player")
+        .order_by("position")
+    ]
+
+
+def _result_line(data: Mapping[str, Any] | None, names: Mapping[int, str]) -> dict[str, Any]:
+    """A placing (a `GameResult` or a stored version's dict) for templates."""
+    if data is None:
+        return {}
+    title = str(data.get("title") or "")
+    return {
+        "seat": data.get("seat"),
+        "name": names.get(int(data["entry"]), "") if "entry" in data else "",
+        "place": data.get("place"),
+        "title": TITLE_LABELS.get(title, title),
+        "points": data.get("points"),
+        "foul": bool(data.get("foul")),
+        "miyako_ochi": bool(data.get("miyako_ochi")),
+        "forfeit": bool(data.get("forfeit")),
+    }
+
+
+def _forfeit_setup(game: Game, tournament: Tournament) -> dict[str, Any]:
+    """What the forfeit form needs: whether the others' order is asked, and who still holds
+    cards (everyone but those already out, in a game recorded move by move)."""
+    needs_order = (
+        tournament.forfeit_others == Tournament.ForfeitOthers.REFEREE_ORDER
+        or game.mode == Game.Mode.QUICK
+    )
+    still_in = list(range(game.seats))
+    if game.mode != Game.Mode.QUICK and game.status == Game.Status.IN_PLAY:
+        state = rebuild(game)
+        still_in = [s for s in range(game.seats) if not state.out >> s & 1 and s != state.miyako]
+    return {"needs_order": needs_order, "still_in": still_in}
+
+
+def game_context(request: HttpRequest, game: Game, **extra: Any) -> dict[str, Any]:
+    table = game.table
+    round_ = table.round
+    tournament = round_.stage.tournament
+    user = request.user
+    seats = _seats(game)
+    names = {s.entry_id: s.name for s in seats}
+    by_seat = {s.seat: s for s in seats}
+    results = list(game.results.order_by("place"))
+    rule = may_rule(user, round_)
+    versions = [
+        {
+            "v": v,
+            "actor": _who(v.actor),
+            "placings": [_result_line(p, names) for p in v.placings],
+        }
+        for v in game.result_versions.select_related("actor").order_by("-number")
+    ]
+    audit = [
+        _audit_row(a) for a in game.audit.select_related("actor").order_by("-created_at", "-pk")
+    ]
+    refusals = [
+        _refusal_row(r)
+        for r in game.rejected_submissions.select_related("actor").order_by("-created_at", "-pk")
+    ]
+    penalties = list(
+        Penalty.objects.filter(tournament=tournament, entry_id__in=names)
+        .select_related("entry__player", "actor", "round", "game")
+        .order_by("-created_at", "-pk")
+    )
+    ctx: dict[str, Any] = {
+        "game": game,
+        "table": table,
+        "round": round_,
+        "tournament": tournament,
+        "seats": seats,
+        "results": [
+            _result_line(
+                {
+                    "seat": r.seat,
+                    "entry": r.entry_id,
+                    "place": r.place,
+                    "title": r.title,
+                    "points": r.points,
+                    "foul": r.foul,
+                    "miyako_ochi": r.miyako_ochi,
+                    "forfeit": r.forfeit,
+                },
+                names,
+            )
+            for r in results
+        ],
+        "provisional": game.status == Game.Status.FINISHED and game.forfeit_seat is None,
+        "forfeit_name": by_seat[game.forfeit_seat].name
+        if game.forfeit_seat is not None and game.forfeit_seat in by_seat
+        else "",
+        "versions": versions,
+        "audit": audit,
+        "refusals": refusals,
+        "penalties": penalties,
+        "can_correct": rule and game.status in (Game.Status.FINISHED, Game.Status.CONFIRMED),
+        "can_void": rule
+        and round_.is_open
+        and game.status != Game.Status.VOID
+        and _is_tables_latest(game),
+        "can_forfeit": rule and round_.is_open and game.status == Game.Status.IN_PLAY,
+        "can_penalise": is_head_referee(user, tournament),
+        # Played with the titles this game's result gave: a correction does not change them.
+        "later_in_set": game.table.games.filter(
+            set_number=game.set_number, game_number__gt=game.game_number
+        )
+        .exclude(status=Game.Status.VOID)
+        .count(),
+        "outcome_choices": quick_outcome_choices(game.seats),
+        "outcomes": outcomes_of(results),
+        "reason": "",
+        "penalty_kinds": Penalty.Kind.choices,
+        "error": None,
+        "error_at": "",
+    }
+    if ctx["can_forfeit"]:
+        ctx["forfeit"] = _forfeit_setup(game, tournament)
+        ctx["forfeit_leaver_points"] = tournament.forfeit_leaver_points
+        ctx["place_numbers"] = list(range(1, game.seats))
+    return ctx | extra
+
+
+def _render(
+    request: HttpRequest, game: Game, section: str, status: int = 200, **extra: Any
+) -> HttpResponse:
+    """The page, or with htmx only the section that posted (its preview or confirmation)."""
+    template = f"{TEMPLATE}#{section}" if getattr(request, "htmx", False) else TEMPLATE
+    return render(request, template, game_context(request, game, **extra), status=status)
+
+
+def _done(request: HttpRequest, game: Game, message: str) -> HttpResponse:
+    messages.success(request, message)
+    url = reverse("referee:game", args=[game.pk])
+    return HttpResponseClientRedirect(url) if getattr(request, "htmx", False) else redirect(url)
+
+
+Failure = services.GameError | tournament_services.DomainError
+
+
+def _failed(
+    request: HttpRequest, game: Game, section: str, error: Failure, **extra: Any
+) -> HttpResponse:
+    return _render(request, game, section, error=error, error_at=section, **extra)
+
+
+# --- the page --------------------------------------------------------------------------------
+
+
+@login_required
+@require_GET
+def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
+    """The game, its current result and every version of it, its audit and refusals."""
+    game = game_for_official(request, game_id)
+    return render(request, TEMPLATE, game_context(request, game))
+
+
+# --- corrections -----------------------------------------------------------------------------
+
+
+def _correction_input(request: HttpRequest, game: Game) -> tuple[QuickOutcome, dict[int, str], str]:
+    outcome = parse_quick_outcomes(request.POST, game.seats)
+    chosen = {s: request.POST.get(f"outcome_{s}", "") for s in range(game.seats)}
+    return outcome, chosen, request.POST.get("reason", "").strip()
+
+
+@login_required
+@require_POST
+def correction_preview(request: HttpRequest, game_id: int) -> HttpResponse:
+    """Step 1: the result before and after the correction, side by side (nothing is saved)."""
+    game = game_for_official(request, game_id)
+    outcome, chosen, reason = _correction_input(request, game)
+    try:
+        if not reason:
+            raise reason_required()
+        preview = services.preview_correction(
+            game, request.user, outcome.finishing_order, outcome.fouls, outcome.miyako_ochi
+        )
+    except services.GameError as error:
+        return _failed(request, game, "correction", error, outcomes=chosen, reason=reason)
+    seats = {s.seat: s for s in _seats(game)}
+    rows = [
+        {
+            "seat": seats.get(c.seat),
+            "before": _result_line(c.before, {}),
+            "after": _result_line(c.after, {}),
+            "changed": c.changed,
+        }
+        for c in sorted(preview.changes, key=lambda c: c.seat)
+    ]
+    return _render(
+        request,
+        game,
+        "correction",
+        preview=preview,
+        preview_rows=rows,
+        outcomes=chosen,
+        reason=reason,
+    )
+
+
+@login_required
+@require_POST
+def correction_save(request: HttpRequest, game_id: int) -> HttpResponse:
+    """Step 2: save the previewed correction as a new version of the result."""
+    game = game_for_official(request, game_id)
+    outcome, chosen, reason = _correction_input(request, game)
+    try:
+        based_on = int(request.POST.get("based_on_version", ""))
+    except ValueError:
+        based_on = -1
+    try:
+        version = services.correct_result(
+            game,
+            request.user,
+            finishing_order=outcome.finishing_order,
+            fouls=outcome.fouls,
+            miyako_ochi=outcome.miyako_ochi,
+            reason=reason,
+            based_on_version=based_on,
+        )
+    except services.GameError as error:
+        return _failed(request, game, "correction", error, outcomes=chosen, reason=reason)
+    return _done(
+        request,
+        game,
+        f"Result corrected: version {version.number}. 結果を訂正しました（第{version.number}版）。",
+    )
+
+
+# --- void and forfeit ------------------------------------------------------------------------
+
+
+@login_required
+@require_POST
+def void(request: HttpRequest, game_id: int) -> HttpResponse:
+    """Void the game, with or without a re-deal — after a confirmation saying what happens."""
+    game = game_for_official(request, game_id)
+    reason = request.POST.get("reason", "").strip()
+    redeal = request.POST.get("redeal") == "1"
+    if not reason:
+        return _failed(request, game, "rulings", reason_required())
+    try:
+        if request.POST.get("confirmed") != "yes":
+            _require_ruling(request, game)
+            return _render(
+                request, game, "rulings", void_confirm={"reason": reason, "redeal": redeal}
+            )
+        services.void_game(game, request.user, reason=reason, redeal=redeal)
+    except services.GameError as error:
+        return _failed(request, game, "rulings", error)
+    return _done(request, game, "Game voided. ゲームを無効にしました。")
+
+
+def _forfeit_order(request: HttpRequest, seats: int, leaver: int) -> list[int]:
+    """The others' finishing order from the selects `order_<seat>` (1 = first of them)."""
+    ranked: list[tuple[int, int]] = []
+    for seat in range(seats):
+        value = request.POST.get(f"order_{seat}", "")
+        if seat != leaver and value.isdigit():
+            ranked.append((int(value), seat))
+    return [s for _, s in sorted(ranked)]
+
+
+@login_required
+@require_POST
+def forfeit(request: HttpRequest, game_id: int) -> HttpResponse:
+    """A player leaves mid-game (途中棄権) — after a confirmation saying what happens."""
+    game = game_for_official(request, game_id)
+    reason = request.POST.get("reason", "").strip()
+    seat_text = request.POST.get("seat", "")
+    if not seat_text.isdigit() or int(seat_text) >= game.seats:
+        return _failed(
+            request,
+            game,
+            "rulings",
+            services.GameError(
+                "forfeit_seat_invalid",
+                "Choose the player who leaves.",
+                "棄権する人を選んでください",
+            ),
+        )
+    seat = int(seat_text)
+    if not reason:
+        return _failed(request, game, "rulings", reason_required())
+    tournament = game.table.round.stage.tournament
+    setup = _forfeit_setup(game, tournament)
+    order = _forfeit_order(request, game.seats, seat) if setup["needs_order"] else []
+    try:
+        if request.POST.get("confirmed") != "yes":
+            _require_ruling(request, game)
+            names = {s.seat: s for s in _seats(game)}
+            return _render(
+                request,
+                game,
+                "rulings",
+                forfeit_confirm={
+                    "seat": seat,
+                    "leaver": names.get(seat),
+                    "reason": reason,
+                    "order": [names.get(s) for s in order],
+                    "order_values": {s: n for n, s in enumerate(order, start=1)},
+                },
+                forfeit=setup,
+                forfeit_leaver_points=tournament.forfeit_leaver_points,
+            )
+        services.forfeit_seat(game, request.user, seat=seat, reason=reason, order=order)
+    except services.GameError as error:
+        return _failed(request, game, "rulings", error)
+    return _done(request, game, "Forfeit recorded. 途中棄権を記録しました。")
+
+
+# --- penalties -------------------------------------------------------------------------------
+
+
+@login_required
+@require_POST
+def give_penalty(request: HttpRequest, game_id: int) -> HttpResponse:
+    """A warning or a points deduction for a player seated at the table, in this game."""
+    game = game_for_official(request, game_id)
+    seated = {str(s.entry_id) for s in _seats(game)}
+    entry_id = request.POST.get("entry", "")
+    if entry_id not in seated:
+        error = tournament_services.DomainError(
+            "Choose a player seated at this table.", "この卓の選手を選んでください。", "bad_entry"
+        )
+        return _failed(request, game, "penalties", error)
+    entry = Entry.objects.select_related("tournament").get(pk=int(entry_id))
+    points_text = request.POST.get("points", "").strip() or "0"
+    kind = request.POST.get("kind", "")
+    try:
+        penalty = tournament_services.give_penalty(
+            entry,
+            request.user,
+            kind=kind,
+            reason=request.POST.get("reason", ""),
+            points=int(points_text) if points_text.lstrip("-").isdigit() else -1,
+            round_=game.table.round,
+            game_id=game.pk,
+        )
+    except tournament_services.DomainError as error:
+        return _failed(request, game, "penalties", error)
+    return _done(
+        request,
+        game,
+        f"{penalty.get_kind_display()} given to {entry}. 罰則を記録しました。",
+    )
+
+
+@login_required
+@require_POST
+def withdraw_penalty(request: HttpRequest, game_id: int, penalty_id: int) -> HttpResponse:
+    """Take back a penalty of a player at the table (kept on record, no longer counted)."""
+    game = game_for_official(request, game_id)
+    entries = [s.entry_id for s in _seats(game)]
+    penalty = get_object_or_404(
+        Penalty.objects.select_related("tournament", "entry", "round"),
+        pk=penalty_id,
+        tournament_id=game.tournament_id,
+        entry_id__in=entries,
+    )
+    try:
+        tournament_services.withdraw_penalty(
+            penalty, request.user, reason=request.POST.get("reason", "")
+        )
+    except tournament_services.DomainError as error:
+        return _failed(request, game, "penalties", error, withdraw_error_for=penalty.pk)
+    return _done(request, game, "Penalty withdrawn. 罰則を取り消しました。")
+
+
+# --- the tournament's audit page -------------------------------------------------------------
+
+
+def _tournament_for_official(request: HttpRequest, slug: str) -> Tournament:
+    """Officials of the tournament (any role) and superusers; others find nothing (404)."""
+    user = request.user
+    tournaments = Tournament.objects.all()
+    if not getattr(user, "is_superuser", False):
+        tournaments = tournaments.filter(officials__user_id=user.pk or 0).distinct()
+    return get_object_or_404(tournaments, slug=slug)
+
+
+def _page(request: HttpRequest, rows: Any, param: str) -> Page[Any]:
+    return Paginator(rows, AUDIT_PAGE_SIZE).get_page(request.GET.get(param))
+
+
+@login_required
+@require_GET
+def audit(request: HttpRequest, slug: str) -> HttpResponse:
+    """Every audited official action of the tournament (newest first) and every refused
+    submission — a referee sees only the refusals at their own tables."""
+    tournament = _tournament_for_official(request, slug)
+    user = request.user
+    staff = is_head_referee(user, tournament)
+    entries = (
+        AuditEntry.objects.filter(tournament=tournament)
+        .select_related("actor", "round__stage", "game__table")
+        .order_by("-created_at", "-pk")
+    )
+    refusals = RejectedSubmission.objects.filter(
+        table__round__stage__tournament=tournament
+    ).select_related("actor", "table__round__stage", "game")
+    if not staff:
+        refusals = refusals.filter(table__referee_id=user.pk)
+    entries_page = _page(request, entries, "page")
+    refusals_page = _page(request, refusals.order_by("-created_at", "-pk"), "refusals_page")
+    role = (
+        "organiser"
+        if is_organiser(user, tournament)
+        else "head_referee"
+        if staff
+        else Official.Role.REFEREE
+    )
+    return render(
+        request,
+        "organiser/audit.html",
+        {
+            "tournament": tournament,
+            "role": role,
+            "staff": staff,
+            "organiser": role == "organiser",
+            "entries_page": entries_page,
+            "entries": [_audit_row(a) for a in entries_page],
+            "refusals_page": refusals_page,
+            "refusals": [_refusal_row(r) for r in refusals_page],
+        },
+    )
