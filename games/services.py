@@ -700,6 +700,19 @@ def _finish(game: Game, actor: AnyUser, placings: Sequence[Placing]) -> None:
     _results_changed(game, tournament.pk)
 
 
+def _scoring_for(game: Game, tournament: Tournament) -> tuple[Callable[..., int], dict[int, int]]:
+    """The points a place earns in this game, and the entry at each table position."""
+    points = partial(
+        points_for,
+        tournament.points_table,
+        seats=game.seats,
+        game_number=game.game_number,
+        games_per_set=tournament.games_per_set,
+    )
+    entries = dict(Seat.objects.filter(table_id=game.table_id).values_list("position", "entry_id"))
+    return points, entries
+
+
 def _write_results(
     game: Game,
     tournament: Tournament,
@@ -713,14 +726,7 @@ def _write_results(
 ) -> ResultVersion:
     """Replace the game's current results with `placings` and append them as its next
     `ResultVersion` (the caller saves `game.result_version`)."""
-    points = partial(
-        points_for,
-        tournament.points_table,
-        seats=game.seats,
-        game_number=game.game_number,
-        games_per_set=tournament.games_per_set,
-    )
-    entries = dict(Seat.objects.filter(table_id=game.table_id).values_list("position", "entry_id"))
+    points, entries = _scoring_for(game, tournament)
     rows = [
         GameResult(
             game=game,
@@ -1010,15 +1016,7 @@ def _correction(
         placings = quick_placings(game, finishing_order, fouls, miyako_ochi)
     except QuickError as error:
         raise GameError.of(error) from error
-    tournament = round_.stage.tournament
-    points = partial(
-        points_for,
-        tournament.points_table,
-        seats=game.seats,
-        game_number=game.game_number,
-        games_per_set=tournament.games_per_set,
-    )
-    entries = dict(Seat.objects.filter(table_id=game.table_id).values_list("position", "entry_id"))
+    points, entries = _scoring_for(game, round_.stage.tournament)
     current = {r.seat: r for r in game.results.all()}
     changes = []
     for p in sorted(placings, key=lambda p: p.place or game.seats):

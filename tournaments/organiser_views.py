@@ -217,6 +217,28 @@ ROUND_STEPS: dict[str, dict[str, str]] = {
 }
 
 
+# Each step's service and what the organiser is told once it is done.
+STEP_SERVICES: dict[str, tuple[Callable[[Round, AnyUser], Round], str]] = {
+    "publish": (
+        services.publish_round,
+        "Round published with its seed commitment. 回戦を公開しました。",
+    ),
+    "complete": (
+        services.complete_round,
+        "Round complete: its results are final. 回戦を完了しました。",
+    ),
+    "reveal": (
+        services.reveal_round_seed,
+        "Seed revealed: every deal of the round can now be verified. シードを公開しました。",
+    ),
+    "close": (
+        services.close_round,
+        "Round closed: its results can no longer change. 回戦を締め切りました。",
+    ),
+}
+assert set(STEP_SERVICES) == set(ROUND_STEPS)
+
+
 def _round_context(round_: Round, **extra: Any) -> dict[str, Any]:
     tournament = round_.stage.tournament
     referees = User.objects.filter(
@@ -258,68 +280,19 @@ def round_detail(request: HttpRequest, slug: str, round_id: int) -> HttpResponse
     )
 
 
-def _round_step(
-    request: HtmxHttpRequest,
-    slug: str,
-    round_id: int,
-    service: Callable[[Round, AnyUser], Round],
-    done: str,
-) -> HttpResponse:
+@login_required
+@require_POST
+def round_step(request: HtmxHttpRequest, slug: str, round_id: int, step: str) -> HttpResponse:
+    """Take one of the round's steps (publish, complete, reveal, close), confirmed on the
+    round page first; a refusal comes back as a message, the blocking games listed below."""
     round_ = _round_for_organiser(request, slug, round_id)
+    service, done = STEP_SERVICES[step]
     try:
         service(round_, request.user)
         messages.success(request, done)
     except services.DomainError as error:
         _error_message(request, error)
     return _redirect(request, reverse("organiser:round", args=[slug, round_id]))
-
-
-@login_required
-@require_POST
-def publish(request: HtmxHttpRequest, slug: str, round_id: int) -> HttpResponse:
-    return _round_step(
-        request,
-        slug,
-        round_id,
-        services.publish_round,
-        "Round published with its seed commitment. 回戦を公開しました。",
-    )
-
-
-@login_required
-@require_POST
-def complete(request: HtmxHttpRequest, slug: str, round_id: int) -> HttpResponse:
-    return _round_step(
-        request,
-        slug,
-        round_id,
-        services.complete_round,
-        "Round complete: its results are final. 回戦を完了しました。",
-    )
-
-
-@login_required
-@require_POST
-def reveal(request: HtmxHttpRequest, slug: str, round_id: int) -> HttpResponse:
-    return _round_step(
-        request,
-        slug,
-        round_id,
-        services.reveal_round_seed,
-        "Seed revealed: every deal of the round can now be verified. シードを公開しました。",
-    )
-
-
-@login_required
-@require_POST
-def close(request: HtmxHttpRequest, slug: str, round_id: int) -> HttpResponse:
-    return _round_step(
-        request,
-        slug,
-        round_id,
-        services.close_round,
-        "Round closed: its results can no longer change. 回戦を締め切りました。",
-    )
 
 
 @login_required

@@ -18,10 +18,15 @@ urlpatterns = [
     path("<slug:slug>/stages/<int:stage_id>/draw/", views.draw, name="draw"),
     path("<slug:slug>/stages/<int:stage_id>/advance/", views.advance, name="advance"),
     path("<slug:slug>/rounds/<int:round_id>/", views.round_detail, name="round"),
-    path("<slug:slug>/rounds/<int:round_id>/publish/", views.publish, name="publish"),
-    path("<slug:slug>/rounds/<int:round_id>/complete/", views.complete, name="complete"),
-    path("<slug:slug>/rounds/<int:round_id>/reveal/", views.reveal, name="reveal"),
-    path("<slug:slug>/rounds/<int:round_id>/close/", views.close, name="close"),
+    *(
+        path(
+            f"<slug:slug>/rounds/<int:round_id>/{step}/",
+            views.round_step,
+            {"step": step},
+            name=step,
+        )
+        for step in views.ROUND_STEPS
+    ),
     path("<slug:slug>/rounds/<int:round_id>/cards/", views.table_cards, name="cards"),
     path("<slug:slug>/tables/<int:table_id>/referee/", views.assign_referee, name="referee"),
     # Officials of any role (referees see the refusals of their own tables only); the view
