@@ -3,9 +3,10 @@
     python benchmarks/standings.py [--results 1000000] [--entries 2000] [--repeats 5]
 
 Creates (or reuses) the database `kakumei_bench_standings` on 127.0.0.1 and migrates it, then
-generates the tournament in SQL (`INSERT … SELECT generate_series`): entries, rounds of
-tables of four, games of 4 per set and 3 sets per table, and four `GameResult` rows per game
-(random places, titles by place, 3-2-1-0 points, ~2 % fouls). Timed in the same run, median
+generates the tournament in SQL (`INSERT … SELECT generate_series`): entries, revealed rounds
+of tables of four, confirmed games of 4 per set and 3 sets per table, four `GameResult` rows
+per game (random places, titles by place, 3-2-1-0 points, ~2 % fouls) and a penalty for one
+entry in 20 (warnings and deductions, some withdrawn). Timed in the same run, median
 of `--repeats`:
 
 1. baseline: ``SELECT entry_id, sum(points) … GROUP BY entry_id`` over the same rows;
@@ -92,7 +93,7 @@ def generate(results: int, entries: int) -> int:
     from django.db import connection, transaction
 
     from games.models import Game, GameResult
-    from tournaments.models import Entry, Player, Round, Stage, Table, Tournament
+    from tournaments.models import Entry, Penalty, Player, Round, Stage, Table, Tournament
 
     games = results // 4
     per_round = entries // 4  # tables in a round
@@ -132,11 +133,12 @@ def generate(results: int, entries: int) -> int:
                     {
                         "stage_id": str(stage.pk),
                         "number": "g",
-                        "status": "'finished'",
+                        "status": "'revealed'",
                         "seed_secret": seed,
                         "seed_commitment": seed,
                         "published_at": "now()",
-                        "finished_at": "now()",
+                        "completed_at": "now()",
+                        "revealed_at": "now()",
                     },
                     f"generate_series(1, {rounds}) g",
                 )
@@ -167,8 +169,10 @@ def generate(results: int, entries: int) -> int:
                         "ruleset_version": "1",
                         "mode": "'quick'",
                         "seats": "4",
-                        "status": "'finished'",
+                        # Revealed rounds hold settled games only: every one confirmed.
+                        "status": "'confirmed'",
                         "finished_at": "now()",
+                        "confirmed_at": "now()",
                         "created_at": "now()",
                     },
                     f"generate_series(0, {games - 1}) AS g(i) "
@@ -207,6 +211,26 @@ def generate(results: int, entries: int) -> int:
                         "points": f"4 - {place}",
                     },
                     "bench_perm p, generate_series(0, 3) k",
+                )
+            )
+            # A penalty for one entry in 20: warnings and 1-3 point deductions, one in seven
+            # withdrawn (standings count the active deductions and warnings).
+            c.execute(
+                _insert_select(
+                    Penalty,
+                    {
+                        "tournament_id": str(tournament.pk),
+                        "entry_id": f"{e0} + (g * 19) % {entries}",
+                        "round_id": (
+                            f"(SELECT min(id) FROM {Round._meta.db_table} "
+                            f"WHERE stage_id = {stage.pk})"
+                        ),
+                        "kind": "CASE WHEN g % 2 = 0 THEN 'deduction' ELSE 'warning' END",
+                        "points": "CASE WHEN g % 2 = 0 THEN 1 + g % 3 ELSE 0 END",
+                        "reason": "'bench'",
+                        "withdrawn_at": "CASE WHEN g % 7 = 0 THEN now() END",
+                    },
+                    f"generate_series(1, {max(1, entries // 20)}) g",
                 )
             )
             c.execute("DROP TABLE bench_tables; DROP TABLE bench_perm")

@@ -26,6 +26,10 @@ table_changed = Signal()
 # listens to it and recomputes standings; games never imports scoring.
 results_changed = Signal()
 
+# Sent after commit with game_id and tournament_id when a finished game's result is confirmed:
+# it stops being provisional (standings count confirmed results apart).
+game_confirmed = Signal()
+
 
 def notify_table_changed(table_id: int, game_id: int, version: int) -> None:
     log.debug("table %s changed: game %s v%s", table_id, game_id, version)
@@ -35,6 +39,10 @@ def notify_table_changed(table_id: int, game_id: int, version: int) -> None:
 def notify_results_changed(game_id: int, tournament_id: int) -> None:
     log.debug("results of game %s (tournament %s) changed", game_id, tournament_id)
     results_changed.send(sender=Game, game_id=game_id, tournament_id=tournament_id)
+
+
+def notify_game_confirmed(game_id: int, tournament_id: int) -> None:
+    game_confirmed.send(sender=Game, game_id=game_id, tournament_id=tournament_id)
 
 
 def table_version(table_id: int) -> str:

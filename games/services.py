@@ -947,6 +947,7 @@ def confirm_game(game: Game, actor: AnyUser) -> Game:
         game.confirmed_at = timezone.now()
         _changed(game)
         game.save(update_fields=["status", "confirmed_by", "confirmed_at", "version"])
+        transaction.on_commit(partial(live.notify_game_confirmed, game.pk, _tournament(game).pk))
     return game
 
 

@@ -19,7 +19,19 @@ class WorkerHeartbeatAdmin(admin.ModelAdmin[WorkerHeartbeat]):
 
 @admin.register(Standing)
 class StandingAdmin(admin.ModelAdmin[Standing]):
-    list_display = ["scope", "tournament", "stage", "season", "rank", "player", "points", "games"]
+    list_display = [
+        "scope",
+        "tournament",
+        "stage",
+        "season",
+        "rank",
+        "player",
+        "points",
+        "games",
+        "provisional_games",
+        "confirmed_points",
+        "penalty_points",
+    ]
     list_filter = ["scope"]
     # Derived rows: rebuilt by the recompute, never edited by hand.
     readonly_fields = [f.name for f in Standing._meta.fields]

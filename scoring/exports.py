@@ -1,4 +1,10 @@
-"""Standings as CSV and JSON (exports, embeds, webhook payloads): public fields only."""
+"""Standings as CSV and JSON (exports, embeds, webhook payloads): public fields only.
+
+Each row says how much of it is provisional (暫定): `provisional_games` of its `games` are
+finished but not yet confirmed by a second official, and `confirmed_points` (with
+`confirmed_rank`) count confirmed results only — what cut lines use. `points` are net of the
+active penalty deductions (`penalty_points`); `warnings` counts active warnings.
+"""
 
 from __future__ import annotations
 
@@ -8,6 +14,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from scoring.models import Standing
+from scoring.standings import RoundLine
 
 COLUMNS = (
     "rank",
@@ -24,6 +31,11 @@ COLUMNS = (
     "fouls",
     "miyako_ochi",
     "best_set",
+    "penalty_points",
+    "warnings",
+    "provisional_games",
+    "confirmed_points",
+    "confirmed_rank",
 )
 
 
@@ -44,6 +56,21 @@ def standing_dict(row: Standing) -> dict[str, Any]:
         "fouls": row.fouls,
         "miyako_ochi": row.miyako_ochi,
         "best_set": row.best_set,
+        "penalty_points": row.penalty_points,
+        "warnings": row.warnings,
+        "provisional": row.provisional_games > 0,
+        "provisional_games": row.provisional_games,
+        "confirmed_points": row.confirmed_points,
+        "confirmed_rank": row.confirmed_rank,
+    }
+
+
+def rounds_data(rounds: Sequence[RoundLine]) -> dict[str, Any]:
+    """The scope's rounds for JSON payloads: each round's status, and whether all are complete
+    (every result final)."""
+    return {
+        "complete": bool(rounds) and all(line.complete for line in rounds),
+        "rounds": [line.as_dict() for line in rounds],
     }
 
 

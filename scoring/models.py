@@ -57,9 +57,23 @@ class Standing(models.Model):
     miyako_ochi = models.PositiveIntegerField()
     # The most points scored in one set (None: no game played yet).
     best_set = models.IntegerField(null=True, blank=True)
+    # Points deducted by active penalties (減点) in the scope; `points` is already net of them.
+    penalty_points = models.PositiveIntegerField(default=0)
+    # Active warnings (警告) in the scope: shown, never deducted.
+    warnings = models.PositiveIntegerField(default=0)
+    # Games counted in `games` (and `points`) whose result is provisional (暫定): finished but
+    # not yet confirmed by a second official.
+    provisional_games = models.PositiveIntegerField(default=0)
+    # Points from confirmed results only (confirmed, or ended by a forfeit), minus deductions:
+    # what cut lines and stage advancement count.
+    confirmed_points = models.IntegerField(default=0)
     rank = models.PositiveIntegerField()
     # Equal on every tie-break key with someone else: the rank is shared (同順位).
     shared = models.BooleanField(default=False)
+    # The rank by the same tie-breaks over confirmed results only (and its shared flag): the
+    # order cut lines and advancement use, which a provisional result cannot move.
+    confirmed_rank = models.PositiveIntegerField(default=1)
+    confirmed_shared = models.BooleanField(default=False)
     computed_at = models.DateTimeField()
     # The scope's standings version (`StandingsVersion.version`) these rows belong to.
     results_version = models.PositiveIntegerField()
@@ -107,6 +121,13 @@ class Standing(models.Model):
                 name="standing_season_player_once",
             ),
             models.CheckConstraint(condition=Q(rank__gte=1), name="standing_rank_positive"),
+            models.CheckConstraint(
+                condition=Q(confirmed_rank__gte=1), name="standing_confirmed_rank_positive"
+            ),
+            models.CheckConstraint(
+                condition=Q(provisional_games__lte=models.F("games")),
+                name="standing_provisional_within_games",
+            ),
             models.CheckConstraint(
                 condition=Q(daifugo__lte=models.F("games"), fouls__lte=models.F("games")),
                 name="standing_counts_within_games",

@@ -1,5 +1,15 @@
 """Signal receivers, connected in `ScoringConfig.ready()`: games and tournaments never import
-scoring; they announce, after commit, what changed."""
+scoring; they announce, after commit, what changed.
+
+- `games.live.results_changed` (a game's results written or removed): recompute the
+  tournament's standings, post `game.finished`;
+- `tournaments.signals.penalties_changed` (a penalty given or withdrawn): recompute;
+- `tournaments.signals.round_status_changed` (a round published, in play, complete, revealed,
+  closed): recompute, so the boards (whose version covers the scope's rounds) say so;
+- `games.live.game_confirmed` (a result stops being provisional): recompute —
+  `provisional_games`, `confirmed_points` and the cut change;
+- `standings_changed`: post `standings.changed`; `stage_advanced`: post `stage.cut`.
+"""
 
 from __future__ import annotations
 
@@ -9,13 +19,13 @@ from typing import Any
 
 from django.db import transaction
 
-from games.live import results_changed
+from games.live import game_confirmed, results_changed
 from scoring import webhooks
-from scoring.exports import standing_dict
+from scoring.exports import rounds_data, standing_dict
 from scoring.models import Scope, WebhookEvent
-from scoring.standings import ScopeRef, standings, standings_changed
-from tournaments.models import Stage
-from tournaments.signals import stage_advanced
+from scoring.standings import ScopeRef, scope_rounds, standings, standings_changed
+from tournaments.models import Round, Stage
+from tournaments.signals import penalties_changed, round_status_changed, stage_advanced
 
 log = logging.getLogger(__name__)
 
@@ -41,6 +51,23 @@ def on_results_changed(sender: Any, game_id: int, tournament_id: int, **kwargs: 
         )
 
 
+def on_penalties_changed(sender: Any, tournament_id: int, **kwargs: Any) -> None:
+    _enqueue_update(tournament_id)
+
+
+def on_round_status_changed(sender: Any, round_id: int, **kwargs: Any) -> None:
+    """The boards list the scope's rounds with their status (and a settled round's games
+    count as final): recompute, which bumps the version when anything shown changed."""
+    tournament_id = Round.objects.values_list("stage__tournament_id", flat=True).get(pk=round_id)
+    _enqueue_update(int(tournament_id))
+
+
+def on_game_confirmed(sender: Any, game_id: int, tournament_id: int, **kwargs: Any) -> None:
+    """A confirmed result is no longer provisional: `provisional_games`, `confirmed_points`
+    and the cut change."""
+    _enqueue_update(tournament_id)
+
+
 def on_standings_changed(sender: Any, ref: ScopeRef, version: int, **kwargs: Any) -> None:
     if ref.kind == Scope.SEASON:
         return  # seasons span tournaments; endpoints belong to one tournament
@@ -53,6 +80,7 @@ def on_standings_changed(sender: Any, ref: ScopeRef, version: int, **kwargs: Any
         return {
             "scope": {"kind": ref.kind, "id": ref.id},
             "version": version,
+            **rounds_data(scope_rounds(ref)),
             "standings": [standing_dict(row) for row in standings(ref)],
         }
 
@@ -82,5 +110,8 @@ def on_stage_advanced(
 
 def connect() -> None:
     results_changed.connect(on_results_changed, dispatch_uid="scoring.results_changed")
+    penalties_changed.connect(on_penalties_changed, dispatch_uid="scoring.penalties_changed")
+    round_status_changed.connect(on_round_status_changed, dispatch_uid="scoring.round_status")
+    game_confirmed.connect(on_game_confirmed, dispatch_uid="scoring.game_confirmed")
     standings_changed.connect(on_standings_changed, dispatch_uid="scoring.standings_changed")
     stage_advanced.connect(on_stage_advanced, dispatch_uid="scoring.stage_advanced")

@@ -11,9 +11,25 @@
    written, the version stays), else bump `StandingsVersion.version`.
 
 It never increments anything from a previous value: the rows are a function of the results
-alone, so a run repeated, run concurrently (the lock orders them, and each statement of the
-later one sees the earlier one's commit) or redelivered after a worker died converges on the
-same rows.
+(and penalties) alone, so a run repeated, run concurrently (the lock orders them, and each
+statement of the later one sees the earlier one's commit) or redelivered after a worker died
+converges on the same rows.
+
+What the rows count:
+
+- every current `GameResult` (a void game has none; a corrected one has its corrected rows);
+  a result is *provisional* (暫定) while its game is finished but not confirmed by a second
+  official, *confirmed* once confirmed or ended by a forfeit. `points` count both;
+  `provisional_games` says how many of the games are provisional, `confirmed_points` and
+  `confirmed_rank` count confirmed results only — what cut lines and advancement use;
+- active penalties (`tournaments.Penalty`, not withdrawn): deductions are subtracted from
+  `points` and `confirmed_points` (`penalty_points`), warnings counted (`warnings`). The
+  tournament counts all of an entry's penalties; a stage those given in its rounds (or its
+  carried-over stages' rounds) — a penalty given outside any round counts in the tournament
+  only; a season sums a player's penalties over its tournaments.
+
+The digest also covers the scope's rounds (status, games corrected after the reveal), so a
+round completing or its seed being revealed bumps the version and live boards show it.
 """
 
 from __future__ import annotations
@@ -25,12 +41,13 @@ from dataclasses import dataclass, field
 from functools import partial
 
 from django.db import connection, transaction
+from django.db.models import Q
 from django.dispatch import Signal
 from django.utils import timezone
 
 from games.models import Game, GameResult
 from scoring.models import Scope, Standing, StandingsVersion
-from tournaments.models import Entry, Round, Season, Stage, Table, Tournament
+from tournaments.models import Entry, Penalty, Round, Season, Stage, Table, Tournament
 from tournaments.points import DEFAULT_TIE_BREAKS, TIE_BREAK_KEYS, points_for, tie_breaks
 from tournaments.selectors import stage_participants
 
@@ -56,6 +73,41 @@ ORDER_SQL: dict[str, str] = {
     "best_set": "COALESCE(best_set, -1000000000) DESC",
 }
 assert set(ORDER_SQL) == set(TIE_BREAK_KEYS)
+
+# The same keys over confirmed results only (the `c_*` columns of the `field` CTE).
+CONFIRMED_ORDER_SQL: dict[str, str] = {
+    "points": "confirmed_points DESC",
+    "daifugo": "c_daifugo DESC",
+    "fugo": "c_fugo DESC",
+    "heimin": "c_heimin DESC",
+    "hinmin": "c_hinmin DESC",
+    "fewer_daihinmin": "c_daihinmin ASC",
+    "fewer_fouls": "c_fouls ASC",
+    "fewer_miyako_ochi": "c_miyako_ochi ASC",
+    "best_set": "COALESCE(c_best_set, -1000000000) DESC",
+}
+assert set(CONFIRMED_ORDER_SQL) == set(TIE_BREAK_KEYS)
+# Tie-break key -> the count it compares (confirmed variants are computed only when ranked on).
+KEY_COUNT = {
+    "daifugo": "daifugo",
+    "fugo": "fugo",
+    "heimin": "heimin",
+    "hinmin": "hinmin",
+    "fewer_daihinmin": "daihinmin",
+    "fewer_fouls": "fouls",
+    "fewer_miyako_ochi": "miyako_ochi",
+}
+
+# A result is provisional while its game is finished and awaits its second official (not
+# confirmed, not ended by a forfeit, which is a ruling); every other result is confirmed.
+PROVISIONAL_SQL = f"(g.status = '{Game.Status.FINISHED}' AND g.forfeit_seat IS NULL)"
+
+
+def result_is_provisional(game: Game) -> bool:
+    """The game's result is provisional (暫定): finished, not yet confirmed by a second
+    official, and not ended by a forfeit (`PROVISIONAL_SQL`)."""
+    return game.status == Game.Status.FINISHED and game.forfeit_seat is None
+
 
 _NULL = "CAST(NULL AS BIGINT)"
 _LOCK_NAMESPACE = {Scope.TOURNAMENT: 0x4B31, Scope.STAGE: 0x4B32, Scope.SEASON: 0x4B33}
@@ -99,6 +151,10 @@ class _Plan:
     result_where: str
     who: str  # competitor column: r.entry_id, or e0.player_id for seasons
     field_sql: str
+    # Active penalties of the scope: joins from `pe` (the penalty), filter, competitor column.
+    penalty_joins: str
+    penalty_where: str
+    penalty_who: str
     columns: dict[str, str] = field(default_factory=dict)  # tournament/stage/season ids
     tie_break_keys: Sequence[str] = DEFAULT_TIE_BREAKS
 
@@ -123,6 +179,24 @@ def scope_filter(ref: ScopeRef) -> dict[str, object]:
     return {"scope": ref.kind, column: ref.id}
 
 
+def _stage_ids(stage: Stage) -> list[int]:
+    """The stages whose results a stage's standings count: itself, and the earlier stages of
+    its tournament when it carries totals over."""
+    stages = [stage.pk]
+    if stage.carry_over_totals:
+        stages += stage.tournament.stages.filter(order__lt=stage.order).values_list("pk", flat=True)
+    return stages
+
+
+def _season_tournaments(season_id: int) -> list[int]:
+    """The season's tournaments that count (drafts stay with their organisers)."""
+    return list(
+        Tournament.objects.filter(season_id=season_id)
+        .exclude(status=Tournament.Status.DRAFT)
+        .values_list("pk", flat=True)
+    )
+
+
 def _plan(ref: ScopeRef) -> _Plan:
     entry = _table(Entry)
     tbl, rnd = _table(Table), _table(Round)
@@ -135,29 +209,43 @@ def _plan(ref: ScopeRef) -> _Plan:
             who="r.entry_id",
             field_sql=(
                 f"FROM {entry} e LEFT JOIN per_who p ON p.who = e.id "
+                f"LEFT JOIN pen n ON n.who = e.id "
                 f"WHERE e.tournament_id = {ref.id} "
-                f"AND (p.who IS NOT NULL OR e.status = '{Entry.Status.CHECKED_IN}')"
+                f"AND (p.who IS NOT NULL OR n.who IS NOT NULL "
+                f"OR e.status = '{Entry.Status.CHECKED_IN}')"
             ),
+            penalty_joins="",
+            penalty_where=f"pe.tournament_id = {ref.id}",
+            penalty_who="pe.entry_id",
             columns={"tournament_id": str(ref.id), "stage_id": _NULL, "season_id": _NULL},
             tie_break_keys=tie_breaks(tournament.points_table),
         )
     if ref.kind == Scope.STAGE:
         stage = Stage.objects.select_related("tournament").get(pk=ref.id)
-        stages = [stage.pk]
-        if stage.carry_over_totals:
-            stages += stage.tournament.stages.filter(order__lt=stage.order).values_list(
-                "pk", flat=True
-            )
+        stages = _ids(_stage_ids(stage))
         participants = [e.pk for e in stage_participants(stage)]
         return _Plan(
             result_joins=(f"JOIN {tbl} t ON t.id = g.table_id JOIN {rnd} rd ON rd.id = t.round_id"),
-            result_where=f"rd.stage_id IN ({_ids(stages)})",
+            result_where=f"rd.stage_id IN ({stages})",
             who="r.entry_id",
             field_sql=(
                 f"FROM {entry} e LEFT JOIN per_who p ON p.who = e.id "
+                f"LEFT JOIN pen n ON n.who = e.id "
                 f"WHERE e.tournament_id = {stage.tournament_id} "
-                f"AND (p.who IS NOT NULL OR e.id IN ({_ids(participants)}))"
+                f"AND (p.who IS NOT NULL OR n.who IS NOT NULL "
+                f"OR e.id IN ({_ids(participants)}))"
             ),
+            # Given in a round of the stage (named directly, or through the game it was
+            # given in); a penalty outside any round counts in the tournament only.
+            penalty_joins=(
+                f"LEFT JOIN {_table(Game)} pg ON pg.id = pe.game_id "
+                f"LEFT JOIN {tbl} pt ON pt.id = pg.table_id "
+                f"JOIN {rnd} prd ON prd.id = COALESCE(pe.round_id, pt.round_id)"
+            ),
+            penalty_where=(
+                f"pe.tournament_id = {stage.tournament_id} AND prd.stage_id IN ({stages})"
+            ),
+            penalty_who="pe.entry_id",
             columns={
                 "tournament_id": str(stage.tournament_id),
                 "stage_id": str(ref.id),
@@ -166,65 +254,160 @@ def _plan(ref: ScopeRef) -> _Plan:
             tie_break_keys=tie_breaks(stage.tournament.points_table),
         )
     if ref.kind == Scope.SEASON:
-        tournaments = Tournament.objects.filter(season_id=ref.id).exclude(
-            status=Tournament.Status.DRAFT
-        )
+        tournaments = _ids(_season_tournaments(ref.id))
         return _Plan(
             result_joins=joins_entry,
-            result_where=f"e0.tournament_id IN ({_ids(tournaments.values_list('pk', flat=True))})",
+            result_where=f"e0.tournament_id IN ({tournaments})",
             who="e0.player_id",
-            field_sql="FROM per_who p",
+            field_sql=(
+                "FROM (SELECT who FROM per_who UNION SELECT who FROM pen) w "
+                "LEFT JOIN per_who p ON p.who = w.who LEFT JOIN pen n ON n.who = w.who"
+            ),
+            penalty_joins=f"JOIN {entry} pe0 ON pe0.id = pe.entry_id",
+            penalty_where=f"pe.tournament_id IN ({tournaments})",
+            penalty_who="pe0.player_id",
             columns={"tournament_id": _NULL, "stage_id": _NULL, "season_id": str(ref.id)},
         )
     raise ValueError(f"unknown scope {ref.kind!r}")
 
 
+def _counted(condition: str, value: str = "1") -> str:
+    return f"SUM(CASE WHEN {condition} THEN {value} ELSE 0 END)"
+
+
+def _title_is(title: str) -> str:
+    return f"r.title = '{title}'"
+
+
+def _count_condition(count: str) -> str:
+    """When a result adds one to `count` (a title, fouls or miyako_ochi)."""
+    if count in TITLES:
+        return _title_is(count)
+    return {"fouls": "r.foul", "miyako_ochi": "r.miyako_ochi"}[count]
+
+
+# The columns written besides the ranks, in the order of the INSERT.
+WRITTEN = (
+    "points",
+    "games",
+    *COUNTS,
+    "best_set",
+    "penalty_points",
+    "warnings",
+    "provisional_games",
+    "confirmed_points",
+)
+
+
 def standings_sql(ref: ScopeRef) -> tuple[str, _Plan]:
     """The statements that write a scope's rows, joined by ";\\n" (the last one takes the
     params computed_at, version): one ``INSERT … SELECT`` on SQLite; on PostgreSQL the same
-    ranked SELECT into a temporary table first (see below)."""
+    ranked SELECT into a temporary table first (see below).
+
+    Results are summed per (competitor, table, set) — for the best set — then per
+    competitor. The provisional results (usually few: the games awaiting confirmation) are
+    summed the same way apart, from their games, and taken off to give the confirmed figures
+    (`c_*`, only for the tie-break keys the scope ranks on): no per-result condition is added
+    to the big aggregation. Active penalties are summed per competitor apart (`pen`) and
+    subtracted.
+    """
     plan = _plan(ref)
-    titles = ",\n    ".join(
-        f"SUM(CASE WHEN r.title = '{t}' THEN 1 ELSE 0 END) AS {t}" for t in TITLES
+    keys = plan.tie_break_keys
+    sums = ",\n    ".join(f"{_counted(_count_condition(c))} AS {c}" for c in COUNTS)
+    confirmed_counts = [KEY_COUNT[k] for k in keys if k in KEY_COUNT]
+    provisional_sums = "".join(
+        f",\n    {_counted(_count_condition(c))} AS {c}" for c in confirmed_counts
     )
-    sums = ", ".join(f"SUM({c}) AS {c}" for c in COUNTS)
+
+    def confirmed(column: str) -> str:
+        # The sums over `s` are the totals' own (computed once); `v` is mostly NULL.
+        return f"SUM(s.{column}) - COALESCE(SUM(v.{column}), 0)"
+
+    per_who_columns = ", ".join(
+        [
+            *(f"SUM(s.{c}) AS {c}" for c in COUNTS),
+            "COALESCE(SUM(v.games), 0) AS provisional",
+            f"{confirmed('points')} AS c_points",
+            *(f"{confirmed(c)} AS c_{c}" for c in confirmed_counts),
+            # The best set counting its confirmed games only (none confirmed: no set).
+            "MAX(CASE WHEN v.who IS NULL THEN s.points WHEN s.games > v.games "
+            "THEN s.points - v.points END) AS c_best_set",
+        ]
+    )
     if plan.who == "r.entry_id":
         competitor = "e.id AS entry_id, e.player_id AS player_id"
     else:
-        competitor = "CAST(NULL AS BIGINT) AS entry_id, p.who AS player_id"
-    coalesced = ", ".join(f"COALESCE(p.{c}, 0) AS {c}" for c in ("points", "games", *COUNTS))
-    order = ", ".join(ORDER_SQL[k] for k in plan.tie_break_keys)
-    partition = ", ".join(ORDER_SQL[k].rsplit(" ", 1)[0] for k in plan.tie_break_keys)
-    columns = ", ".join(("points", "games", *COUNTS, "best_set"))
+        competitor = "CAST(NULL AS BIGINT) AS entry_id, w.who AS player_id"
+    deducted = "COALESCE(n.penalty_points, 0)"
+    field_columns = ", ".join(
+        [
+            f"COALESCE(p.points, 0) - {deducted} AS points",
+            "COALESCE(p.games, 0) AS games",
+            *(f"COALESCE(p.{c}, 0) AS {c}" for c in COUNTS),
+            "p.best_set AS best_set",
+            f"{deducted} AS penalty_points",
+            "COALESCE(n.warnings, 0) AS warnings",
+            "COALESCE(p.provisional, 0) AS provisional_games",
+            f"COALESCE(p.c_points, 0) - {deducted} AS confirmed_points",
+            *(f"COALESCE(p.c_{c}, 0) AS c_{c}" for c in confirmed_counts),
+            "p.c_best_set AS c_best_set",
+        ]
+    )
+    order = ", ".join(ORDER_SQL[k] for k in keys)
+    partition = ", ".join(ORDER_SQL[k].rsplit(" ", 1)[0] for k in keys)
+    c_order = ", ".join(CONFIRMED_ORDER_SQL[k] for k in keys)
+    c_partition = ", ".join(CONFIRMED_ORDER_SQL[k].rsplit(" ", 1)[0] for k in keys)
+    columns = ", ".join(WRITTEN)
     ranked = f"""
 WITH per_set AS (
   SELECT {plan.who} AS who, g.table_id, g.set_number, SUM(r.points) AS points,
     COUNT(*) AS games,
-    {titles},
-    SUM(CASE WHEN r.foul THEN 1 ELSE 0 END) AS fouls,
-    SUM(CASE WHEN r.miyako_ochi THEN 1 ELSE 0 END) AS miyako_ochi
+    {sums}
   FROM {_table(GameResult)} r
   JOIN {_table(Game)} g ON g.id = r.game_id
   {plan.result_joins}
   WHERE {plan.result_where}
   GROUP BY {plan.who}, g.table_id, g.set_number
+), provisional AS (
+  SELECT {plan.who} AS who, g.table_id, g.set_number, SUM(r.points) AS points,
+    COUNT(*) AS games{provisional_sums}
+  FROM {_table(Game)} g
+  JOIN {_table(GameResult)} r ON r.game_id = g.id
+  {plan.result_joins}
+  WHERE {PROVISIONAL_SQL} AND {plan.result_where}
+  GROUP BY {plan.who}, g.table_id, g.set_number
 ), per_who AS (
-  SELECT who, SUM(points) AS points, SUM(games) AS games, {sums}, MAX(points) AS best_set
-  FROM per_set GROUP BY who
+  SELECT s.who, SUM(s.points) AS points, SUM(s.games) AS games, {per_who_columns},
+    MAX(s.points) AS best_set
+  FROM per_set s LEFT JOIN provisional v
+    ON v.who = s.who AND v.table_id = s.table_id AND v.set_number = s.set_number
+  GROUP BY s.who
+), pen AS (
+  SELECT {plan.penalty_who} AS who,
+    {_counted(f"pe.kind = '{Penalty.Kind.DEDUCTION}'", "pe.points")} AS penalty_points,
+    {_counted(f"pe.kind = '{Penalty.Kind.WARNING}'")} AS warnings
+  FROM {_table(Penalty)} pe
+  {plan.penalty_joins}
+  WHERE pe.withdrawn_at IS NULL AND {plan.penalty_where}
+  GROUP BY {plan.penalty_who}
 ), field AS (
-  SELECT {competitor}, {coalesced}, p.best_set AS best_set
+  SELECT {competitor}, {field_columns}
   {plan.field_sql}
 )
 SELECT entry_id, player_id, {columns},
   RANK() OVER (ORDER BY {order}) AS rank,
-  COUNT(*) OVER (PARTITION BY {partition}) > 1 AS shared
+  COUNT(*) OVER (PARTITION BY {partition}) > 1 AS shared,
+  RANK() OVER (ORDER BY {c_order}) AS confirmed_rank,
+  COUNT(*) OVER (PARTITION BY {c_partition}) > 1 AS confirmed_shared
 FROM field
 """
     insert = f"""
 INSERT INTO {_table(Standing)} (scope, tournament_id, stage_id, season_id, entry_id,
-  player_id, {columns}, rank, shared, computed_at, results_version)
+  player_id, {columns}, rank, shared, confirmed_rank, confirmed_shared, computed_at,
+  results_version)
 SELECT '{ref.kind}', {plan.columns["tournament_id"]}, {plan.columns["stage_id"]},
-  {plan.columns["season_id"]}, entry_id, player_id, {columns}, rank, shared, %s, %s
+  {plan.columns["season_id"]}, entry_id, player_id, {columns}, rank, shared, confirmed_rank,
+  confirmed_shared, %s, %s
 FROM {{source}}
 """
     if connection.vendor == "postgresql":
@@ -242,7 +425,15 @@ FROM {{source}}
     return sql, plan
 
 
-DIGEST_FIELDS = ("entry_id", "player_id", "points", "games", *COUNTS, "best_set", "rank", "shared")
+DIGEST_FIELDS = (
+    "entry_id",
+    "player_id",
+    *WRITTEN,
+    "rank",
+    "shared",
+    "confirmed_rank",
+    "confirmed_shared",
+)
 
 
 def _digest(ref: ScopeRef) -> tuple[str, int]:
@@ -253,6 +444,9 @@ def _digest(ref: ScopeRef) -> tuple[str, int]:
         # SQLite answers booleans as 0/1, PostgreSQL as bool: normalise before hashing.
         digest.update(repr(tuple(int(v) if isinstance(v, bool) else v for v in row)).encode())
         count += 1
+    # What the boards say about the scope's rounds belongs to the same version.
+    for line in scope_rounds(ref):
+        digest.update(repr((line.round_id, line.status, line.corrected)).encode())
     return digest.hexdigest(), count
 
 
@@ -331,12 +525,19 @@ def rescore_results(tournament: Tournament) -> int:
     `games.services._finish` writes points with the same `points_for` when a game ends; this
     catches up after the organiser changes the table. One conditional UPDATE per (table size,
     place, last game of a set or not): rows already right are not touched, so it is idempotent.
+    A seat that left mid-game keeps the tournament's `forfeit_leaver_points` when it has any
+    (as `games.services` wrote it), not its place's points.
     """
     table = tournament.points_table
     results = GameResult.objects.filter(game__table__round__stage__tournament=tournament)
     changed = 0
     with transaction.atomic():
         _lock(ScopeRef.tournament(tournament.pk))
+        leaver_points = tournament.forfeit_leaver_points
+        if leaver_points is not None:
+            leavers = results.filter(forfeit=True)
+            changed += leavers.exclude(points=leaver_points).update(points=leaver_points)
+            results = results.exclude(forfeit=True)
         for seats_key, places in table["places"].items():
             seats = int(seats_key)
             for place in range(1, len(places) + 1):
@@ -356,6 +557,87 @@ def rescore_results(tournament: Tournament) -> int:
                         subset = subset.exclude(game__game_number=tournament.games_per_set)
                     changed += subset.exclude(points=points).update(points=points)
     return changed
+
+
+# --- the scope's rounds ----------------------------------------------------------------------
+
+ROUND_STATUS_LABELS: dict[str, tuple[str, str]] = {
+    Round.Status.PUBLISHED: ("not started", "未開始"),
+    Round.Status.IN_PLAY: ("in play", "対局中"),
+    Round.Status.COMPLETE: ("complete", "完了"),
+    Round.Status.REVEALED: ("complete, seed revealed", "完了・シード公開"),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class RoundLine:
+    """A round whose results a scope counts, as the boards list it: its status, and the games
+    corrected after its seed was revealed (table, set, game), flagged publicly."""
+
+    round_id: int
+    tournament: str
+    stage: str
+    number: int
+    status: str  # a Round.Status value (never draft: drafts are not public)
+    corrected: tuple[tuple[int, int, int], ...] = ()
+
+    @property
+    def complete(self) -> bool:
+        """Its results are final (but for an organiser's flagged correction)."""
+        return self.status in Round.SETTLED
+
+    @property
+    def label_en(self) -> str:
+        return ROUND_STATUS_LABELS[self.status][0]
+
+    @property
+    def label_ja(self) -> str:
+        return ROUND_STATUS_LABELS[self.status][1]
+
+    def as_dict(self) -> dict[str, object]:
+        return {
+            "tournament": self.tournament,
+            "stage": self.stage,
+            "round": self.number,
+            "status": self.status,
+            "complete": self.complete,
+            "corrected_after_reveal": [
+                {"table": t, "set": s, "game": g} for t, s, g in self.corrected
+            ],
+        }
+
+
+def _scope_round_filter(ref: ScopeRef) -> Q:
+    if ref.kind == Scope.TOURNAMENT:
+        return Q(stage__tournament_id=ref.id)
+    if ref.kind == Scope.STAGE:
+        stage = Stage.objects.select_related("tournament").get(pk=ref.id)
+        return Q(stage_id__in=_stage_ids(stage))
+    if ref.kind == Scope.SEASON:
+        return Q(stage__tournament_id__in=_season_tournaments(ref.id))
+    raise ValueError(f"unknown scope {ref.kind!r}")
+
+
+def scope_rounds(ref: ScopeRef) -> list[RoundLine]:
+    """The public rounds of the scope (every round its results come from), in playing order."""
+    rounds = list(
+        Round.objects.filter(_scope_round_filter(ref))
+        .exclude(status=Round.Status.DRAFT)
+        .order_by("stage__tournament__starts_on", "stage__tournament_id", "stage__order", "number")
+        .values_list("pk", "stage__tournament__name", "stage__name", "number", "status")
+    )
+    corrected: dict[int, list[tuple[int, int, int]]] = {}
+    flagged = (
+        Game.objects.filter(table__round_id__in=[r[0] for r in rounds], corrected_after_reveal=True)
+        .order_by("table__number", "set_number", "game_number")
+        .values_list("table__round_id", "table__number", "set_number", "game_number")
+    )
+    for round_id, table, set_number, game_number in flagged:
+        corrected.setdefault(round_id, []).append((table, set_number, game_number))
+    return [
+        RoundLine(pk, tournament, stage, number, status, tuple(corrected.get(pk, ())))
+        for pk, tournament, stage, number, status in rounds
+    ]
 
 
 # --- reading ---------------------------------------------------------------------------------

@@ -5,7 +5,7 @@ pages read `Standing` and `GameResult` rows only.
 
 Live updates poll the board partial every few seconds while the tab is visible, sending the
 version they show (`?v=`); while the standings are unchanged the answer is an empty 204, which
-htmx does not swap (STYLE §3.2).
+htmx does not swap.
 """
 
 from __future__ import annotations
@@ -24,9 +24,15 @@ from django_htmx.middleware import HtmxDetails
 from games.models import GameResult
 from scoring.charts import progression_svg
 from scoring.cuts import cut_line
-from scoring.exports import standing_dict, standings_csv
-from scoring.standings import ScopeRef, standings, standings_version
-from tournaments.models import Player, Season, Stage, Tournament
+from scoring.exports import rounds_data, standing_dict, standings_csv
+from scoring.standings import (
+    ScopeRef,
+    result_is_provisional,
+    scope_rounds,
+    standings,
+    standings_version,
+)
+from tournaments.models import Penalty, Player, Season, Stage, Tournament
 from tournaments.points import TIE_BREAK_KEYS, tie_breaks
 from tournaments.selectors import public_tournaments
 
@@ -81,11 +87,16 @@ def _context(board: Board) -> dict[str, Any]:
         else tie_breaks({})
     )
     cut = cut_line(board.stage, rows) if board.stage is not None else None
+    rounds = scope_rounds(board.ref)
     return {
         "board": board,
         "rows": rows,
         "version": standings_version(board.ref),
         "cut": cut,
+        "rounds": rounds,
+        "all_complete": bool(rounds) and all(line.complete for line in rounds),
+        "corrected": [line for line in rounds if line.corrected],
+        "any_provisional": any(row.provisional_games for row in rows),
         "tie_breaks": [TIE_BREAK_KEYS[k] for k in keys],
         "poll_seconds": settings.LEADERBOARD_POLL_SECONDS,
         "live": board.tournament is None or board.tournament.status != Tournament.Status.FINISHED,
@@ -144,6 +155,7 @@ def _export(board: Board, fmt: str, name: str) -> HttpResponse:
         "scope": {"kind": board.ref.kind, "id": board.ref.id},
         "title": board.title,
         "version": standings_version(board.ref),
+        **rounds_data(scope_rounds(board.ref)),
         "standings": [standing_dict(row) for row in rows],
     }
     return JsonResponse(body, json_dumps_params={"ensure_ascii": False})
@@ -184,18 +196,56 @@ def player_results(player: Player) -> QuerySet[GameResult]:
     )
 
 
+@dataclass(frozen=True, slots=True)
+class PlayerResult:
+    """One line of a player's history: the result, the running total of result points, and
+    what the public is told about it."""
+
+    result: GameResult
+    total: int
+
+    @property
+    def provisional(self) -> bool:
+        """Finished, not yet confirmed by a second official (暫定)."""
+        return result_is_provisional(self.result.game)
+
+    @property
+    def corrected_after_reveal(self) -> bool:
+        """The organiser corrected it after the round's seed was revealed (公開後訂正)."""
+        return bool(self.result.game.corrected_after_reveal)
+
+
+def _block(tournament: Tournament) -> dict[str, Any]:
+    return {
+        "tournament": tournament,
+        "results": [],
+        "totals": [],
+        "penalty_points": 0,
+        "warnings": 0,
+        "provisional": 0,
+    }
+
+
 @require_GET
 def player_detail(request: HttpRequest, player_id: int) -> HttpResponse:
     player = get_object_or_404(Player, pk=player_id)
     by_tournament: dict[int, dict[str, Any]] = {}
     for result in player_results(player):
         tournament = result.game.table.round.stage.tournament
-        block = by_tournament.setdefault(
-            tournament.pk, {"tournament": tournament, "results": [], "totals": []}
-        )
+        block = by_tournament.setdefault(tournament.pk, _block(tournament))
         total = (block["totals"][-1] if block["totals"] else 0) + result.points
-        block["results"].append((result, total))
+        line = PlayerResult(result, total)
+        block["results"].append(line)
         block["totals"].append(total)
+        block["provisional"] += int(line.provisional)
+    penalties = Penalty.objects.filter(
+        entry__player=player, tournament_id__in=list(by_tournament), withdrawn_at__isnull=True
+    ).values_list("tournament_id", "kind", "points")
+    for tournament_id, kind, points in penalties:
+        if kind == Penalty.Kind.DEDUCTION:
+            by_tournament[tournament_id]["penalty_points"] += points
+        else:
+            by_tournament[tournament_id]["warnings"] += 1
     if (
         not by_tournament
         and not player.entries.exclude(tournament__status=Tournament.Status.DRAFT).exists()
@@ -204,4 +254,6 @@ def player_detail(request: HttpRequest, player_id: int) -> HttpResponse:
     blocks = list(by_tournament.values())
     for block in blocks:
         block["chart"] = progression_svg(block["totals"], label=block["tournament"].name)
+        # The tournament total as the standings count it: net of active deductions.
+        block["points"] = block["totals"][-1] - block["penalty_points"]
     return render(request, "scoring/player.html", {"player": player, "blocks": blocks})

@@ -35,6 +35,7 @@ from django.db.models import F
 from django.utils import timezone
 
 from scoring.models import WebhookDelivery, WebhookEndpoint, WebhookEvent
+from scoring.standings import result_is_provisional
 from tournaments.models import Tournament
 from tournaments.permissions import AnyUser, require_organiser
 
@@ -218,25 +219,36 @@ def give_up(delivery_id: int) -> None:
 
 
 def game_finished_data(game_id: int) -> dict[str, Any] | None:
+    """A game's current result (sent when it is written: the game's end, a forfeit, a
+    correction). `provisional` is true while the result awaits a second official's
+    confirmation; `corrected_after_reveal` flags a correction made after the round's seed was
+    revealed; `round_status` says whether the round is complete."""
     from games.models import Game
 
     game = Game.objects.select_related("table__round__stage__tournament").filter(pk=game_id).first()
     if game is None:
         return None
     results = list(game.results.select_related("entry__player").order_by("place"))
-    if not results:  # the results were removed (an undo reopened the game)
+    if not results:  # the results were removed (an undo reopened the game, or it was void)
         return None
-    stage = game.table.round.stage
+    round_ = game.table.round
+    stage = round_.stage
     return {
         "tournament": stage.tournament.slug,
         "game": {
             "id": game.pk,
             "stage": stage.pk,
-            "round": game.table.round.number,
+            "round": round_.number,
+            "round_status": round_.status,
             "table": game.table.number,
             "set": game.set_number,
             "game": game.game_number,
+            "attempt": game.attempt,
+            "status": game.status,
+            "result_version": game.result_version,
         },
+        "provisional": result_is_provisional(game),
+        "corrected_after_reveal": game.corrected_after_reveal,
         "results": [
             {
                 "entry": r.entry.number,
@@ -245,6 +257,7 @@ def game_finished_data(game_id: int) -> dict[str, Any] | None:
                 "title": r.title,
                 "foul": r.foul,
                 "miyako_ochi": r.miyako_ochi,
+                "forfeit": r.forfeit,
                 "points": r.points,
             }
             for r in results

@@ -171,20 +171,24 @@ def finished_game(
     points: tuple[int, ...] = (3, 2, 1, 0),
     fouls: tuple[int, ...] = (),
     miyako_ochi: int | None = None,
+    confirmed: bool = False,
 ) -> object:
     """A finished game at `table` whose results are `order` (entries, first place first).
 
     Titles follow the place (table of four); `fouls` and `miyako_ochi` name places (1-based)
-    to flag. Written directly, without the services: for hand-built scoring scenarios.
+    to flag. Written directly, without the services: for hand-built scoring scenarios. The
+    result is provisional (finished) unless `confirmed`.
     """
     from games.models import Game, GameResult
 
+    now = timezone.now()
     game = GameFactory(
         table=table,
         set_number=set_number,
         game_number=game_number,
-        status=Game.Status.FINISHED,
-        finished_at=timezone.now(),
+        status=Game.Status.CONFIRMED if confirmed else Game.Status.FINISHED,
+        finished_at=now,
+        confirmed_at=now if confirmed else None,
         seats=len(order),
     )
     titles = TITLES_BY_PLACE.get(len(order), ("",) * len(order))

@@ -53,7 +53,7 @@ from tournaments.selectors import (
     stage_participants,
     stage_totals,
 )
-from tournaments.signals import penalties_changed, round_settled, stage_advanced
+from tournaments.signals import penalties_changed, round_status_changed, stage_advanced
 
 
 class DomainError(ValueError):
@@ -557,6 +557,12 @@ def _audit(
     )
 
 
+def _status_changed(round_: Round) -> None:
+    transaction.on_commit(
+        partial(round_status_changed.send, sender=Round, round_id=round_.pk, status=round_.status)
+    )
+
+
 def _locked_round(round_: Round) -> Round:
     return (
         Round.objects.select_for_update(of=("self",))
@@ -577,6 +583,7 @@ def publish_round(round_: Round, actor: AnyUser) -> Round:
     round_.status = Round.Status.PUBLISHED
     round_.published_at = timezone.now()
     round_.save(update_fields=["status", "published_at"])
+    _status_changed(round_)
     Tournament.objects.filter(
         pk=round_.stage.tournament_id,
         status__in=[Tournament.Status.DRAFT, Tournament.Status.REGISTRATION],
@@ -606,6 +613,7 @@ def mark_round_in_play(round_: Round) -> None:
     if round_.status == Round.Status.PUBLISHED:
         round_.status = Round.Status.IN_PLAY
         round_.save(update_fields=["status"])
+        _status_changed(round_)
 
 
 def _settle(round_: Round, actor: AnyUser, action_en: str, action_ja: str) -> None:
@@ -632,7 +640,7 @@ def complete_round(round_: Round, actor: AnyUser) -> Round:
             code="round_not_in_play",
         )
     _settle(round_, actor, "Cannot complete the round", "回戦を完了できません")
-    transaction.on_commit(partial(round_settled.send, sender=Round, round_id=round_.pk))
+    _status_changed(round_)
     return round_
 
 
@@ -654,11 +662,11 @@ def reveal_round_seed(round_: Round, actor: AnyUser) -> Round:
         )
     if round_.is_open:
         _settle(round_, actor, "Cannot reveal the seed", "シードを公開できません")
-        transaction.on_commit(partial(round_settled.send, sender=Round, round_id=round_.pk))
     round_.status = Round.Status.REVEALED
     round_.revealed_at = timezone.now()
     round_.save(update_fields=["status", "revealed_at"])
     _audit(round_.stage.tournament, actor, AuditEntry.Action.SEED_REVEALED, round_=round_)
+    _status_changed(round_)
     return round_
 
 
@@ -678,6 +686,7 @@ def close_round(round_: Round, actor: AnyUser) -> Round:
     round_.closed_at = timezone.now()
     round_.save(update_fields=["closed_at"])
     _audit(round_.stage.tournament, actor, AuditEntry.Action.ROUND_CLOSED, round_=round_)
+    _status_changed(round_)
     return round_
 
 

@@ -8,8 +8,9 @@ from django.dispatch import Signal
 # A stage advanced: stage_id, target_stage_id, advancing (entry ids in qualifying order).
 stage_advanced = Signal()
 
-# A round became complete (its results are final): round_id. Standings say which rounds are.
-round_settled = Signal()
+# A round changed status (published, in play, complete, revealed, closed): round_id, status.
+# The boards list each scope's rounds with their status and refresh on it.
+round_status_changed = Signal()
 
 # An official changed results outside a game's own flow (a penalty given or withdrawn):
 # tournament_id. Scoring recomputes the tournament's standings.

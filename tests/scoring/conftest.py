@@ -71,9 +71,15 @@ def cup(db: None) -> Cup:
 
 
 def play_random_sets(
-    tables: list[Table], rng: random.Random, *, sets: int = 2, games: int = 4
+    tables: list[Table],
+    rng: random.Random,
+    *,
+    sets: int = 2,
+    games: int = 4,
+    confirmed: float = 0.6,
 ) -> None:
-    """Random finishing orders (with the odd foul and 都落ち) at every table."""
+    """Random finishing orders (with the odd foul and 都落ち) at every table; about a share
+    `confirmed` of the games are confirmed, the others left provisional."""
     for table in tables:
         seated = [s.entry for s in table.seats.order_by("position")]
         for set_number in range(1, sets + 1):
@@ -88,6 +94,7 @@ def play_random_sets(
                     points=(3, 2, 1, 0) if rng.random() < 0.7 else (5, 3, 1, -1),
                     fouls=(4,) if rng.random() < 0.2 else (),
                     miyako_ochi=4 if rng.random() < 0.1 else None,
+                    confirmed=rng.random() < confirmed,
                 )
 
 

@@ -26,10 +26,13 @@ def cut_to_one(cup: Cup) -> Iterator[tuple[Stage, Stage]]:
     (table,) = seat_round(cup.stage, cup.entries[:4])
     aoki, baba, chiba, doi = cup.entries[:4]
     points = (4, 2, 1, 0)
-    finished_game(table, [aoki, baba, doi, chiba], game_number=1, points=points)
-    finished_game(table, [chiba, baba, doi, aoki], game_number=2, points=points, fouls=(1,))
+    finished_game(table, [aoki, baba, doi, chiba], game_number=1, points=points, confirmed=True)
+    finished_game(
+        table, [chiba, baba, doi, aoki], game_number=2, points=points, fouls=(1,), confirmed=True
+    )
+    now = timezone.now()
     Round.objects.filter(pk=table.round_id).update(
-        status=Round.Status.FINISHED, finished_at=timezone.now()
+        status=Round.Status.REVEALED, completed_at=now, revealed_at=now
     )
     yield cup.stage, final
 
@@ -41,7 +44,7 @@ def test_the_organiser_page_advances_the_tie_break_winner(
     client.force_login(cup.organiser)
 
     page = client.get(f"/organiser/{cup.tournament.slug}/stages/{qualifying.pk}/advance/")
-    assert "Ranked by standings: points" in page.content.decode()
+    assert "Ranked by standings, confirmed results only: points" in page.content.decode()
 
     response = client.post(
         f"/organiser/{cup.tournament.slug}/stages/{qualifying.pk}/advance/", {"tie_break": ""}

@@ -1,5 +1,5 @@
-"""The cut line follows the stage's rule over its standings, by the configured tie-breaks, and
-reports (never decides) a shared rank straddling it."""
+"""The cut line follows the stage's rule over its standings' confirmed results, by the
+configured tie-breaks, and reports (never decides) a shared rank straddling it."""
 
 from __future__ import annotations
 
@@ -21,8 +21,8 @@ def test_top_n_takes_the_best_ranked_and_draws_the_line(cup: Cup) -> None:
     stage = _stage(cup, advance_top_n=3)
     t1, t2 = seat_round(stage, cup.entries)
     a, b, c, d, e, f, g, h = cup.entries
-    finished_game(t1, [a, b, c, d])
-    finished_game(t2, [e, f, g, h], points=(4, 2, 1, 0))
+    finished_game(t1, [a, b, c, d], confirmed=True)
+    finished_game(t2, [e, f, g, h], points=(4, 2, 1, 0), confirmed=True)
     recompute_tournament(cup.tournament.pk)
 
     cut = cut_line(stage)
@@ -38,8 +38,8 @@ def test_a_clean_cut_lists_who_advances(cup: Cup) -> None:
     stage = _stage(cup, advance_top_n=2)
     t1, t2 = seat_round(stage, cup.entries)
     a, b, c, d, e, f, g, h = cup.entries
-    finished_game(t1, [a, b, c, d])
-    finished_game(t2, [e, f, g, h], points=(4, 2, 1, 0))
+    finished_game(t1, [a, b, c, d], confirmed=True)
+    finished_game(t2, [e, f, g, h], points=(4, 2, 1, 0), confirmed=True)
     recompute_tournament(cup.tournament.pk)
 
     cut = cut_line(stage)
@@ -53,8 +53,8 @@ def test_top_k_per_table_uses_each_tables_ranks(cup: Cup) -> None:
     stage = _stage(cup, advance_top_k_per_table=1)
     t1, t2 = seat_round(stage, cup.entries)
     a, b, c, d, e, f, g, h = cup.entries
-    finished_game(t1, [b, a, c, d])
-    finished_game(t2, [h, g, f, e])
+    finished_game(t1, [b, a, c, d], confirmed=True)
+    finished_game(t2, [h, g, f, e], confirmed=True)
     recompute_tournament(cup.tournament.pk)
 
     cut = cut_line(stage)

@@ -17,8 +17,8 @@ from tournaments.models import League, Season, Stage, Tournament
 def _played(cup: Cup) -> None:
     (table,) = seat_round(cup.stage, cup.entries[:4])
     aoki, baba, chiba, doi = cup.entries[:4]
-    finished_game(table, [baba, aoki, chiba, doi], game_number=1)
-    finished_game(table, [baba, chiba, aoki, doi], game_number=2)
+    finished_game(table, [baba, aoki, chiba, doi], game_number=1, confirmed=True)
+    finished_game(table, [baba, chiba, aoki, doi], game_number=2, confirmed=True)
     recompute_tournament(cup.tournament.pk)
 
 

@@ -9,10 +9,11 @@ import threading
 import pytest
 from django.db import connection, connections
 
-from games.models import GameResult
+from games.models import Game, GameResult
 from scoring.models import Standing, StandingsVersion
 from scoring.standings import DIGEST_FIELDS, ScopeRef, recompute_scope
 from tests.scoring.conftest import Cup, play_random_sets, seat_round
+from tournaments.models import Penalty
 
 
 def _rows(ref: ScopeRef) -> list[tuple[object, ...]]:
@@ -83,3 +84,46 @@ def test_concurrent_recomputes_end_with_identical_rows(cup: Cup) -> None:
     assert [r[1:-2] for r in _rows(ref)] == expected
     # Exactly one of the six changed anything; the others found the same rows.
     assert StandingsVersion.objects.get(key=ref.key).version == 1
+
+
+def test_with_penalties_and_provisional_results_twice_still_writes_nothing(cup: Cup) -> None:
+    play_random_sets(seat_round(cup.stage, cup.entries), random.Random(9), sets=1)
+    for kind, points in (("deduction", 2), ("warning", 0)):
+        Penalty.objects.create(
+            tournament=cup.tournament, entry=cup.entries[0], kind=kind, points=points, reason="x"
+        )
+    ref = ScopeRef.tournament(cup.tournament.pk)
+
+    first = recompute_scope(ref)
+    before = _rows(ref)
+    second = recompute_scope(ref)
+
+    assert (first.changed, second.changed, second.version) == (True, False, 1)
+    assert _rows(ref) == before
+
+
+def test_confirming_a_game_bumps_the_version_though_no_points_change(cup: Cup) -> None:
+    play_random_sets(seat_round(cup.stage, cup.entries), random.Random(2), sets=1, confirmed=0)
+    ref = ScopeRef.tournament(cup.tournament.pk)
+    recompute_scope(ref)
+    points = [row[3] for row in _rows(ref)]
+    game = Game.objects.filter(table__round__stage=cup.stage).first()
+    assert game is not None
+    Game.objects.filter(pk=game.pk).update(status="confirmed", confirmed_at=game.finished_at)
+
+    outcome = recompute_scope(ref)
+
+    assert (outcome.changed, outcome.version) == (True, 2)
+    assert [row[3] for row in _rows(ref)] == points
+
+
+def test_withdrawing_a_penalty_bumps_the_version(cup: Cup) -> None:
+    play_random_sets(seat_round(cup.stage, cup.entries), random.Random(3), sets=1)
+    penalty = Penalty.objects.create(
+        tournament=cup.tournament, entry=cup.entries[0], kind="warning", reason="phone"
+    )
+    ref = ScopeRef.tournament(cup.tournament.pk)
+    recompute_scope(ref)
+    Penalty.objects.filter(pk=penalty.pk).update(withdrawn_at=penalty.created_at)
+
+    assert recompute_scope(ref).changed

@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterator
 import pytest
 from django.core.management import call_command
 
+from config.celery import app as celery_app
 from games.models import GameResult
 from scoring.models import RecomputeRun, WebhookDelivery, WebhookEndpoint
 from scoring.recompute import start_run
@@ -49,6 +50,15 @@ def _converged(tournament: Tournament) -> bool:
     return as_lines(standings(ScopeRef.tournament(tournament.pk))) == _expected(tournament)
 
 
+def _idle(node: str) -> bool:
+    """Nothing waits in the default queue and the worker runs nothing."""
+    with celery_app.connection_for_read() as conn:
+        waiting = conn.default_channel.client.llen("default")  # the broker is Redis
+    inspect = celery_app.control.inspect(destination=[node], timeout=1.0)
+    busy = [*(inspect.active() or {}).get(node, []), *(inspect.reserved() or {}).get(node, [])]
+    return waiting == 0 and not busy
+
+
 def test_a_simulated_tournament_is_scored_by_the_worker(real_celery: str) -> None:
     call_command("simulate_tournament", players=8, rounds=1, sets=1, seed=21, slug="sim-worker")
     tournament = Tournament.objects.get(slug="sim-worker")
@@ -56,6 +66,9 @@ def test_a_simulated_tournament_is_scored_by_the_worker(real_celery: str) -> Non
     wait_until(lambda: _converged(tournament), 60, "the worker's standings")
 
     assert len(_expected(tournament)) == 8
+    # Every game's end and confirmation, the round's publication and completion each queued a
+    # recompute: let the worker finish them before the test's tables are emptied.
+    wait_until(lambda: _idle(real_celery), 60, "the worker to drain its queue")
 
 
 def test_a_failed_webhook_is_retried_by_the_worker(real_celery: str, receiver: Receiver) -> None:
