@@ -95,6 +95,13 @@ def test_the_organiser_cannot_reveal_early_settles_the_round_corrects_a_result_a
     shoot(page, artifacts, "round-reveal-refused")
     assert Round.objects.get(pk=round_in_play.pk).revealed_seed is None
 
+    # The public board meanwhile says game 2's result is provisional and the round in play.
+    page.goto(f"{live_server.url}/standings/sendai/")
+    expect(page.get_by_text("暫定").first).to_be_visible()
+    shoot(page, artifacts, "standings-provisional")
+    page.goto(round_url)
+    blockers = page.get_by_test_id("blockers")
+
     # 2. Settle them: confirm game 2 (the organiser did not record it) and have the table
     # play game 3.
     blockers.get_by_role("link", name="Table 1, set 1, game 2: finished, not confirmed").click()
@@ -146,6 +153,10 @@ def test_the_organiser_cannot_reveal_early_settles_the_round_corrects_a_result_a
         "round_completed",
         "seed_revealed",
     }
+
+    page.goto(f"{live_server.url}/organiser/sendai/audit/")
+    expect(page.get_by_text("Score sheet swapped seats 2 and 3").first).to_be_visible()
+    shoot(page, artifacts, "audit-record")
 
     page.goto(f"{live_server.url}/tournaments/sendai/rounds/{round_in_play.pk}/")
     expect(page.get_by_text("its SHA-256 equals the commitment")).to_be_visible()
