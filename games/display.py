@@ -99,3 +99,13 @@ def log_line(
         notes.append(f"joker as {_labels(_names(joker_as))}")
     played = tuple(cards(_names(data.get("play"))))
     return LogLine(seq, f"{who} played", played, notes=(*notes, *undone_note))
+
+
+# Titles by finishing place (they drive the next game's card exchange).
+TITLE_LABELS = {
+    "daifugo": "大富豪 Daifugō",
+    "fugo": "富豪 Fugō",
+    "heimin": "平民 Heimin",
+    "hinmin": "貧民 Hinmin",
+    "daihinmin": "大貧民 Daihinmin",
+}

@@ -32,6 +32,7 @@ from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
 from games import services
+from games.display import TITLE_LABELS
 from games.models import LATEST_FIRST, Game, GameResult, RejectedSubmission
 from games.state import rebuild
 from tournaments import services as tournament_services
@@ -39,14 +40,6 @@ from tournaments.models import AuditEntry, Entry, Official, Penalty, Round, Seat
 from tournaments.permissions import AnyUser, is_head_referee, is_organiser
 
 TEMPLATE = "games/official_game.html"
-
-TITLE_LABELS = {
-    "daifugo": "大富豪 Daifugō",
-    "fugo": "富豪 Fugō",
-    "heimin": "平民 Heimin",
-    "hinmin": "貧民 Hinmin",
-    "daihinmin": "大貧民 Daihinmin",
-}
 
 AUDIT_PAGE_SIZE = 100
 

@@ -19,7 +19,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from django_htmx.middleware import HtmxDetails
 
 from games import services
-from games.display import SUITS, cards, log_line
+from games.display import SUITS, TITLE_LABELS, cards, log_line
 from games.engine import PHASE_EXCHANGE, PHASE_PLAY, State, card_names, is_legal, observe
 from games.engine import Move as EngineMove
 from games.models import LATEST_FIRST, Game, Move
@@ -30,14 +30,6 @@ from tournaments.permissions import is_head_referee
 from tournaments.referee_views import get_table_for_referee
 from tournaments.selectors import visible_tables
 from tournaments.services import DomainError, require_round_open
-
-TITLE_LABELS = {
-    "daifugo": "大富豪 Daifugō",
-    "fugo": "富豪 Fugō",
-    "heimin": "平民 Heimin",
-    "hinmin": "貧民 Hinmin",
-    "daihinmin": "大貧民 Daihinmin",
-}
 
 
 class HtmxHttpRequest(HttpRequest):
