@@ -927,6 +927,45 @@ def record_quick_result(
     return list(game.results.order_by("place"))
 
 
+@refusals_recorded("withdraw_quick_result")
+def withdraw_quick_result(game: Game, actor: AnyUser, reason: str) -> Game:
+    """Take back a quick result entered by mistake, before it is confirmed: the game is in play
+    again (the withdrawn result stays in its versions). Once confirmed, only a correction by
+    the head referee or an organiser changes it; where undos need the head referee's approval,
+    so does this (a head referee or organiser withdraws it)."""
+    require_table_writer(actor, game.table)
+    reason = reason.strip()
+    if not reason:
+        raise GameError(
+            "reason_required", "Give a reason to withdraw the result.", "取り消しの理由が必要です"
+        )
+    with transaction.atomic():
+        game = _lock(game)
+        if game.mode != Game.Mode.QUICK or game.status != Game.Status.FINISHED:
+            raise GameError(
+                "not_withdrawable",
+                "Only a quick result that is not confirmed can be withdrawn.",
+                "取り消せるのは未確定の結果入力のみです",
+            )
+        if game.forfeit_seat is not None:
+            raise GameError(
+                "game_ruled",
+                "This game was ruled on (forfeit): correct its result instead.",
+                "裁定済みのゲームです。結果の訂正を行ってください",
+            )
+        tournament = _tournament(game)
+        if tournament.undo_requires_approval and not is_head_referee(actor, tournament):
+            raise GameError(
+                "approval_required",
+                "This tournament's head referee takes back results: ask them to correct it.",
+                "この大会では主審が訂正します。主審に依頼してください",
+            )
+        _reopen(game, actor, tournament.pk, reason)
+        _changed(game)
+        game.save(update_fields=list(SAVED_ON_CHANGE))
+    return game
+
+
 @refusals_recorded("confirm")
 def confirm_game(game: Game, actor: AnyUser) -> Game:
     """A second official or a player at the table confirms the finished game's result."""

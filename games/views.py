@@ -81,7 +81,11 @@ def console_context(
         ctx["next_seq"] = game.last_seq + 1
         ctx["pending_undo"] = next((r for r in rows if r.seq == game.undo_pending_seq), None)
         in_force = {r.seq for r in effective_actions(rows)}
-        ctx["can_undo"] = bool(in_force) and game.status != Game.Status.CONFIRMED
+        ctx["can_undo"] = (bool(in_force) and game.status != Game.Status.CONFIRMED) or (
+            game.mode == Game.Mode.QUICK
+            and game.status == Game.Status.FINISHED
+            and game.forfeit_seat is None
+        )
         ctx["log"] = [
             log_line(
                 r.seq,
@@ -319,8 +323,13 @@ def play(request: HttpRequest, table_id: int) -> HttpResponse:
 @require_POST
 def undo(request: HttpRequest, table_id: int) -> HttpResponse:
     table = get_table_for_referee(request, table_id)
+    reason = request.POST.get("reason", "")
     try:
-        services.request_undo(_game_of(table), request.user, request.POST.get("reason", ""))
+        game = _game_of(table)
+        if game.mode == Game.Mode.QUICK:
+            services.withdraw_quick_result(game, request.user, reason)
+        else:
+            services.request_undo(game, request.user, reason)
     except services.GameError as error:
         return render_console(request, table, error)
     return render_console(request, table)
