@@ -313,15 +313,33 @@ class ResultVersion(models.Model):
 
 class RejectedSubmission(models.Model):
     """A refused move or action (an audit for officials, outside the game's log): what was
-    sent, by whom, when, and the code it was refused with. Never consumes a seq."""
+    sent, by whom, when, and the code it was refused with. Never consumes a seq.
 
+    A table's refusals name the table (and the game); an organiser's refused round step or draw
+    names the round or only the tournament."""
+
+    tournament = models.ForeignKey(
+        "tournaments.Tournament", on_delete=models.CASCADE, related_name="rejected_submissions"
+    )
+    round = models.ForeignKey(
+        "tournaments.Round",
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="rejected_submissions",
+    )
     table = models.ForeignKey(
-        "tournaments.Table", on_delete=models.CASCADE, related_name="rejected_submissions"
+        "tournaments.Table",
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="rejected_submissions",
     )
     game = models.ForeignKey(
         Game, null=True, blank=True, on_delete=models.CASCADE, related_name="rejected_submissions"
     )
-    # move, undo, decide, quick_result, confirm, start, correct, void, forfeit…
+    # move, undo, decide_undo, quick_result, confirm, start, correct, void, forfeit, draw,
+    # publish, complete, reveal, close…
     action = models.CharField(max_length=30)
     seq = models.IntegerField(null=True, blank=True)
     payload = models.JSONField(null=True, blank=True)

@@ -598,9 +598,9 @@ def audit(request: HttpRequest, slug: str) -> HttpResponse:
         .select_related("actor", "round__stage", "game__table")
         .order_by("-created_at", "-pk")
     )
-    refusals = RejectedSubmission.objects.filter(
-        table__round__stage__tournament=tournament
-    ).select_related("actor", "table__round__stage", "game")
+    refusals = RejectedSubmission.objects.filter(tournament=tournament).select_related(
+        "actor", "round__stage", "table", "game"
+    )
     if not staff:
         refusals = refusals.filter(table__referee_id=user.pk)
     entries_page = _page(request, entries, "page")

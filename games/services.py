@@ -20,7 +20,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from functools import partial, wraps
+from functools import partial
 from typing import Any, ParamSpec, TypeVar
 
 import psycopg
@@ -30,7 +30,7 @@ from django.db.backends.utils import CursorWrapper
 from django.db.models import Q
 from django.utils import timezone
 
-from games import live
+from games import live, refusals
 from games.engine import (
     EngineError,
     Event,
@@ -47,7 +47,6 @@ from games.models import (
     Game,
     GameResult,
     Move,
-    RejectedSubmission,
     ResultVersion,
 )
 from games.state import (
@@ -90,70 +89,25 @@ class GameError(ValueError):
 # --- refusals, kept for officials ------------------------------------------------------------
 
 
-def _record_refusal(
-    table_id: int,
-    game_id: int | None,
-    actor: AnyUser,
-    action: str,
-    *,
-    code: str,
-    message_en: str = "",
-    message_ja: str = "",
-    payload: object = None,
-    seq: int | None = None,
-    http_status: int | None = None,
-) -> None:
-    """Keep a refused submission apart from the game's log (no seq is consumed)."""
-    RejectedSubmission.objects.create(
-        table_id=table_id,
-        game_id=game_id,
-        actor=actor if actor.is_authenticated else None,
-        action=action,
-        seq=seq,
-        payload=json.loads(json.dumps(payload, default=str)),
-        code=code,
-        message_en=message_en[:500],
-        message_ja=message_ja[:500],
-        http_status=http_status,
-    )
-
-
 P = ParamSpec("P")
 R = TypeVar("R")
 
 
+def _where(target: Game | Table) -> dict[str, int | None]:
+    """The tournament, round, table and game a refused game action belongs to."""
+    game = target if isinstance(target, Game) else None
+    table = target.table if isinstance(target, Game) else target
+    return {
+        "tournament_id": int(table.round.stage.tournament_id),
+        "round_id": table.round_id,
+        "table_id": table.pk,
+        "game_id": game.pk if game is not None else None,
+    }
+
+
 def refusals_recorded(action: str) -> Callable[[Callable[P, R]], Callable[P, R]]:
-    """Record a `GameError` or `PermissionDenied` raised by a service whose first arguments are
-    a game (or table) and the actor — after its transaction rolled back, then re-raise."""
-
-    def decorate(service: Callable[P, R]) -> Callable[P, R]:
-        @wraps(service)
-        def run(*args: P.args, **kwargs: P.kwargs) -> R:
-            try:
-                return service(*args, **kwargs)
-            except (GameError, PermissionDenied) as error:
-                target, actor = args[0], args[1]
-                assert isinstance(target, Game | Table)
-                game = target if isinstance(target, Game) else None
-                table_id = game.table_id if game is not None else target.pk
-                code, en, ja = "forbidden", str(error), "権限がありません"
-                if isinstance(error, GameError):
-                    code, en, ja = error.code, error.message_en, error.message_ja
-                _record_refusal(
-                    table_id,
-                    game.pk if game is not None else None,
-                    actor,  # type: ignore[arg-type]
-                    action,
-                    code=code,
-                    message_en=en,
-                    message_ja=ja,
-                    payload={"args": list(args[2:]), **kwargs},
-                )
-                raise
-
-        return run
-
-    return decorate
+    """Keep every refusal of a game service (`service(game or table, actor, …)`)."""
+    return refusals.refusals_recorded(action, _where, (GameError, PermissionDenied))
 
 
 # --- permissions -----------------------------------------------------------------------------
@@ -476,12 +430,16 @@ def _record_move_refusal(
     http_status: int,
 ) -> None:
     pk = game if isinstance(game, int) else game.pk
-    table_id = Game.objects.values_list("table_id", flat=True).get(pk=pk)
-    _record_refusal(
-        table_id,
-        pk,
-        actor,
-        "move",
+    tournament_id, round_id, table_id = Game.objects.values_list(
+        "table__round__stage__tournament_id", "table__round_id", "table_id"
+    ).get(pk=pk)
+    refusals.record_refusal(
+        tournament_id=tournament_id,
+        round_id=round_id,
+        table_id=table_id,
+        game_id=pk,
+        actor=actor,
+        action="move",
         code=code,
         message_en=en,
         message_ja=ja,

@@ -8,9 +8,10 @@ from __future__ import annotations
 import csv
 import datetime
 import io
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import partial
+from typing import ParamSpec, TypeVar
 
 from django.contrib.auth.models import User
 from django.core.exceptions import PermissionDenied, ValidationError
@@ -19,6 +20,7 @@ from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
 
+from games import refusals
 from games.models import Game
 from tournaments import seating
 from tournaments.advancement import Rule, select_advancing
@@ -55,6 +57,9 @@ from tournaments.selectors import (
 )
 from tournaments.signals import penalties_changed, round_status_changed, stage_advanced
 
+P = ParamSpec("P")
+R = TypeVar("R")
+
 
 class DomainError(ValueError):
     """The organiser's request cannot be carried out as asked (shown to them as is): a
@@ -65,6 +70,18 @@ class DomainError(ValueError):
         self.code = code
         self.message_en = message_en
         self.message_ja = message_ja or message_en
+
+
+def _where(target: Round | Stage) -> dict[str, int | None]:
+    """The tournament (and round) an organiser's refused step belongs to."""
+    if isinstance(target, Round):
+        return {"tournament_id": target.stage.tournament_id, "round_id": target.pk}
+    return {"tournament_id": target.tournament_id}
+
+
+def refusals_recorded(action: str) -> Callable[[Callable[P, R]], Callable[P, R]]:
+    """Keep every refusal of a round step or draw (`service(round or stage, actor, …)`)."""
+    return refusals.refusals_recorded(action, _where, (DomainError, PermissionDenied))
 
 
 class RoundBlocked(DomainError):
@@ -441,6 +458,7 @@ def _entrant_label(entry: Entry) -> str:
     return f"#{entry.number} {entry.player.display_name}"
 
 
+@refusals_recorded("draw")
 @transaction.atomic
 def draw_round(
     stage: Stage, actor: AnyUser, *, seed: str | None = None, override_reason: str = ""
@@ -571,6 +589,7 @@ def _locked_round(round_: Round) -> Round:
     )
 
 
+@refusals_recorded("publish")
 @transaction.atomic
 def publish_round(round_: Round, actor: AnyUser) -> Round:
     """Publish the draw and the seed's SHA-256 commitment (the seed itself stays secret)."""
@@ -627,6 +646,7 @@ def _settle(round_: Round, actor: AnyUser, action_en: str, action_ja: str) -> No
     _audit(round_.stage.tournament, actor, AuditEntry.Action.ROUND_COMPLETED, round_=round_)
 
 
+@refusals_recorded("complete")
 @transaction.atomic
 def complete_round(round_: Round, actor: AnyUser) -> Round:
     """Declare the round's results final: every game confirmed, forfeited or void. From now on
@@ -644,6 +664,7 @@ def complete_round(round_: Round, actor: AnyUser) -> Round:
     return round_
 
 
+@refusals_recorded("reveal")
 @transaction.atomic
 def reveal_round_seed(round_: Round, actor: AnyUser) -> Round:
     """Reveal the round's seed, so anyone can re-derive every deal — only once every game of
@@ -670,6 +691,7 @@ def reveal_round_seed(round_: Round, actor: AnyUser) -> Round:
     return round_
 
 
+@refusals_recorded("close")
 @transaction.atomic
 def close_round(round_: Round, actor: AnyUser) -> Round:
     """After the reveal: no result of the round may change any more, not even by a correction."""

@@ -267,3 +267,35 @@ def test_the_api_refuses_an_early_reveal_with_the_blocking_games(
         (2, 2, "not_started"),
     ]
     assert client.get(f"/api/rounds/{published.pk}/").json()["seed"] is None
+
+
+def test_a_refused_round_step_is_kept_for_the_officials(
+    published: Round, organiser: User, head_referee: User, client: Client
+) -> None:
+    from games.models import RejectedSubmission
+
+    with pytest.raises(services.RoundBlocked):
+        services.reveal_round_seed(published, organiser)
+    with pytest.raises(PermissionDenied):
+        services.complete_round(published, head_referee)
+    with pytest.raises(services.DomainError):
+        services.draw_round(published.stage, organiser)
+
+    kept = list(
+        RejectedSubmission.objects.order_by("pk").values_list("action", "code", "actor__username")
+    )
+    assert kept == [
+        ("reveal", "round_not_settled", "organiser-a"),
+        ("complete", "forbidden", "head-referee-a"),
+        ("draw", "previous_round_not_complete", "organiser-a"),
+    ]
+    reveal = RejectedSubmission.objects.get(action="reveal")
+    assert (reveal.round, reveal.table, reveal.tournament) == (
+        published,
+        None,
+        published.stage.tournament,
+    )
+    assert "シードを公開できません" in reveal.message_ja
+    client.force_login(head_referee)
+    page = client.get(f"/organiser/{published.stage.tournament.slug}/audit/").content.decode()
+    assert "round_not_settled" in page and "previous_round_not_complete" in page
