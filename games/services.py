@@ -36,6 +36,7 @@ from games.engine import (
     Event,
     IllegalMove,
     Placing,
+    RecordError,
     State,
     apply,
     card_names,
@@ -320,12 +321,6 @@ def start_game(
             leader=None if known else leader,
             started_by=actor if actor.is_authenticated else None,
         )
-        if mode == Game.Mode.OPEN_TABLE and titles is None and leader is None:
-            raise GameError(
-                "leader_required",
-                "Open table: say who holds the opening card (♠3) and leads.",
-                "手配り：最初に出す人（♠3 を持つ人）を選んでください",
-            )
         if mode != Game.Mode.QUICK:
             rebuild_check(game)
         game.save()
@@ -338,6 +333,16 @@ def rebuild_check(game: Game) -> None:
     """Refuse a game whose set-up the engine cannot start (raises `GameError`)."""
     try:
         initial_state(game)
+    except RecordError as error:
+        if error.key == "leader":
+            # Open table: the opening card may be in any hand (a first game under every
+            # preset; every game where the preset wants it each game, after the exchange).
+            raise GameError(
+                "leader_required",
+                "Open table: say who holds the opening card and leads.",
+                "手配り：最初に出す人（開始カードを持つ人）を選んでください",
+            ) from error
+        raise GameError(error.code, str(error), "配布が正しくありません") from error
     except EngineError as error:
         raise GameError(error.code, str(error), "配布が正しくありません") from error
 
