@@ -32,7 +32,7 @@ def test_points_with_provisional_results_are_marked(cup: Cup, client: Client) ->
     board = client.get("/standings/nagoya-open/").content.decode()
     embed = client.get("/embed/nagoya-open/").content.decode()
 
-    assert "6 pts <small" in board and "(1 provisional 暫定)" in board
+    assert "6 pts</span> <small" in board and "(1 provisional 暫定)" in board
     assert "includes provisional results 暫定結果を含む" in board
     assert "(1 provisional 暫定)" in embed
 
