@@ -5,6 +5,8 @@ A round's secret seed is never shown (nor editable) here before it is revealed.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from django.contrib import admin, messages
 from django.db.models import QuerySet
 from django.http import HttpRequest
@@ -23,6 +25,7 @@ from tournaments.models import (
     Table,
     Tournament,
 )
+from tournaments.permissions import AnyUser
 
 
 class EntryInline(admin.TabularInline[Entry, Tournament]):
@@ -128,26 +131,40 @@ class StageEntrantAdmin(admin.ModelAdmin[StageEntrant]):
     raw_id_fields = ["entry"]
 
 
-@admin.action(description="Publish the selected rounds (commit their seeds)")
-def publish_rounds(
-    modeladmin: admin.ModelAdmin[Round], request: HttpRequest, queryset: QuerySet[Round]
-) -> None:
-    for round_ in queryset.select_related("stage__tournament"):
-        try:
-            services.publish_round(round_, request.user)
-        except services.DomainError as error:
-            modeladmin.message_user(request, str(error), messages.WARNING)
+def _round_step_action(
+    step: Callable[[Round, AnyUser], Round], description: str
+) -> Callable[[admin.ModelAdmin[Round], HttpRequest, QuerySet[Round]], None]:
+    """An admin action taking one round step through its service (refusals as warnings)."""
+
+    @admin.action(description=description)
+    def run(
+        modeladmin: admin.ModelAdmin[Round], request: HttpRequest, queryset: QuerySet[Round]
+    ) -> None:
+        for round_ in queryset.select_related("stage__tournament"):
+            try:
+                step(round_, request.user)
+            except services.DomainError as error:
+                modeladmin.message_user(
+                    request, f"{round_}: {error.message_en} {error.message_ja}", messages.WARNING
+                )
+
+    run.__name__ = step.__name__
+    return run
 
 
-@admin.action(description="Finish the selected rounds and reveal their seeds")
-def reveal_rounds(
-    modeladmin: admin.ModelAdmin[Round], request: HttpRequest, queryset: QuerySet[Round]
-) -> None:
-    for round_ in queryset.select_related("stage__tournament"):
-        try:
-            services.reveal_round_seed(round_, request.user)
-        except services.DomainError as error:
-            modeladmin.message_user(request, str(error), messages.WARNING)
+publish_rounds = _round_step_action(
+    services.publish_round, "Publish the selected rounds (commit their seeds)"
+)
+complete_rounds = _round_step_action(
+    services.complete_round, "Complete the selected rounds (their results become final)"
+)
+reveal_rounds = _round_step_action(
+    services.reveal_round_seed,
+    "Reveal the seeds of the selected rounds (when every game is settled)",
+)
+close_rounds = _round_step_action(
+    services.close_round, "Close the selected revealed rounds (no more corrections)"
+)
 
 
 @admin.register(Round)
@@ -179,7 +196,7 @@ class RoundAdmin(admin.ModelAdmin[Round]):
         "revealed_at",
         "closed_at",
     ]
-    actions = [publish_rounds, reveal_rounds]
+    actions = [publish_rounds, complete_rounds, reveal_rounds, close_rounds]
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False  # rounds are drawn by `draw_round`, which creates the seed

@@ -299,3 +299,23 @@ def test_a_refused_round_step_is_kept_for_the_officials(
     client.force_login(head_referee)
     page = client.get(f"/organiser/{published.stage.tournament.slug}/audit/").content.decode()
     assert "round_not_settled" in page and "previous_round_not_complete" in page
+
+
+def test_the_admin_takes_the_same_steps_through_the_same_services(
+    published: Round, organiser: User, head_referee: User, admin_client: Client
+) -> None:
+    url = "/admin/tournaments/round/"
+
+    refused = admin_client.post(
+        url, {"action": "complete_round", "_selected_action": [published.pk]}, follow=True
+    )
+    assert "not settled yet" in refused.content.decode()
+    assert status_of(published) == "published"
+
+    play_round_quickly(published, organiser, head_referee)
+    admin_client.post(url, {"action": "complete_round", "_selected_action": [published.pk]})
+    admin_client.post(url, {"action": "reveal_round_seed", "_selected_action": [published.pk]})
+    admin_client.post(url, {"action": "close_round", "_selected_action": [published.pk]})
+
+    closed = Round.objects.get(pk=published.pk)
+    assert (closed.status, closed.is_closed) == ("revealed", True)
