@@ -765,11 +765,7 @@ def request_undo(game: Game, actor: AnyUser, reason: str) -> Move:
     one; then the game waits (no moves) until `decide_undo`.
     """
     require_table_writer(actor, game.table)
-    reason = reason.strip()
-    if not reason:
-        raise GameError(
-            "reason_required", "Give a reason for the undo.", "取り消しの理由が必要です"
-        )
+    reason = _reason(reason, "Give a reason for the undo.", "取り消しの理由が必要です")
     with transaction.atomic():
         game = _lock(game)
         if game.status == Game.Status.CONFIRMED:
@@ -897,11 +893,7 @@ def withdraw_quick_result(game: Game, actor: AnyUser, reason: str) -> Game:
     the head referee or an organiser changes it; where undos need the head referee's approval,
     so does this (a head referee or organiser withdraws it)."""
     require_table_writer(actor, game.table)
-    reason = reason.strip()
-    if not reason:
-        raise GameError(
-            "reason_required", "Give a reason to withdraw the result.", "取り消しの理由が必要です"
-        )
+    reason = _reason(reason, "Give a reason to withdraw the result.", "取り消しの理由が必要です")
     with transaction.atomic():
         game = _lock(game)
         if game.mode != Game.Mode.QUICK or game.status != Game.Status.FINISHED:

@@ -23,6 +23,7 @@ from games.display import SUITS, TITLE_LABELS, cards, log_line
 from games.engine import PHASE_EXCHANGE, PHASE_PLAY, State, card_names, is_legal, observe
 from games.engine import Move as EngineMove
 from games.models import LATEST_FIRST, Game, Move
+from games.official_views import parse_quick_outcomes
 from games.public import live_table
 from games.state import effective_actions, rebuild
 from tournaments.models import Seat, Table
@@ -354,24 +355,9 @@ def quick(request: HttpRequest, table_id: int) -> HttpResponse:
     table = get_table_for_referee(request, table_id)
     try:
         game = _game_of(table)
-        clean: list[tuple[int, int]] = []
-        fouls: list[tuple[int, int]] = []
-        miyako: int | None = None
-        for seat in range(game.seats):
-            value = request.POST.get(f"outcome_{seat}", "")
-            kind, _, n = value.partition("-")
-            if kind == "clean" and n.isdigit():
-                clean.append((int(n), seat))
-            elif kind == "foul" and n.isdigit():
-                fouls.append((int(n), seat))
-            elif kind == "miyako":
-                miyako = seat
+        outcome = parse_quick_outcomes(request.POST, game.seats)
         services.record_quick_result(
-            game,
-            request.user,
-            [s for _, s in sorted(clean)],
-            [s for _, s in sorted(fouls)],
-            miyako,
+            game, request.user, outcome.finishing_order, outcome.fouls, outcome.miyako_ochi
         )
     except services.GameError as error:
         return render_console(request, table, error)
