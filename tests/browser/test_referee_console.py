@@ -86,7 +86,7 @@ def test_a_referee_plays_a_short_game_in_the_console(
     placings = page.get_by_test_id("placings")
     expect(placings.locator("li")).to_have_count(4)
     expect(placings.locator("li").nth(0)).to_contain_text("Doi")
-    expect(placings.locator("li").nth(0)).to_contain_text("daifugo")
+    expect(placings.locator("li").nth(0)).to_contain_text("大富豪 Daifugō")
     expect(placings.locator("li").nth(3)).to_contain_text("Baba")
     page.screenshot(path=str(artifacts / "referee-console-finished.png"), full_page=True)
     game.refresh_from_db()
