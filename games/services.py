@@ -70,7 +70,12 @@ from tournaments.deals import derive_deal
 from tournaments.models import AuditEntry, Official, Round, Seat, Table, Tournament
 from tournaments.permissions import AnyUser, can_view_table, is_head_referee, is_organiser
 from tournaments.points import points_for
-from tournaments.services import DomainError, mark_round_in_play, require_round_open
+from tournaments.services import (
+    DomainError,
+    mark_round_in_play,
+    record_audit,
+    require_round_open,
+)
 
 
 class GameError(ValueError):
@@ -656,7 +661,8 @@ def _submit_locked(game: Game | int, move: object, seq: int, actor: AnyUser) -> 
 def _finish(game: Game, actor: AnyUser, placings: Sequence[Placing]) -> None:
     """Mark the game finished and write its results (points from the tournament's table)."""
     tournament = _tournament(game)
-    _write_results(game, tournament, actor, placings, ResultVersion.Kind.RECORDED)
+    rows = _result_rows(game, tournament, placings)
+    _write_results(game, actor, rows, ResultVersion.Kind.RECORDED)
     game.status = Game.Status.FINISHED
     game.finished_by = actor if actor.is_authenticated else None
     game.finished_at = timezone.now()
@@ -676,21 +682,16 @@ def _scoring_for(game: Game, tournament: Tournament) -> tuple[Callable[..., int]
     return points, entries
 
 
-def _write_results(
+def _result_rows(
     game: Game,
     tournament: Tournament,
-    actor: AnyUser,
     placings: Sequence[Placing],
-    kind: str,
-    *,
-    reason: str = "",
     forfeit_seat: int | None = None,
-    after_reveal: bool = False,
-) -> ResultVersion:
-    """Replace the game's current results with `placings` and append them as its next
-    `ResultVersion` (the caller saves `game.result_version`)."""
+) -> list[GameResult]:
+    """The game's result rows for `placings`, unsaved: points from the tournament's table (a
+    forfeit's leaver gets `forfeit_leaver_points` when the tournament sets it)."""
     points, entries = _scoring_for(game, tournament)
-    rows = [
+    return [
         GameResult(
             game=game,
             entry_id=entries[p.seat + 1],
@@ -708,9 +709,36 @@ def _write_results(
         )
         for p in placings
     ]
+
+
+def _write_results(
+    game: Game,
+    actor: AnyUser,
+    rows: Sequence[GameResult],
+    kind: str,
+    *,
+    reason: str = "",
+    after_reveal: bool = False,
+) -> ResultVersion:
+    """Replace the game's current results with `rows` and append them as its next
+    `ResultVersion` (the caller saves `game.result_version`)."""
     game.results.all().delete()  # the projection of the latest version; versions stay
     GameResult.objects.bulk_create(rows)
     return _new_version(game, actor, kind, rows, reason=reason, after_reveal=after_reveal)
+
+
+def placing_dict(r: GameResult) -> dict[str, Any]:
+    """One seat's result as a version (and a correction's preview) records it."""
+    return {
+        "seat": r.seat,
+        "entry": r.entry_id,
+        "place": r.place,
+        "title": r.title,
+        "foul": r.foul,
+        "miyako_ochi": r.miyako_ochi,
+        "forfeit": r.forfeit,
+        "points": r.points,
+    }
 
 
 def _new_version(
@@ -727,19 +755,7 @@ def _new_version(
         game=game,
         number=game.result_version,
         kind=kind,
-        placings=[
-            {
-                "seat": r.seat,
-                "entry": r.entry_id,
-                "place": r.place,
-                "title": r.title,
-                "foul": r.foul,
-                "miyako_ochi": r.miyako_ochi,
-                "forfeit": r.forfeit,
-                "points": r.points,
-            }
-            for r in sorted(rows, key=lambda r: r.place)
-        ],
+        placings=[placing_dict(r) for r in sorted(rows, key=lambda r: r.place)],
         reason=reason,
         actor=actor if actor.is_authenticated else None,
         after_reveal=after_reveal,
@@ -990,17 +1006,15 @@ def _reason(reason: str, en: str, ja: str) -> str:
     return reason
 
 
-def _result_dict(place: int, title: str, foul: bool, miyako: bool, points: int) -> dict[str, Any]:
-    return {"place": place, "title": title, "foul": foul, "miyako_ochi": miyako, "points": points}
-
-
 def _correction(
     game: Game,
     round_: Round,
     finishing_order: Sequence[int],
     fouls: Sequence[int],
     miyako_ochi: int | None,
-) -> tuple[tuple[Placing, ...], CorrectionPreview]:
+) -> tuple[list[GameResult], int | None, CorrectionPreview]:
+    """The corrected result rows (unsaved), the forfeit's leaver if it still stands, and the
+    side-by-side preview of exactly those rows."""
     if game.status not in (Game.Status.FINISHED, Game.Status.CONFIRMED):
         raise GameError(
             "no_result",
@@ -1011,24 +1025,22 @@ def _correction(
         placings = quick_placings(game, finishing_order, fouls, miyako_ochi)
     except QuickError as error:
         raise GameError.of(error) from error
-    points, entries = _scoring_for(game, round_.stage.tournament)
-    current = {r.seat: r for r in game.results.all()}
-    changes = []
-    for p in sorted(placings, key=lambda p: p.place or game.seats):
-        place = p.place or game.seats
-        old = current.get(p.seat)
-        changes.append(
-            PlacingChange(
-                p.seat,
-                entries[p.seat + 1],
-                None
-                if old is None
-                else _result_dict(old.place, old.title, old.foul, old.miyako_ochi, old.points),
-                _result_dict(place, p.title or "", p.foul, p.miyako_ochi, points(place=place)),
-            )
-        )
+    # A forfeit stands while the leaver is still placed last; otherwise the correction says
+    # the game ended some other way.
+    leaver = game.forfeit_seat
+    if leaver is not None and not any(
+        p.seat == leaver and (p.place or game.seats) == game.seats for p in placings
+    ):
+        leaver = None
+    rows = sorted(
+        _result_rows(game, round_.stage.tournament, placings, leaver), key=lambda r: r.place
+    )
+    current = {r.seat: placing_dict(r) for r in game.results.all()}
+    changes = [
+        PlacingChange(r.seat, r.entry_id, current.get(r.seat), placing_dict(r)) for r in rows
+    ]
     preview = CorrectionPreview(game, game.result_version, changes, round_.is_revealed)
-    return placings, preview
+    return rows, leaver, preview
 
 
 def preview_correction(
@@ -1041,7 +1053,7 @@ def preview_correction(
     """The old and new placings and points side by side, before a correction is saved."""
     with transaction.atomic():
         game, round_ = _lock_for_ruling(game, actor)
-        return _correction(game, round_, finishing_order, fouls, miyako_ochi)[1]
+        return _correction(game, round_, finishing_order, fouls, miyako_ochi)[2]
 
 
 @refusals_recorded("correct")
@@ -1070,7 +1082,7 @@ def correct_result(
                 "The result changed since you looked at it: review it again.",
                 "表示後に結果が変わりました。もう一度確認してください",
             )
-        placings, preview = _correction(game, round_, finishing_order, fouls, miyako_ochi)
+        rows, leaver, preview = _correction(game, round_, finishing_order, fouls, miyako_ochi)
         if not preview.changes_anything:
             raise GameError(
                 "correction_unchanged",
@@ -1078,21 +1090,12 @@ def correct_result(
                 "訂正内容が現在の結果と同じです",
             )
         tournament = round_.stage.tournament
-        # A forfeit stands while the leaver is still placed last; otherwise the correction
-        # says the game ended some other way.
-        leaver = game.forfeit_seat
-        if leaver is not None and not any(
-            p.seat == leaver and (p.place or game.seats) == game.seats for p in placings
-        ):
-            leaver = None
         version = _write_results(
             game,
-            tournament,
             actor,
-            placings,
+            rows,
             ResultVersion.Kind.CORRECTION,
             reason=reason,
-            forfeit_seat=leaver,
             after_reveal=round_.is_revealed,
         )
         game.forfeit_seat = leaver
@@ -1112,12 +1115,12 @@ def correct_result(
                 "corrected_after_reveal",
             ]
         )
-        AuditEntry.objects.create(
-            tournament=tournament,
-            round=round_,
-            game=game,
-            action=AuditEntry.Action.RESULT_CORRECTED,
-            actor=actor if actor.is_authenticated else None,
+        record_audit(
+            tournament,
+            actor,
+            AuditEntry.Action.RESULT_CORRECTED,
+            round_=round_,
+            game_id=game.pk,
             reason=reason,
             data={
                 "version": version.number,
@@ -1192,12 +1195,12 @@ def void_game(game: Game, actor: AnyUser, *, reason: str, redeal: bool) -> Game:
             ]
         )
         tournament = round_.stage.tournament
-        AuditEntry.objects.create(
-            tournament=tournament,
-            round=round_,
-            game=game,
-            action=AuditEntry.Action.GAME_VOIDED,
-            actor=actor if actor.is_authenticated else None,
+        record_audit(
+            tournament,
+            actor,
+            AuditEntry.Action.GAME_VOIDED,
+            round_=round_,
+            game_id=game.pk,
             reason=reason,
             data={"redeal": redeal, "attempt": game.attempt, "had_result": had_result},
         )
@@ -1243,15 +1246,8 @@ def forfeit_seat(
             )
         except QuickError as error:
             raise GameError.of(error) from error
-        version = _write_results(
-            game,
-            tournament,
-            actor,
-            placings,
-            ResultVersion.Kind.FORFEIT,
-            reason=reason,
-            forfeit_seat=seat,
-        )
+        rows = _result_rows(game, tournament, placings, forfeit_seat=seat)
+        version = _write_results(game, actor, rows, ResultVersion.Kind.FORFEIT, reason=reason)
         game.status = Game.Status.FINISHED
         game.forfeit_seat = seat
         game.finished_by = actor if actor.is_authenticated else None
@@ -1259,12 +1255,12 @@ def forfeit_seat(
         game.undo_pending_seq = None
         _changed(game)
         game.save(update_fields=[*SAVED_ON_CHANGE, "forfeit_seat", "undo_pending_seq"])
-        AuditEntry.objects.create(
-            tournament=tournament,
-            round=round_,
-            game=game,
-            action=AuditEntry.Action.SEAT_FORFEITED,
-            actor=actor if actor.is_authenticated else None,
+        record_audit(
+            tournament,
+            actor,
+            AuditEntry.Action.SEAT_FORFEITED,
+            round_=round_,
+            game_id=game.pk,
             reason=reason,
             data={"seat": seat, "version": version.number, "rule": tournament.forfeit_others},
         )

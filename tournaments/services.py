@@ -534,7 +534,7 @@ def draw_round(
         draw_method=draw.method,
     )
     if unfinished:
-        _audit(
+        record_audit(
             tournament,
             actor,
             AuditEntry.Action.DRAW_OVERRIDE,
@@ -553,7 +553,7 @@ def draw_round(
     return round_
 
 
-def _audit(
+def record_audit(
     tournament: Tournament,
     actor: AnyUser,
     action: str,
@@ -643,7 +643,7 @@ def _settle(round_: Round, actor: AnyUser, action_en: str, action_ja: str) -> No
     round_.status = Round.Status.COMPLETE
     round_.completed_at = timezone.now()
     round_.save(update_fields=["status", "completed_at"])
-    _audit(round_.stage.tournament, actor, AuditEntry.Action.ROUND_COMPLETED, round_=round_)
+    record_audit(round_.stage.tournament, actor, AuditEntry.Action.ROUND_COMPLETED, round_=round_)
 
 
 @refusals_recorded("complete")
@@ -686,7 +686,7 @@ def reveal_round_seed(round_: Round, actor: AnyUser) -> Round:
     round_.status = Round.Status.REVEALED
     round_.revealed_at = timezone.now()
     round_.save(update_fields=["status", "revealed_at"])
-    _audit(round_.stage.tournament, actor, AuditEntry.Action.SEED_REVEALED, round_=round_)
+    record_audit(round_.stage.tournament, actor, AuditEntry.Action.SEED_REVEALED, round_=round_)
     _status_changed(round_)
     return round_
 
@@ -707,7 +707,7 @@ def close_round(round_: Round, actor: AnyUser) -> Round:
         raise DomainError("The round is already closed.", "締め切り済みです。", "already_closed")
     round_.closed_at = timezone.now()
     round_.save(update_fields=["closed_at"])
-    _audit(round_.stage.tournament, actor, AuditEntry.Action.ROUND_CLOSED, round_=round_)
+    record_audit(round_.stage.tournament, actor, AuditEntry.Action.ROUND_CLOSED, round_=round_)
     _status_changed(round_)
     return round_
 
@@ -763,7 +763,7 @@ def give_penalty(
         reason=reason,
         actor=actor if actor.is_authenticated else None,
     )
-    _audit(
+    record_audit(
         tournament,
         actor,
         AuditEntry.Action.PENALTY_GIVEN,
@@ -793,7 +793,7 @@ def withdraw_penalty(penalty: Penalty, actor: AnyUser, *, reason: str) -> Penalt
     penalty.withdrawn_at = timezone.now()
     penalty.withdrawn_reason = reason
     penalty.save(update_fields=["withdrawn_at", "withdrawn_reason"])
-    _audit(
+    record_audit(
         tournament,
         actor,
         AuditEntry.Action.PENALTY_WITHDRAWN,

@@ -116,3 +116,31 @@ def test_a_plain_referee_cannot_forfeit_a_seat(crew: Crew) -> None:
 
     game.refresh_from_db()
     assert (game.status, game.forfeit_seat) == (Game.Status.IN_PLAY, None)
+
+
+def test_a_correction_that_keeps_the_leaver_last_keeps_the_forfeit_and_previews_its_points(
+    crew: Crew,
+) -> None:
+    from games.services import correct_result, preview_correction
+
+    set_rule(crew, forfeit_leaver_points=-2)
+    game = game_with_aoki_out(crew)
+    forfeit_seat(game, crew.head_referee, seat=1, reason="walked out")
+    game.refresh_from_db()
+    # Chiba and Doi finished the other way round; Baba (the leaver) stays last.
+    order = [0, 3, 2, 1]
+
+    preview = preview_correction(game, crew.head_referee, order)
+    correct_result(
+        game,
+        crew.head_referee,
+        finishing_order=order,
+        reason="sheet",
+        based_on_version=preview.based_on_version,
+    )
+
+    leaver_after = next(c.after for c in preview.changes if c.seat == 1)
+    assert (leaver_after["place"], leaver_after["forfeit"], leaver_after["points"]) == (4, True, -2)
+    game.refresh_from_db()
+    assert game.forfeit_seat == 1
+    assert placed(game)[-1] == (1, 4, True, -2)
