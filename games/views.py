@@ -23,7 +23,7 @@ from games.display import SUITS, TITLE_LABELS, cards, log_line
 from games.engine import PHASE_EXCHANGE, PHASE_PLAY, State, card_names, is_legal, observe
 from games.engine import Move as EngineMove
 from games.models import LATEST_FIRST, Game, Move
-from games.official_views import parse_quick_outcomes
+from games.official_views import parse_quick_outcomes, quick_outcome_choices
 from games.public import live_table
 from games.state import effective_actions, rebuild
 from tournaments.models import Seat, Table
@@ -61,6 +61,7 @@ def console_context(
         "game": game,
         "error": error,
         "modes": Game.Mode.choices,
+        "outcome_choices": quick_outcome_choices(len(seats)),
         "seat_choices": [(s.position - 1, s.entry.player.display_name) for s in seats],
         "can_decide": is_head_referee(request.user, tournament),
     }
