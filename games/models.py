@@ -75,6 +75,9 @@ class Game(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
     confirmed_at = models.DateTimeField(null=True, blank=True)
+    # A seated player who confirmed at the table with the table's PIN (engine seat), when the
+    # confirmation came that way rather than from an official's account.
+    confirmed_by_seat = models.PositiveSmallIntegerField(null=True, blank=True)
     # The seat that left mid-game (途中棄権), when the game ended by a forfeit.
     forfeit_seat = models.PositiveSmallIntegerField(null=True, blank=True)
     # Void (misdeal, wrong cards): the game counts for nothing; `redeal` plays it again.
@@ -374,6 +377,18 @@ class DeviceToken(models.Model):
     # The first characters of the raw token, so a referee can tell their devices apart.
     prefix = models.CharField(max_length=8)
     key_hash = models.CharField(max_length=64, unique=True)
+    # A table's scorer device: the token writes to this table only (else to all of the
+    # user's tables).
+    table = models.ForeignKey(
+        "tournaments.Table",
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="device_tokens",
+    )
+    issued_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     last_used_at = models.DateTimeField(null=True, blank=True)
     revoked_at = models.DateTimeField(null=True, blank=True)

@@ -11,6 +11,7 @@ publish, reveal, advance) live in `tournaments.services`.
 
 from __future__ import annotations
 
+import secrets
 from typing import Any
 
 from django.conf import settings
@@ -213,6 +214,8 @@ class Stage(models.Model):
         QUALIFYING = "qualifying", "Qualifying 予選"
         CUT = "cut", "Cut 準決勝"
         FINAL = "final", "Final 決勝"
+        # A tie-break table for entrants tied for places at a cut or the final (順位決定戦).
+        PLAYOFF = "playoff", "Playoff 順位決定戦"
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="stages")
     order = models.PositiveSmallIntegerField()
@@ -223,6 +226,10 @@ class Stage(models.Model):
     # 2024 final: "one more round added to carried-over points" — totals span earlier stages.
     carry_over_totals = models.BooleanField(default=False)
     advanced_at = models.DateTimeField(null=True, blank=True)
+    # A playoff decides the order of tied entrants of this stage; it never feeds a next stage.
+    playoff_for = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=models.CASCADE, related_name="playoffs"
+    )
 
     class Meta:
         ordering = ["tournament", "order"]
@@ -243,6 +250,11 @@ class Stage(models.Model):
                 condition=~models.Q(kind="final")
                 | models.Q(advance_top_n__isnull=True, advance_top_k_per_table__isnull=True),
                 name="stage_final_has_no_advancement",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(kind="playoff", playoff_for__isnull=False)
+                | (~models.Q(kind="playoff") & models.Q(playoff_for__isnull=True)),
+                name="stage_playoff_iff_playoff_for",
             ),
         ]
 
@@ -443,6 +455,11 @@ class Round(models.Model):
         return None if self.status == self.Status.DRAFT else self.seed_commitment
 
 
+def new_table_pin() -> str:
+    """A 6-digit PIN printed on the table card: seated players confirm results with it."""
+    return f"{secrets.randbelow(10**6):06d}"
+
+
 class Table(models.Model):
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="tables")
     number = models.PositiveSmallIntegerField()
@@ -455,6 +472,11 @@ class Table(models.Model):
     )
     # Why the draw formed this table (seating.py's explanation), shown to organisers.
     explanation = models.TextField(blank=True)
+    # Printed on the table card (not on the referee's screen): a seated player types it on the
+    # referee's phone to confirm a result without an account.
+    confirm_pin = models.CharField(max_length=6, default=new_table_pin)
+    # Wrong PINs in a row; the PIN stops working after too many (a head referee confirms then).
+    pin_failures = models.PositiveSmallIntegerField(default=0)
 
     class Meta:
         ordering = ["round", "number"]
@@ -478,6 +500,11 @@ class Seat(models.Model):
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="seats")
     entry = models.ForeignKey(Entry, on_delete=models.PROTECT, related_name="seats")
     position = models.PositiveSmallIntegerField()
+    # A mid-round substitution: who held the seat before the substitute took it, and when.
+    substituted_entry = models.ForeignKey(
+        Entry, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    substituted_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["table", "position"]
@@ -565,6 +592,21 @@ class AuditEntry(models.Model):
         SEAT_FORFEITED = "seat_forfeited", "Seat forfeited"
         PENALTY_GIVEN = "penalty_given", "Penalty given"
         PENALTY_WITHDRAWN = "penalty_withdrawn", "Penalty withdrawn"
+        SETTINGS_CHANGED = "settings_changed", "Tournament settings changed"
+        OFFICIAL_ADDED = "official_added", "Official added"
+        OFFICIAL_REVOKED = "official_revoked", "Official revoked"
+        REFEREES_ASSIGNED = "referees_assigned", "Referees assigned"
+        SIGN_IN_ISSUED = "sign_in_issued", "Sign-in link or PIN card issued"
+        DEVICE_ISSUED = "device_issued", "Device token issued"
+        DEVICE_REVOKED = "device_revoked", "Device token revoked"
+        ENTRY_ADDED = "entry_added", "Entrant added"
+        ENTRY_EDITED = "entry_edited", "Entrant edited"
+        ENTRY_WITHDRAWN = "entry_withdrawn", "Entrant withdrawn"
+        ENTRY_SUBSTITUTED = "entry_substituted", "Substitute seated"
+        STAGE_CREATED = "stage_created", "Stage created"
+        STAGE_EDITED = "stage_edited", "Stage edited"
+        PLAYOFF_CREATED = "playoff_created", "Playoff table created"
+        RESULT_CONFIRMED_BY_PLAYER = "result_confirmed_by_player", "Result confirmed by a player"
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="audit")
     round = models.ForeignKey(
@@ -588,3 +630,42 @@ class AuditEntry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.created_at:%Y-%m-%d %H:%M} {self.get_action_display()}"
+
+
+class SignInCode(models.Model):
+    """A one-time way in for an official without a password: a sign-in link (sent or shown as
+    a QR code) or a PIN printed on a card with the user's sign-in name. Only the SHA-256 of
+    the secret is stored; it works once, until it expires, and a PIN dies after a few wrong
+    tries."""
+
+    class Kind(models.TextChoices):
+        LINK = "link", "Sign-in link"
+        PIN = "pin", "PIN card"
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="sign_in_codes"
+    )
+    tournament = models.ForeignKey(
+        Tournament, null=True, blank=True, on_delete=models.CASCADE, related_name="sign_in_codes"
+    )
+    kind = models.CharField(max_length=10, choices=Kind.choices)
+    code_hash = models.CharField(max_length=64, unique=True)
+    expires_at = models.DateTimeField()
+    used_at = models.DateTimeField(null=True, blank=True)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+    failed_attempts = models.PositiveSmallIntegerField(default=0)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(kind__in=["link", "pin"]), name="sign_in_code_kind_valid"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()} for {self.user}"
