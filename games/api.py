@@ -27,9 +27,9 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games import services
-from games.auth import DeviceTokenAuthentication
+from games.auth import DeviceTokenAuthentication, require_scope, scope_allows
 from games.live import table_version
-from games.models import Game, ResultVersion
+from games.models import DeviceToken, Game, ResultVersion
 from games.public import live_table, public_move
 from games.serializers import (
     BatchResultSerializer,
@@ -164,6 +164,7 @@ class GameMovesView(APIView):
         # No fetch here: the service locks the game row and checks the writer itself; who may
         # not write learns 404 or 403 depending on whether they may see the game at all.
         try:
+            require_scope(request.auth, game_id=game_id)
             data: object = request.data
             if isinstance(data, list):
                 return self._batch(request, game_id, data)
@@ -368,13 +369,18 @@ def _ruling_error(code: str, en: str, ja: str, http: int) -> Response:
     return Response({"code": code, "message_en": en, "message_ja": ja}, status=http)
 
 
+def scope_allows_request(request: Request, game: Game) -> bool:
+    token = request.auth
+    return not isinstance(token, DeviceToken) or scope_allows(token, table=game.table)
+
+
 def official_game(request: Request, game_id: int) -> Game | Response:
     """The game, if the user may run its table (its referee, the head referee, an organiser):
     404 for a missing game or one the user may not even see, 403 for another official."""
     game = get_object_or_404(
         Game.objects.select_related("table__round__stage__tournament"), pk=game_id
     )
-    if services.can_run_table(request.user, game.table):
+    if services.can_run_table(request.user, game.table) and scope_allows_request(request, game):
         return game
     visible_game(request, game_id)  # raises 404 when the user may not see the game at all
     return _ruling_error(

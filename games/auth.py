@@ -1,7 +1,9 @@
 """Device tokens: one per referee device, shown once, stored as SHA-256, revocable.
 
 Devices send `Authorization: Token <key>` (or `Bearer <key>`). What a token may do is what its
-user may do: the per-table checks in `games.services` apply unchanged.
+user may do (the per-table checks in `games.services` apply unchanged), narrowed by the token's
+scope: one tournament, and for a table's scorer device one table number of it. Every API view
+that writes checks the scope with `require_scope`.
 """
 
 from __future__ import annotations
@@ -10,12 +12,14 @@ import secrets
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser, User
+from django.core.exceptions import PermissionDenied
 from django.utils import timezone
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from rest_framework import authentication, exceptions
 from rest_framework.request import Request
 
-from games.models import DeviceToken, hash_token
+from games.models import DeviceToken, Game, hash_token
+from tournaments.models import Table
 
 KEYWORDS = (b"token", b"bearer")
 
@@ -33,6 +37,28 @@ def revoke_device_token(token: DeviceToken) -> None:
     if token.revoked_at is None:
         token.revoked_at = timezone.now()
         token.save(update_fields=["revoked_at"])
+
+
+def scope_allows(
+    token: DeviceToken, *, game_id: int | None = None, table: Table | None = None
+) -> bool:
+    """Whether `token`'s scope covers the game or table (an unscoped token covers all)."""
+    if token.tournament_id is None:
+        return True
+    tables = Table.objects.filter(round__stage__tournament_id=token.tournament_id)
+    if token.table_number is not None:
+        tables = tables.filter(number=token.table_number)
+    if table is not None:
+        return tables.filter(pk=table.pk).exists()
+    return game_id is not None and Game.objects.filter(pk=game_id, table__in=tables).exists()
+
+
+def require_scope(auth: object, *, game_id: int | None = None, table: Table | None = None) -> None:
+    """Refuse a device token's request outside its scope; session requests pass (`auth` is
+    the request's `auth`: a DeviceToken for token requests)."""
+    if isinstance(auth, DeviceToken) and not scope_allows(auth, game_id=game_id, table=table):
+        where = f"table {auth.table_number}" if auth.table_number else "one tournament"
+        raise PermissionDenied(f"This device's token is limited to {where}.")
 
 
 class DeviceTokenAuthentication(authentication.BaseAuthentication):

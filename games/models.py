@@ -377,15 +377,17 @@ class DeviceToken(models.Model):
     # The first characters of the raw token, so a referee can tell their devices apart.
     prefix = models.CharField(max_length=8)
     key_hash = models.CharField(max_length=64, unique=True)
-    # A table's scorer device: the token writes to this table only (else to all of the
-    # user's tables).
-    table = models.ForeignKey(
-        "tournaments.Table",
+    # Scope: a token may do what its user may do, narrowed to one tournament and, for a
+    # table's scorer device, to the table of that number in each of the tournament's rounds
+    # (the physical table keeps its device all day). Enforced by `games.auth.require_scope`.
+    tournament = models.ForeignKey(
+        "tournaments.Tournament",
         null=True,
         blank=True,
         on_delete=models.CASCADE,
         related_name="device_tokens",
     )
+    table_number = models.PositiveSmallIntegerField(null=True, blank=True)
     issued_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
@@ -395,6 +397,13 @@ class DeviceToken(models.Model):
 
     class Meta:
         ordering = ["user", "-created_at"]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(table_number__isnull=True)
+                | models.Q(tournament__isnull=False, table_number__gte=1),
+                name="device_token_table_needs_tournament",
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"{self.user} · {self.name} ({self.prefix}…)"

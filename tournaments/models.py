@@ -97,6 +97,7 @@ class Tournament(models.Model):
     status = models.CharField(max_length=20, choices=Status.choices, default=Status.DRAFT)
     venue = models.CharField(max_length=200, blank=True)
     starts_on = models.DateField(null=True, blank=True)
+    ends_on = models.DateField(null=True, blank=True)
     # Format (REFERENCE §1.2): titles carry over within a set; 3 sets make a round.
     points_table = models.JSONField(default=default_points_table)
     games_per_set = models.PositiveSmallIntegerField(default=4)
@@ -104,6 +105,18 @@ class Tournament(models.Model):
     table_size = models.PositiveSmallIntegerField(default=4)
     # When the field does not divide by table_size: tables one short (True) or byes (False).
     allow_short_tables = models.BooleanField(default=True)
+
+    class UnevenTables(models.TextChoices):
+        SHORT = "short", "Some tables one seat short (e.g. tables of 3) 少人数卓"
+        LONG = "long", "Some tables one seat larger (e.g. tables of 5) 多人数卓"
+        BYES = "byes", "Byes for the players left over 不戦"
+
+    # The policy when the field is not a multiple of table_size (replaces allow_short_tables).
+    uneven_tables = models.CharField(
+        max_length=10, choices=UnevenTables.choices, default=UnevenTables.SHORT
+    )
+    # Points a player with a bye scores for the round.
+    bye_points = models.IntegerField(default=0)
     # A referee's undo (取り消し) waits for a head referee's approval when set.
     undo_requires_approval = models.BooleanField(default=False)
 
