@@ -129,7 +129,8 @@ AUTH_PASSWORD_VALIDATORS = [
 ]
 
 LOGIN_URL = "login"
-LOGIN_REDIRECT_URL = "home"
+# Organisers land on /organiser/, referees on /referee/ (tournaments.signin_views.welcome).
+LOGIN_REDIRECT_URL = "welcome"
 LOGOUT_REDIRECT_URL = "home"
 
 LANGUAGE_CODE = "en"

@@ -14,6 +14,7 @@ from tournaments.api import (
     TableViewSet,
     TournamentViewSet,
 )
+from tournaments.setup_api import LeagueViewSet, SeasonViewSet
 from tournaments.views import tournament_list
 
 router = DefaultRouter()
@@ -22,6 +23,8 @@ router.register("stages", StageViewSet, basename="stage")
 router.register("rounds", RoundViewSet, basename="round")
 router.register("tables", TableViewSet, basename="table")
 router.register("entries", EntryViewSet, basename="entry")
+router.register("leagues", LeagueViewSet, basename="league")
+router.register("seasons", SeasonViewSet, basename="season")
 
 urlpatterns = [
     path("", tournament_list, name="home"),
@@ -34,9 +37,20 @@ urlpatterns = [
     path("healthz", healthz, name="healthz"),
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
+    # Sign-in links, PIN cards and the after-sign-in landing page (issue #12).
+    path("accounts/", include("tournaments.urls_signin")),
     path("admin/", admin.site.urls),
     path("api/", include("games.urls_api")),
+    # Officials, referee assignment and device tokens (issue #12).
+    path("api/", include("tournaments.api_officials")),
+    path("api/", include("games.api_devices")),
+    path("api/", include("scoring.urls_api")),
     path("api/", include(router.urls)),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularRedocView.as_view(url_name="schema"), name="api-docs"),
 ]
+
+# Error pages that say what to do next (and a compact partial for htmx requests).
+handler403 = "config.errors.permission_denied"
+handler404 = "config.errors.page_not_found"
+handler500 = "config.errors.server_error"

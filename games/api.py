@@ -374,6 +374,27 @@ def scope_allows_request(request: Request, game: Game) -> bool:
     return not isinstance(token, DeviceToken) or scope_allows(token, table=game.table)
 
 
+def is_table_device(request: Request) -> bool:
+    """A table's scorer device: it records play at its table with a referee's rights, whatever
+    the rights of the official who issued it."""
+    return isinstance(request.auth, DeviceToken) and request.auth.table_number is not None
+
+
+def ruling_game(request: Request, game_id: int) -> Game | Response:
+    """`official_game` for rulings (corrections, voids, forfeits, penalties, undo decisions):
+    those need an official's own sign-in, never a table's scorer device."""
+    if is_table_device(request):
+        return _ruling_error(
+            "device_cannot_rule",
+            "A table's scorer device records play; rulings (corrections, voids, forfeits, "
+            "penalties, undo decisions) need an official's own sign-in.",
+            "卓の記録端末では裁定（訂正・無効・棄権・罰則・取り消しの承認）はできません。"
+            "役員本人のアカウントで行ってください。",
+            status.HTTP_403_FORBIDDEN,
+        )
+    return official_game(request, game_id)
+
+
 def official_game(request: Request, game_id: int) -> Game | Response:
     """The game, if the user may run its table (its referee, the head referee, an organiser):
     404 for a missing game or one the user may not even see, 403 for another official."""
@@ -444,7 +465,7 @@ class GameCorrectionsView(APIView):
         referee or an organiser; after the round's seed is revealed only an organiser (the
         version is then flagged publicly); after the round is closed, nobody. Standings are
         recomputed; earlier versions stay in the history."""
-        game = official_game(request, game_id)
+        game = ruling_game(request, game_id)
         if isinstance(game, Response):
             return game
         serializer = CorrectionSerializer(data=request.data)

@@ -8,6 +8,7 @@ that writes checks the scope with `require_scope`.
 
 from __future__ import annotations
 
+import datetime
 import secrets
 from typing import Any
 
@@ -19,16 +20,33 @@ from rest_framework import authentication, exceptions
 from rest_framework.request import Request
 
 from games.models import DeviceToken, Game, hash_token
-from tournaments.models import Table
+from tournaments.models import Table, Tournament
 
 KEYWORDS = (b"token", b"bearer")
+# `last_used_at` is written at most this often per token: a device streaming moves would
+# otherwise add a write to every request.
+LAST_USED_EVERY = datetime.timedelta(minutes=1)
 
 
-def issue_device_token(user: User, name: str) -> tuple[DeviceToken, str]:
-    """A new token for `user`'s device; the raw key is returned once and never stored."""
+def issue_device_token(
+    user: User,
+    name: str,
+    *,
+    tournament: Tournament | None = None,
+    table_number: int | None = None,
+    issued_by: User | None = None,
+) -> tuple[DeviceToken, str]:
+    """A new token for `user`'s device, optionally scoped to one tournament (and one table
+    number of it); the raw key is returned once and never stored."""
     raw = "kk_" + secrets.token_urlsafe(32)
     token = DeviceToken.objects.create(
-        user=user, name=name, prefix=raw[:8], key_hash=hash_token(raw)
+        user=user,
+        name=name,
+        prefix=raw[:8],
+        key_hash=hash_token(raw),
+        tournament=tournament,
+        table_number=table_number,
+        issued_by=issued_by,
     )
     return token, raw
 
@@ -79,6 +97,10 @@ class DeviceTokenAuthentication(authentication.BaseAuthentication):
         )
         if token is None or not token.user.is_active:
             raise exceptions.AuthenticationFailed("Invalid or revoked token.")
+        now = timezone.now()
+        if token.last_used_at is None or now - token.last_used_at >= LAST_USED_EVERY:
+            DeviceToken.objects.filter(pk=token.pk).update(last_used_at=now)
+            token.last_used_at = now
         return token.user, token
 
     def authenticate_header(self, request: Request) -> str:

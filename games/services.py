@@ -18,6 +18,7 @@ never inside the transaction. Every refusal is kept in `RejectedSubmission` for 
 from __future__ import annotations
 
 import json
+import secrets
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import partial
@@ -67,7 +68,15 @@ from games.state import (
     remember_version,
 )
 from tournaments.deals import derive_deal
-from tournaments.models import AuditEntry, Official, Round, Seat, Table, Tournament
+from tournaments.models import (
+    AuditEntry,
+    Official,
+    Round,
+    Seat,
+    Table,
+    Tournament,
+    new_table_pin,
+)
 from tournaments.permissions import AnyUser, can_view_table, is_head_referee, is_organiser
 from tournaments.points import points_for
 from tournaments.services import (
@@ -126,7 +135,10 @@ def can_run_table(user: AnyUser, table: Table) -> bool:
 
 def require_table_writer(actor: AnyUser, table: Table) -> None:
     if not can_run_table(actor, table):
-        raise PermissionDenied("Only this table's referee, the head referee or an organiser.")
+        raise PermissionDenied(
+            "This table belongs to another referee: ask the head referee to assign it to you. "
+            "この卓は別の審判の担当です。主審に確認してください。"
+        )
 
 
 def can_confirm(user: AnyUser, game: Game) -> bool:
@@ -679,6 +691,14 @@ def _scoring_for(game: Game, tournament: Tournament) -> tuple[Callable[..., int]
         games_per_set=tournament.games_per_set,
     )
     entries = dict(Seat.objects.filter(table_id=game.table_id).values_list("position", "entry_id"))
+    # A result stays with whoever held the seat when the game finished: correcting a game
+    # finished before a mid-round substitute (補欠) took the seat keeps it the original's.
+    entries |= {
+        seat + 1: entry_id
+        for seat, entry_id in GameResult.objects.filter(game_id=game.pk).values_list(
+            "seat", "entry_id"
+        )
+    }
     return points, entries
 
 
@@ -774,11 +794,12 @@ def current_state(game: Game) -> State:
 
 
 @refusals_recorded("undo")
-def request_undo(game: Game, actor: AnyUser, reason: str) -> Move:
+def request_undo(game: Game, actor: AnyUser, reason: str, *, as_referee: bool = False) -> Move:
     """Take back the latest effective action, with a reason (recorded as a new `undo` row).
 
     Applied at once unless the tournament wants a head referee's approval and the actor is not
-    one; then the game waits (no moves) until `decide_undo`.
+    one (or acts `as_referee`: a table's scorer device, whatever account issued it); then the
+    game waits (no moves) until `decide_undo`.
     """
     require_table_writer(actor, game.table)
     reason = _reason(reason, "Give a reason for the undo.", "取り消しの理由が必要です")
@@ -804,7 +825,9 @@ def request_undo(game: Game, actor: AnyUser, reason: str) -> Move:
         target = effective[-1]
         tournament = _tournament(game)
         approved: bool | None = True
-        if tournament.undo_requires_approval and not is_head_referee(actor, tournament):
+        if tournament.undo_requires_approval and (
+            as_referee or not is_head_referee(actor, tournament)
+        ):
             approved = None
         payload = {"undo": target.seq, "reason": reason}
         row = _log(
@@ -1278,3 +1301,175 @@ def games_for_user_tables(user: AnyUser) -> Q:
         user_id=user.pk, role__in=[Official.Role.ORGANISER, Official.Role.HEAD_REFEREE]
     ).values("tournament")
     return Q(table__referee_id=user.pk) | Q(table__round__stage__tournament__in=staff)
+
+
+# ---- confirmation at the table: a seated player's PIN (issue #12, H2) -----------------------
+
+# Wrong PINs in a row after which a table's PIN stops working until a head referee resets it.
+PIN_ATTEMPTS = 5
+
+
+def pin_locked(table: Table) -> bool:
+    """The table's PIN has failed too often: a head referee or an organiser confirms now."""
+    return table.pin_failures >= PIN_ATTEMPTS
+
+
+def confirm_game_by_player(game: Game, actor: AnyUser, seat: int, pin: str) -> Game:
+    """A player seated at the table confirms a finished game on the recorder's device by
+    picking their seat (engine seat, 0-based) and typing the table's PIN (printed on the table
+    card). The device's user (`actor`, who may run the table) is recorded as `confirmed_by`,
+    the player's seat as `confirmed_by_seat`.
+
+    A wrong PIN counts against the table (row-locked, kept even though the request fails);
+    after `PIN_ATTEMPTS` wrong PINs the PIN stops working until a head referee or organiser
+    resets it. Refusals are kept for officials without the PIN typed."""
+    error: GameError | None = None
+    try:
+        require_table_writer(actor, game.table)
+        with transaction.atomic():
+            table = Table.objects.select_for_update().get(pk=game.table_id)
+            game = _lock(game)
+            error = _player_confirmation_refusal(game, table, seat, pin)
+            if error is not None:
+                if error.code == "wrong_pin":
+                    table.pin_failures += 1
+                    table.save(update_fields=["pin_failures"])
+                    left = PIN_ATTEMPTS - table.pin_failures
+                    if left <= 0:
+                        error = _pin_locked_error()
+            else:
+                tournament = _tournament(game)
+                game.status = Game.Status.CONFIRMED
+                game.confirmed_by = actor if actor.is_authenticated else None
+                game.confirmed_by_seat = seat
+                game.confirmed_at = timezone.now()
+                _changed(game)
+                game.save(
+                    update_fields=[
+                        "status",
+                        "confirmed_by",
+                        "confirmed_by_seat",
+                        "confirmed_at",
+                        "version",
+                    ]
+                )
+                if table.pin_failures:
+                    table.pin_failures = 0
+                    table.save(update_fields=["pin_failures"])
+                player = (
+                    Seat.objects.filter(table=table, position=seat + 1)
+                    .values_list("entry__number", "entry__player__display_name")
+                    .first()
+                )
+                record_audit(
+                    tournament,
+                    actor,
+                    AuditEntry.Action.RESULT_CONFIRMED_BY_PLAYER,
+                    round_=table.round,
+                    game_id=game.pk,
+                    data={
+                        "table": table.number,
+                        "set": game.set_number,
+                        "game": game.game_number,
+                        "seat": seat,
+                        "entry_number": player[0] if player else None,
+                        "player": player[1] if player else "",
+                    },
+                )
+                transaction.on_commit(partial(live.notify_game_confirmed, game.pk, tournament.pk))
+    except PermissionDenied as denied:
+        _record_player_refusal(game, actor, seat, "forbidden", str(denied), "権限がありません")
+        raise
+    if error is not None:
+        _record_player_refusal(game, actor, seat, error.code, error.message_en, error.message_ja)
+        raise error
+    return game
+
+
+def _pin_locked_error() -> GameError:
+    return GameError(
+        "pin_locked",
+        f"The table's PIN was wrong {PIN_ATTEMPTS} times and no longer works: ask the head "
+        "referee to confirm this result (they can also reset the PIN).",
+        f"卓の確認PINを{PIN_ATTEMPTS}回間違えたため使えなくなりました。主審に確定を依頼して"
+        "ください(主審はPINを再設定できます)。",
+    )
+
+
+def _player_confirmation_refusal(game: Game, table: Table, seat: int, pin: str) -> GameError | None:
+    """Why a player's PIN confirmation of the locked game is refused (None: it is not)."""
+    if game.status == Game.Status.CONFIRMED:
+        return GameError(
+            "already_confirmed",
+            "This result is confirmed already: nothing more to do.",
+            "この結果はすでに確定しています。",
+        )
+    if game.status != Game.Status.FINISHED:
+        return GameError(
+            "not_finished",
+            "Only a finished game can be confirmed.",
+            "終了したゲームのみ確定できます",
+        )
+    if pin_locked(table):
+        return _pin_locked_error()
+    if not Seat.objects.filter(table=table, position=seat + 1).exists():
+        return GameError(
+            "no_such_seat",
+            "Pick your name from the players at this table.",
+            "この卓の選手の中からお名前を選んでください。",
+        )
+    if not secrets.compare_digest(pin.strip().encode(), table.confirm_pin.encode()):
+        left = PIN_ATTEMPTS - table.pin_failures - 1
+        return GameError(
+            "wrong_pin",
+            f"Wrong PIN: type the 6 digits printed on the table card ({left} tries left before "
+            "the head referee has to confirm).",
+            f"PINが違います。卓カードに印刷された6桁を入力してください(あと{left}回で主審の確認が"
+            "必要になります)。",
+        )
+    return None
+
+
+def _record_player_refusal(
+    game: Game, actor: AnyUser, seat: int, code: str, en: str, ja: str
+) -> None:
+    """Keep a refused PIN confirmation for officials — never with the PIN that was typed."""
+    refusals.record_refusal(
+        actor=actor,
+        action="confirm_by_player",
+        code=code,
+        message_en=en,
+        message_ja=ja,
+        payload={"seat": seat},
+        **_where(game),  # type: ignore[arg-type]
+    )
+
+
+def reset_table_pin(table: Table, actor: AnyUser, *, new_pin: bool = False) -> Table:
+    """A head referee or organiser unlocks a table's PIN after too many wrong tries
+    (`pin_failures` back to 0) and, with `new_pin`, replaces it (print the table card again).
+    Audited; the PIN itself is never written to the record."""
+    tournament = table.round.stage.tournament
+    if not is_head_referee(actor, tournament):
+        raise PermissionDenied(
+            "Only the head referee or an organiser resets a table's PIN. "
+            "卓のPINを再設定できるのは主審・主催者のみです。"
+        )
+    with transaction.atomic():
+        locked = Table.objects.select_for_update().get(pk=table.pk)
+        failures = locked.pin_failures
+        locked.pin_failures = 0
+        fields = ["pin_failures"]
+        if new_pin:
+            locked.confirm_pin = new_table_pin()
+            fields.append("confirm_pin")
+        locked.save(update_fields=fields)
+        record_audit(
+            tournament,
+            actor,
+            AuditEntry.Action.SETTINGS_CHANGED,
+            round_=locked.round,
+            reason="Table PIN regenerated" if new_pin else "Table PIN unlocked",
+            data={"table": locked.number, "pin_failures": failures, "new_pin": new_pin},
+        )
+    return locked

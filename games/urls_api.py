@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.urls import path
 
-from games import api
+from games import api, api_confirm, api_table
 
 urlpatterns = [
     path("games/<int:game_id>/moves/", api.GameMovesView.as_view(), name="api-game-moves"),
@@ -14,6 +14,48 @@ urlpatterns = [
         api.GameCorrectionsView.as_view(),
         name="api-game-corrections",
     ),
+    path(
+        "games/<int:game_id>/confirm/",
+        api_confirm.GameConfirmView.as_view(),
+        name="api-game-confirm",
+    ),
     path("tables/<int:table_id>/live/", api.TableLiveView.as_view(), name="api-table-live"),
     path("tables/<int:table_id>/events/", api.table_events, name="api-table-events"),
+    # Running a table (games/api_table.py; docs/api.md)
+    path(
+        "tables/<int:table_id>/games/", api_table.TableGamesView.as_view(), name="api-table-games"
+    ),
+    path(
+        "games/<int:game_id>/quick-result/",
+        api_table.QuickResultView.as_view(),
+        name="api-game-quick-result",
+    ),
+    path(
+        "games/<int:game_id>/quick-result/withdraw/",
+        api_table.QuickResultWithdrawView.as_view(),
+        name="api-game-quick-result-withdraw",
+    ),
+    path("games/<int:game_id>/undo/", api_table.UndoView.as_view(), name="api-game-undo"),
+    path(
+        "games/<int:game_id>/undo/decision/",
+        api_table.UndoDecisionView.as_view(),
+        name="api-game-undo-decision",
+    ),
+    path("games/<int:game_id>/void/", api_table.VoidView.as_view(), name="api-game-void"),
+    path("games/<int:game_id>/forfeit/", api_table.ForfeitView.as_view(), name="api-game-forfeit"),
+    path(
+        "games/<int:game_id>/correction-preview/",
+        api_table.CorrectionPreviewView.as_view(),
+        name="api-game-correction-preview",
+    ),
+    path(
+        "games/<int:game_id>/penalties/",
+        api_table.GamePenaltiesView.as_view(),
+        name="api-game-penalties",
+    ),
+    path(
+        "penalties/<int:penalty_id>/withdraw/",
+        api_table.PenaltyWithdrawView.as_view(),
+        name="api-penalty-withdraw",
+    ),
 ]

@@ -8,11 +8,15 @@ from __future__ import annotations
 
 from django.urls import path
 
-from games import official_views, views
+from games import device_views, official_views, referee_home, views
 
 app_name = "referee"
 
 urlpatterns = [
+    # My tables, and my devices' tokens (issue #12).
+    path("", referee_home.home, name="home"),
+    path("devices/", device_views.issue_own, name="device-issue"),
+    path("devices/<int:token_id>/revoke/", device_views.revoke_own, name="device-revoke"),
     path("tables/<int:table_id>/", views.console, name="table"),
     path("tables/<int:table_id>/start/", views.start, name="start"),
     path("tables/<int:table_id>/play/", views.play, name="play"),

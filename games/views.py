@@ -368,41 +368,114 @@ def quick(request: HttpRequest, table_id: int) -> HttpResponse:
 @login_required
 @require_http_methods(["GET", "POST"])
 def confirm(request: HttpRequest, game_id: int) -> HttpResponse:
-    """A second official of the tournament, or a player at the table, confirms a result."""
+    """Confirm a finished game's result: a second official with their own account, or — on the
+    recorder's device — a seated player who picks their name and types the table's PIN
+    (printed on the table card, never shown here). The page always says what happens next."""
     game = get_object_or_404(
         Game.objects.select_related("table__round__stage__tournament"), pk=game_id
     )
     if not services.can_confirm(request.user, game) and not services.can_run_table(
         request.user, game.table
     ):
-        raise PermissionDenied("Only officials of the tournament or players at the table.")
+        raise PermissionDenied(
+            "Only the officials of this tournament and the players at this table confirm its "
+            "results: ask the table's referee or the head referee. "
+            "結果を確認できるのは大会の審判団とこの卓の選手のみです。審判または主審に声をかけてください。"
+        )
     error: services.GameError | None = None
+    status = 200
+    done = ""
     if request.method == "POST":
         try:
-            services.confirm_game(game, request.user)
-            messages.success(request, "Result confirmed. 結果を確定しました。")
-            return redirect("referee:confirm", game_id=game.pk)
+            if request.POST.get("by") == "player":
+                seat_text = request.POST.get("seat", "")
+                services.confirm_game_by_player(
+                    game,
+                    request.user,
+                    int(seat_text) if seat_text.isdigit() else -1,
+                    request.POST.get("pin", ""),
+                )
+                done = "Result confirmed by the player. 選手が結果を確認しました。"
+            else:
+                services.confirm_game(game, request.user)
+                done = "Result confirmed. 結果を確定しました。"
         except services.GameError as exc:
-            error = exc
-    seats = {
-        s.position - 1: s.entry.player.display_name
-        for s in Seat.objects.filter(table=game.table).select_related("entry__player")
-    }
+            error, status = exc, 422
+        except PermissionDenied:
+            error = RECORDER_CANNOT_CONFIRM
+            if request.POST.get("by") == "player":
+                error = PIN_ON_REFEREE_DEVICE
+            status = 403
+        else:
+            if not getattr(request, "htmx", False):
+                messages.success(request, done)
+                return redirect("referee:confirm", game_id=game.pk)
+        game.refresh_from_db()
+    template = "games/confirm.html#confirm" if getattr(request, "htmx", False) else None
+    context = confirm_context(request, game, error)
+    context["done"] = done if request.method == "POST" and error is None else ""
+    return render(request, template or "games/confirm.html", context, status=status)
+
+
+RECORDER_CANNOT_CONFIRM = services.GameError(
+    "permission_denied",
+    "You recorded this result, so your own account cannot confirm it: a player at the table "
+    "confirms with the PIN, or the head referee confirms.",
+    "記録者本人のアカウントでは確定できません。卓の選手がPINで確認するか、主審が確定します。",
+)
+
+PIN_ON_REFEREE_DEVICE = services.GameError(
+    "permission_denied",
+    "A player confirms with the PIN on the phone of this table's referee: ask them.",
+    "PINによる確認はこの卓の審判の端末で行います。審判に声をかけてください。",
+)
+
+
+def confirm_context(
+    request: HttpRequest, game: Game, error: services.GameError | None = None
+) -> dict[str, Any]:
+    """The confirm page: the result, who may confirm it how, and what happens next."""
+    table = game.table
+    seat_rows = list(Seat.objects.filter(table=table).select_related("entry__player"))
+    seats = {s.position - 1: s.entry.player.display_name for s in seat_rows}
     results = [
         {"r": r, "name": seats.get(r.seat, ""), "title": TITLE_LABELS.get(r.title, r.title)}
         for r in game.results.order_by("place")
     ]
-    return render(
-        request,
-        "games/confirm.html",
-        {
-            "game": game,
-            "table": game.table,
-            "results": results,
-            "error": error,
-            "can_confirm": services.can_confirm(request.user, game),
-        },
-    )
+    runs_table = services.can_run_table(request.user, table)
+    next_step = ""
+    next_numbers = None
+    if game.status == Game.Status.FINISHED and game.forfeit_seat is None:
+        next_step = "waiting"
+    else:
+        try:
+            require_round_open(table.round)
+            next_numbers = services.next_game_numbers(table)
+            next_step = "next_game"
+        except DomainError:
+            next_step = "round_closed"
+        except services.GameError as blocked:
+            next_step = "table_done" if blocked.code == "round_complete" else "in_play"
+    return {
+        "game": game,
+        "table": table,
+        "round": table.round,
+        "results": results,
+        "error": error,
+        "can_confirm": services.can_confirm(request.user, game),
+        "runs_table": runs_table,
+        "player_seats": [
+            {"seat": s.position - 1, "name": s.entry.player.display_name, "number": s.entry.number}
+            for s in sorted(seat_rows, key=lambda s: s.position)
+        ],
+        "pin_locked": services.pin_locked(table),
+        "pin_attempts": services.PIN_ATTEMPTS,
+        "next_step": next_step,
+        "next_numbers": next_numbers,
+        "confirmed_by_name": seats.get(game.confirmed_by_seat, "")
+        if game.confirmed_by_seat is not None
+        else "",
+    }
 
 
 @require_GET

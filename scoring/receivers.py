@@ -25,7 +25,12 @@ from scoring.exports import rounds_data, standing_dict
 from scoring.models import Scope, WebhookEvent
 from scoring.standings import ScopeRef, scope_rounds, standings, standings_changed
 from tournaments.models import Round, Stage
-from tournaments.signals import penalties_changed, round_status_changed, stage_advanced
+from tournaments.signals import (
+    penalties_changed,
+    round_status_changed,
+    stage_advanced,
+    tournament_settings_changed,
+)
 
 log = logging.getLogger(__name__)
 
@@ -108,6 +113,20 @@ def on_stage_advanced(
     _enqueue_update(stage.tournament_id)
 
 
+def on_tournament_settings_changed(
+    sender: Any, tournament_id: int, rescore: bool = False, **kwargs: Any
+) -> None:
+    """An organiser changed the settings: with `rescore` (the points table changed after games
+    were played) every result's points are re-derived, then every standing is recomputed."""
+    from scoring.tasks import update_standings
+
+    try:
+        update_standings.delay(tournament_id, rescore=rescore)
+    except Exception:
+        # Broker down: the periodic full recompute rescores and catches up.
+        log.exception("could not enqueue update_standings(%s, rescore)", tournament_id)
+
+
 def connect() -> None:
     results_changed.connect(on_results_changed, dispatch_uid="scoring.results_changed")
     penalties_changed.connect(on_penalties_changed, dispatch_uid="scoring.penalties_changed")
@@ -115,3 +134,6 @@ def connect() -> None:
     game_confirmed.connect(on_game_confirmed, dispatch_uid="scoring.game_confirmed")
     standings_changed.connect(on_standings_changed, dispatch_uid="scoring.standings_changed")
     stage_advanced.connect(on_stage_advanced, dispatch_uid="scoring.stage_advanced")
+    tournament_settings_changed.connect(
+        on_tournament_settings_changed, dispatch_uid="scoring.tournament_settings_changed"
+    )

@@ -26,7 +26,11 @@ What the rows count:
   `points` and `confirmed_points` (`penalty_points`), warnings counted (`warnings`). The
   tournament counts all of an entry's penalties; a stage those given in its rounds (or its
   carried-over stages' rounds) — a penalty given outside any round counts in the tournament
-  only; a season sums a player's penalties over its tournaments.
+  only; a season sums a player's penalties over its tournaments;
+- byes (`tournaments.Bye`, the uneven-tables policy ``byes``) of published rounds: their
+  points are added to `points` and `confirmed_points` (a bye is ruled at the draw, so it is
+  never provisional) in the scopes the round belongs to, like a game's; a bye is not a game —
+  it adds nothing to `games`, the title counts or `best_set`.
 
 The digest also covers the scope's rounds (status, games corrected after the reveal), so a
 round completing or its seed being revealed bumps the version and live boards show it.
@@ -47,7 +51,7 @@ from django.utils import timezone
 
 from games.models import Game, GameResult
 from scoring.models import Scope, Standing, StandingsVersion
-from tournaments.models import Entry, Penalty, Round, Season, Stage, Table, Tournament
+from tournaments.models import Bye, Entry, Penalty, Round, Season, Stage, Table, Tournament
 from tournaments.points import DEFAULT_TIE_BREAKS, TIE_BREAK_KEYS, points_for, tie_breaks
 from tournaments.selectors import stage_participants
 
@@ -157,6 +161,10 @@ class _Plan:
     penalty_who: str
     columns: dict[str, str] = field(default_factory=dict)  # tournament/stage/season ids
     tie_break_keys: Sequence[str] = DEFAULT_TIE_BREAKS
+    # Byes of the scope's published rounds: filter over `bz` (the bye), `brd` (its round),
+    # `bst` (its stage), `be0` (its entry), and the competitor column.
+    bye_where: str = "1 = 0"
+    bye_who: str = "bz.entry_id"
 
 
 class _Unchanged(Exception):
@@ -184,8 +192,23 @@ def _stage_ids(stage: Stage) -> list[int]:
     its tournament when it carries totals over."""
     stages = [stage.pk]
     if stage.carry_over_totals:
-        stages += stage.tournament.stages.filter(order__lt=stage.order).values_list("pk", flat=True)
+        stages += (
+            stage.tournament.stages.filter(order__lt=stage.order)
+            .exclude(kind=Stage.Kind.PLAYOFF)  # a playoff only orders tied entrants
+            .values_list("pk", flat=True)
+        )
     return stages
+
+
+def _without_playoffs(tournament_ids: list[int]) -> str:
+    """SQL leaving out the games of playoff tables (順位決定戦): they only order tied entrants
+    of their stage, never add to a tournament's or a season's totals ("" when there are none)."""
+    tables = list(
+        Table.objects.filter(
+            round__stage__tournament_id__in=tournament_ids, round__stage__kind=Stage.Kind.PLAYOFF
+        ).values_list("pk", flat=True)
+    )
+    return f" AND g.table_id NOT IN ({_ids(tables)})" if tables else ""
 
 
 def _season_tournaments(season_id: int) -> list[int]:
@@ -205,13 +228,13 @@ def _plan(ref: ScopeRef) -> _Plan:
         tournament = Tournament.objects.get(pk=ref.id)
         return _Plan(
             result_joins=joins_entry,
-            result_where=f"e0.tournament_id = {ref.id}",
+            result_where=f"e0.tournament_id = {ref.id}{_without_playoffs([ref.id])}",
             who="r.entry_id",
             field_sql=(
                 f"FROM {entry} e LEFT JOIN per_who p ON p.who = e.id "
-                f"LEFT JOIN pen n ON n.who = e.id "
+                f"LEFT JOIN pen n ON n.who = e.id LEFT JOIN bye b ON b.who = e.id "
                 f"WHERE e.tournament_id = {ref.id} "
-                f"AND (p.who IS NOT NULL OR n.who IS NOT NULL "
+                f"AND (p.who IS NOT NULL OR n.who IS NOT NULL OR b.who IS NOT NULL "
                 f"OR e.status = '{Entry.Status.CHECKED_IN}')"
             ),
             penalty_joins="",
@@ -219,6 +242,7 @@ def _plan(ref: ScopeRef) -> _Plan:
             penalty_who="pe.entry_id",
             columns={"tournament_id": str(ref.id), "stage_id": _NULL, "season_id": _NULL},
             tie_break_keys=tie_breaks(tournament.points_table),
+            bye_where=f"bst.tournament_id = {ref.id}",
         )
     if ref.kind == Scope.STAGE:
         stage = Stage.objects.select_related("tournament").get(pk=ref.id)
@@ -230,9 +254,9 @@ def _plan(ref: ScopeRef) -> _Plan:
             who="r.entry_id",
             field_sql=(
                 f"FROM {entry} e LEFT JOIN per_who p ON p.who = e.id "
-                f"LEFT JOIN pen n ON n.who = e.id "
+                f"LEFT JOIN pen n ON n.who = e.id LEFT JOIN bye b ON b.who = e.id "
                 f"WHERE e.tournament_id = {stage.tournament_id} "
-                f"AND (p.who IS NOT NULL OR n.who IS NOT NULL "
+                f"AND (p.who IS NOT NULL OR n.who IS NOT NULL OR b.who IS NOT NULL "
                 f"OR e.id IN ({_ids(participants)}))"
             ),
             # Given in a round of the stage (named directly, or through the game it was
@@ -252,21 +276,29 @@ def _plan(ref: ScopeRef) -> _Plan:
                 "season_id": _NULL,
             },
             tie_break_keys=tie_breaks(stage.tournament.points_table),
+            bye_where=f"brd.stage_id IN ({stages})",
         )
     if ref.kind == Scope.SEASON:
         tournaments = _ids(_season_tournaments(ref.id))
         return _Plan(
             result_joins=joins_entry,
-            result_where=f"e0.tournament_id IN ({tournaments})",
+            result_where=(
+                f"e0.tournament_id IN ({tournaments})"
+                f"{_without_playoffs(_season_tournaments(ref.id))}"
+            ),
             who="e0.player_id",
             field_sql=(
-                "FROM (SELECT who FROM per_who UNION SELECT who FROM pen) w "
-                "LEFT JOIN per_who p ON p.who = w.who LEFT JOIN pen n ON n.who = w.who"
+                "FROM (SELECT who FROM per_who UNION SELECT who FROM pen "
+                "UNION SELECT who FROM bye) w "
+                "LEFT JOIN per_who p ON p.who = w.who LEFT JOIN pen n ON n.who = w.who "
+                "LEFT JOIN bye b ON b.who = w.who"
             ),
             penalty_joins=f"JOIN {entry} pe0 ON pe0.id = pe.entry_id",
             penalty_where=f"pe.tournament_id IN ({tournaments})",
             penalty_who="pe0.player_id",
             columns={"tournament_id": _NULL, "stage_id": _NULL, "season_id": str(ref.id)},
+            bye_where=f"bst.tournament_id IN ({tournaments})",
+            bye_who="be0.player_id",
         )
     raise ValueError(f"unknown scope {ref.kind!r}")
 
@@ -339,16 +371,17 @@ def standings_sql(ref: ScopeRef) -> tuple[str, _Plan]:
     else:
         competitor = "CAST(NULL AS BIGINT) AS entry_id, w.who AS player_id"
     deducted = "COALESCE(n.penalty_points, 0)"
+    byes = "COALESCE(b.points, 0)"
     field_columns = ", ".join(
         [
-            f"COALESCE(p.points, 0) - {deducted} AS points",
+            f"COALESCE(p.points, 0) + {byes} - {deducted} AS points",
             "COALESCE(p.games, 0) AS games",
             *(f"COALESCE(p.{c}, 0) AS {c}" for c in COUNTS),
             "p.best_set AS best_set",
             f"{deducted} AS penalty_points",
             "COALESCE(n.warnings, 0) AS warnings",
             "COALESCE(p.provisional, 0) AS provisional_games",
-            f"COALESCE(p.c_points, 0) - {deducted} AS confirmed_points",
+            f"COALESCE(p.c_points, 0) + {byes} - {deducted} AS confirmed_points",
             *(f"COALESCE(p.c_{c}, 0) AS c_{c}" for c in confirmed_counts),
             "p.c_best_set AS c_best_set",
         ]
@@ -390,6 +423,14 @@ WITH per_set AS (
   {plan.penalty_joins}
   WHERE pe.withdrawn_at IS NULL AND {plan.penalty_where}
   GROUP BY {plan.penalty_who}
+), bye AS (
+  SELECT {plan.bye_who} AS who, SUM(bz.points) AS points
+  FROM {_table(Bye)} bz
+  JOIN {_table(Round)} brd ON brd.id = bz.round_id
+  JOIN {_table(Stage)} bst ON bst.id = brd.stage_id
+  JOIN {_table(Entry)} be0 ON be0.id = bz.entry_id
+  WHERE brd.status <> '{Round.Status.DRAFT}' AND {plan.bye_where}
+  GROUP BY {plan.bye_who}
 ), field AS (
   SELECT {competitor}, {field_columns}
   {plan.field_sql}

@@ -34,6 +34,12 @@ urlpatterns = [
         views.tournament_export,
         name="tournament_export",
     ),
+    path("standings/<slug:slug>/print/", views.tournament_standings_print, name="tournament_print"),
+    path(
+        "standings/<slug:slug>/stage/<int:stage_id>/print/",
+        views.stage_standings_print,
+        name="stage_print",
+    ),
     path("standings/<slug:slug>/stage/<int:stage_id>/", views.stage_standings, name="stage"),
     path(
         "standings/<slug:slug>/stage/<int:stage_id>/standings.<fmt:fmt>",

@@ -10,7 +10,9 @@ htmx does not swap.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from django.conf import settings
@@ -32,7 +34,7 @@ from scoring.standings import (
     standings,
     standings_version,
 )
-from tournaments.models import Penalty, Player, Season, Stage, Tournament
+from tournaments.models import Bye, Penalty, Player, Season, Stage, Tournament
 from tournaments.points import TIE_BREAK_KEYS, tie_breaks
 from tournaments.selectors import public_tournaments
 
@@ -136,6 +138,17 @@ def season_standings(request: HtmxHttpRequest, season_id: int) -> HttpResponse:
 
 
 @require_GET
+def tournament_standings_print(request: HttpRequest, slug: str) -> HttpResponse:
+    """The standings as a printable page (A4, no navigation), provisional marks included."""
+    return render(request, "scoring/standings_print.html", _context(_tournament_board(slug)))
+
+
+@require_GET
+def stage_standings_print(request: HttpRequest, slug: str, stage_id: int) -> HttpResponse:
+    return render(request, "scoring/standings_print.html", _context(_stage_board(slug, stage_id)))
+
+
+@require_GET
 @xframe_options_exempt  # meant to be framed by club and venue sites
 def embed(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     board = _tournament_board(slug)
@@ -215,6 +228,17 @@ class PlayerResult:
         return bool(self.result.game.corrected_after_reveal)
 
 
+@dataclass(frozen=True, slots=True)
+class PlayerBye:
+    """A line of a player's history for a round they sat out with a bye (不戦): its points
+    count in the total, but it is not a game."""
+
+    bye: Bye
+    total: int
+    provisional = False
+    corrected_after_reveal = False
+
+
 def _block(tournament: Tournament) -> dict[str, Any]:
     return {
         "tournament": tournament,
@@ -230,14 +254,39 @@ def _block(tournament: Tournament) -> dict[str, Any]:
 def player_detail(request: HttpRequest, player_id: int) -> HttpResponse:
     player = get_object_or_404(Player, pk=player_id)
     by_tournament: dict[int, dict[str, Any]] = {}
-    for result in player_results(player):
-        tournament = result.game.table.round.stage.tournament
+    # Byes of published rounds, each listed before its tournament's first later result.
+    byes: dict[int, list[Bye]] = {}
+    for bye in (
+        Bye.objects.filter(entry__player=player)
+        .exclude(entry__tournament__status=Tournament.Status.DRAFT)
+        .exclude(round__status="draft")
+        .select_related("round__stage__tournament")
+        .order_by("round__stage__order", "round__number")
+    ):
+        byes.setdefault(bye.round.stage.tournament_id, []).append(bye)
+
+    def add(tournament: Tournament, points: int, line: Callable[[int], Any]) -> None:
         block = by_tournament.setdefault(tournament.pk, _block(tournament))
-        total = (block["totals"][-1] if block["totals"] else 0) + result.points
-        line = PlayerResult(result, total)
-        block["results"].append(line)
+        total = (block["totals"][-1] if block["totals"] else 0) + points
+        block["results"].append(line(total))
         block["totals"].append(total)
-        block["provisional"] += int(line.provisional)
+
+    def add_byes(tournament_id: int, before: tuple[int, int] | None = None) -> None:
+        waiting = byes.get(tournament_id, [])
+        while waiting and (
+            before is None or (waiting[0].round.stage.order, waiting[0].round.number) < before
+        ):
+            bye = waiting.pop(0)
+            add(bye.round.stage.tournament, bye.points, partial(PlayerBye, bye))
+
+    for result in player_results(player):
+        round_ = result.game.table.round
+        tournament = round_.stage.tournament
+        add_byes(tournament.pk, (round_.stage.order, round_.number))
+        add(tournament, result.points, partial(PlayerResult, result))
+        by_tournament[tournament.pk]["provisional"] += int(result_is_provisional(result.game))
+    for tournament_id in list(byes):
+        add_byes(tournament_id)  # the byes after a tournament's last result
     penalties = Penalty.objects.filter(
         entry__player=player, tournament_id__in=list(by_tournament), withdrawn_at__isnull=True
     ).values_list("tournament_id", "kind", "points")

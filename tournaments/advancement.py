@@ -11,9 +11,15 @@ Rules (a stage may combine them):
 
 Ties are never broken silently. Entrants with equal totals are ordered by `tie_break`, an
 explicit list of entry ids the organiser supplies (from the tie-break metrics of REFERENCE §1.2
-once scoring has them, or from a playoff or a draw by lot). If a tie straddles a cut line and
-`tie_break` does not order the tied entrants, `AdvancementTie` is raised naming them; nothing
-is decided by entry number or database order.
+once scoring has them, or from a playoff or a draw by lot). An item of `tie_break` may also be
+a group of entry ids that stay tied with each other (a playoff that itself ended level: see
+`playoff_tie_break`). If a tie straddles a cut line and `tie_break` does not order the tied
+entrants, `AdvancementTie` is raised naming them; nothing is decided by entry number or
+database order.
+
+A playoff (順位決定戦) is a table of the tied entrants only; its placings — by playoff points,
+then the tournament's tie-break keys, i.e. the playoff stage's own ranking — become the
+`tie_break` order (`playoff_tie_break`). Entrants still level after the playoff stay tied.
 """
 
 from __future__ import annotations
@@ -28,6 +34,7 @@ class AdvancementTie(ValueError):
     def __init__(self, tied: Sequence[int], places_left: int, where: str) -> None:
         self.tied = tuple(tied)
         self.places_left = places_left
+        self.where = where
         super().__init__(
             f"{len(self.tied)} entrants tie for {places_left} place(s) {where}: "
             f"{', '.join(str(t) for t in self.tied)}; give a tie-break order (playoff or lot)."
@@ -46,10 +53,35 @@ class Outcome:
     reasons: Mapping[int, str]
 
 
+TieBreak = Sequence[int | Sequence[int]]
+
+
+def _positions(tie_break: TieBreak) -> dict[int, int]:
+    """Entry id → tie-break position; the members of a group share one position."""
+    order: dict[int, int] = {}
+    for index, item in enumerate(tie_break):
+        for entry in [item] if isinstance(item, int) else item:
+            order.setdefault(entry, index)
+    return order
+
+
+def playoff_tie_break(keys: Mapping[int, float]) -> list[tuple[int, ...]]:
+    """A playoff's ranking keys (higher is better, equal means level on every tie-break) as a
+    tie-break order: groups best first, entrants level in the playoff grouped together.
+
+    >>> playoff_tie_break({7: 3.0, 4: 9.0, 5: 3.0})
+    [(4,), (5, 7)]
+    """
+    groups: dict[float, list[int]] = {}
+    for entry, key in keys.items():
+        groups.setdefault(key, []).append(entry)
+    return [tuple(sorted(groups[key])) for key in sorted(groups, reverse=True)]
+
+
 def _rank_key(
-    totals: Mapping[int, float], tie_break: Sequence[int]
+    totals: Mapping[int, float], tie_break: TieBreak
 ) -> Callable[[int], tuple[float, int]]:
-    order = {entry: index for index, entry in enumerate(tie_break)}
+    order = _positions(tie_break)
 
     def key(entry: int) -> tuple[float, int]:
         # Unordered entrants share the last tie-break position, so they stay tied.
@@ -62,7 +94,7 @@ def _take(
     candidates: Sequence[int],
     places: int,
     totals: Mapping[int, float],
-    tie_break: Sequence[int],
+    tie_break: TieBreak,
     where: str,
 ) -> list[int]:
     """The best `places` of `candidates`, refusing to split an unresolved tie."""
@@ -84,7 +116,7 @@ def select_advancing(
     totals: Mapping[int, float],
     rule: Rule,
     tables: Mapping[int, Sequence[int]] | None = None,
-    tie_break: Sequence[int] = (),
+    tie_break: TieBreak = (),
 ) -> Outcome:
     """The entrants (ids of `totals`) who advance under `rule`; see the module docstring."""
     advancing: list[int] = []
@@ -107,3 +139,60 @@ def select_advancing(
             advancing.append(entry)
             reasons[entry] = f"top {rule.top_n} by total points (total {totals[entry]:g})"
     return Outcome(tuple(advancing), reasons)
+
+
+@dataclass(frozen=True, slots=True)
+class Preview:
+    """Who would advance now (`advancing`, in qualifying order) and the ties still to break:
+    each tie is (the tied entry ids, the places they contend for, where). Tied entrants are
+    listed in `advancing` only by a provisional order; `status` says "tied" for them."""
+
+    advancing: tuple[int, ...]
+    reasons: Mapping[int, str]
+    ties: tuple[tuple[tuple[int, ...], int, str], ...]
+
+    def status(self, entry: int) -> str:
+        if any(entry in tied for tied, _, _ in self.ties):
+            return "tied"
+        return "in" if entry in self.reasons else "out"
+
+
+def _split(tie_break: TieBreak, tied: Sequence[int]) -> list[int | Sequence[int]]:
+    """`tie_break` with the `tied` entries ordered provisionally (by id) where they stand."""
+    split: list[int | Sequence[int]] = []
+    placed: set[int] = set()
+    for item in tie_break:
+        members = [item] if isinstance(item, int) else list(item)
+        inside = [m for m in members if m in tied]
+        if inside and not isinstance(item, int):
+            rest = tuple(m for m in members if m not in tied)
+            split += sorted(inside)
+            if rest:
+                split.append(rest)
+        else:
+            split.append(item)
+        placed.update(members)
+    split += sorted(t for t in tied if t not in placed)
+    return split
+
+
+def preview_advancing(
+    totals: Mapping[int, float],
+    rule: Rule,
+    tables: Mapping[int, Sequence[int]] | None = None,
+    tie_break: TieBreak = (),
+) -> Preview:
+    """`select_advancing` for a preview: instead of stopping at the first tie across a cut
+    line, note it and go on with the tied entrants in a provisional order, so the organiser
+    sees every tie (and who is safely in or out) at once."""
+    order: list[int | Sequence[int]] = list(tie_break)
+    ties: list[tuple[tuple[int, ...], int, str]] = []
+    for _ in range(len(totals) + 1):
+        try:
+            outcome = select_advancing(totals, rule, tables=tables, tie_break=order)
+        except AdvancementTie as tie:
+            ties.append((tie.tied, tie.places_left, tie.where))
+            order = _split(order, tie.tied)
+            continue
+        return Preview(outcome.advancing, outcome.reasons, tuple(ties))
+    raise AssertionError("ties could not be listed")  # each pass orders one more tie

@@ -10,10 +10,11 @@ from typing import Any
 
 from django.db.models import QuerySet
 from django.shortcuts import get_object_or_404
-from drf_spectacular.utils import extend_schema
-from rest_framework import mixins, permissions, status, viewsets
+from drf_spectacular.utils import OpenApiResponse, extend_schema
+from rest_framework import mixins, permissions, serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.exceptions import ValidationError
+from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -34,16 +35,28 @@ from tournaments.selectors import (
 from tournaments.serializers import (
     AdvanceRequestSerializer,
     CheckInSerializer,
+    CsvErrorSerializer,
+    CsvImportRequestSerializer,
+    CsvPreviewSerializer,
+    CsvRowErrorSerializer,
+    CsvRowSerializer,
+    CsvUploadSerializer,
     DrawRequestSerializer,
     EntryCreateSerializer,
+    EntryDaySerializer,
     EntryDetailSerializer,
+    EntryEditSerializer,
     EntrySerializer,
     ErrorSerializer,
+    OptionalReasonSerializer,
+    ReasonSerializer,
     RoundSerializer,
     StageSerializer,
+    SubstituteRequestSerializer,
     TableSerializer,
     TournamentSerializer,
 )
+from tournaments.setup_api import StageSetupMixin, TournamentSettingsMixin
 
 
 def tournament_of(obj: object) -> Tournament:
@@ -62,7 +75,13 @@ class OrganiserWritesOnly(permissions.BasePermission):
     """Anyone may read what the queryset shows; only the tournament's organisers may write."""
 
     def has_permission(self, request: Request, view: APIView) -> bool:
-        return request.method in permissions.SAFE_METHODS or bool(request.user.is_authenticated)
+        if request.method in permissions.SAFE_METHODS:
+            return True
+        # A table's scorer token acts as the organiser who issued it, for that table's moves
+        # only: it never takes organiser steps (issue #12).
+        if getattr(request.auth, "table_number", None) is not None:
+            return False
+        return bool(request.user.is_authenticated)
 
     def has_object_permission(self, request: Request, view: APIView, obj: Any) -> bool:
         if request.method in permissions.SAFE_METHODS:
@@ -90,7 +109,7 @@ def _domain_error(error: Exception) -> Response:
     return Response(body, status=status.HTTP_400_BAD_REQUEST)
 
 
-class TournamentViewSet(viewsets.ReadOnlyModelViewSet[Tournament]):
+class TournamentViewSet(TournamentSettingsMixin, viewsets.ReadOnlyModelViewSet[Tournament]):
     serializer_class = TournamentSerializer
     permission_classes = [OrganiserWritesOnly]
     lookup_field = "slug"
@@ -107,7 +126,7 @@ class TournamentViewSet(viewsets.ReadOnlyModelViewSet[Tournament]):
         return Response(EntrySerializer(tournament_entries(tournament), many=True).data)
 
 
-class StageViewSet(viewsets.ReadOnlyModelViewSet[Stage]):
+class StageViewSet(StageSetupMixin, viewsets.ReadOnlyModelViewSet[Stage]):
     serializer_class = StageSerializer
     permission_classes = [OrganiserWritesOnly]
 
@@ -229,36 +248,81 @@ class EntryViewSet(
     mixins.RetrieveModelMixin,
     viewsets.GenericViewSet[Entry],
 ):
+    """Entrants: anyone reads the published ones; the tournament's organisers add walk-ins,
+    edit, check in, withdraw, reinstate and substitute them, and import a CSV file (preview
+    first, then import exactly the preview) — through the same services as the pages."""
+
     permission_classes = [OrganiserWritesOnly]
 
     def get_queryset(self) -> QuerySet[Entry]:
         return (
             Entry.objects.filter(tournament__in=visible_tournaments(self.request.user).values("pk"))
-            .select_related("tournament", "player")
+            .select_related("tournament", "player", "substitute_for")
             .order_by("tournament", "number")
         )
 
-    def get_serializer_class(self) -> type[EntryDetailSerializer | EntryCreateSerializer]:
-        return EntryCreateSerializer if self.action == "create" else EntryDetailSerializer
+    def get_serializer_class(self) -> type[serializers.BaseSerializer[Any]]:
+        classes: dict[str, type[serializers.BaseSerializer[Any]]] = {
+            "create": EntryCreateSerializer,
+            "partial_update": EntryEditSerializer,
+            "csv_preview": CsvUploadSerializer,
+            "csv_import": CsvImportRequestSerializer,
+        }
+        return classes.get(self.action, EntryDetailSerializer)
 
-    @extend_schema(request=EntryCreateSerializer, responses={201: EntryDetailSerializer})
+    def _organised(self, slug: str) -> Tournament:
+        # Only tournaments the user organises: others are "not found", as on the pages.
+        return get_object_or_404(organised_tournaments(self.request.user), slug=slug)
+
+    @extend_schema(
+        operation_id="entries_add",
+        request=EntryCreateSerializer,
+        responses={201: EntryDaySerializer, 400: ErrorSerializer},
+    )
     def create(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        """Add one entrant (a walk-in): the next free number unless `number` is given;
+        `checked_in` checks them in at once (they join the first stage's next draw)."""
         body = EntryCreateSerializer(data=request.data)
         body.is_valid(raise_exception=True)
         data = body.validated_data
-        # Only tournaments the user organises: others are "not found", as on the pages.
-        tournament = get_object_or_404(organised_tournaments(request.user), slug=data["tournament"])
+        tournament = self._organised(data["tournament"])
         try:
-            entry = services.register_entry(
+            entry = services.add_walk_in(
                 tournament,
                 request.user,
                 display_name=data["display_name"],
                 name_kana=data["name_kana"],
+                email=data["email"],
                 number=data.get("number"),
+                check_in=data["checked_in"],
             )
         except services.DomainError as error:
             return _domain_error(error)
-        return Response(EntryDetailSerializer(entry).data, status=status.HTTP_201_CREATED)
+        return Response(EntryDaySerializer(entry).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(
+        operation_id="entries_edit",
+        request=EntryEditSerializer,
+        responses={200: EntryDaySerializer, 400: ErrorSerializer},
+    )
+    def partial_update(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        """Correct an entrant's name, kana, e-mail or number (a taken number is refused)."""
+        entry = self.get_object()
+        body = EntryEditSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        data = body.validated_data
+        try:
+            entry = services.edit_entry(
+                entry,
+                request.user,
+                display_name=data.get("display_name", entry.player.display_name),
+                name_kana=data.get("name_kana", entry.player.name_kana),
+                email=data.get("email", entry.player.email),
+                number=data.get("number", entry.number),
+            )
+        except services.DomainError as error:
+            return _domain_error(error)
+        return Response(EntryDaySerializer(entry).data)
 
     @extend_schema(
         request=CheckInSerializer, responses={200: EntryDetailSerializer, 400: ErrorSerializer}
@@ -276,3 +340,146 @@ class EntryViewSet(
         except services.DomainError as error:
             return _domain_error(error)
         return Response(EntryDetailSerializer(entry).data)
+
+    @extend_schema(
+        operation_id="entries_withdraw",
+        request=ReasonSerializer,
+        responses={200: EntryDaySerializer, 400: ErrorSerializer},
+    )
+    @action(detail=True, methods=["post"])
+    def withdraw(self, request: Request, pk: str) -> Response:
+        """Withdraw the entrant (棄権) with a reason: later draws leave them out; their
+        results so far stay."""
+        entry = self.get_object()
+        body = ReasonSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        try:
+            entry = services.withdraw_entry(
+                entry, request.user, reason=body.validated_data["reason"]
+            )
+        except services.DomainError as error:
+            return _domain_error(error)
+        return Response(EntryDaySerializer(entry).data)
+
+    @extend_schema(
+        operation_id="entries_reinstate",
+        request=OptionalReasonSerializer,
+        responses={200: EntryDaySerializer, 400: ErrorSerializer},
+    )
+    @action(detail=True, methods=["post"])
+    def reinstate(self, request: Request, pk: str) -> Response:
+        """Undo a withdrawal: the entrant is seated again from the next draw."""
+        entry = self.get_object()
+        body = OptionalReasonSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        try:
+            entry = services.reinstate_entry(
+                entry, request.user, reason=body.validated_data["reason"]
+            )
+        except services.DomainError as error:
+            return _domain_error(error)
+        return Response(EntryDaySerializer(entry).data)
+
+    @extend_schema(
+        operation_id="entries_substitute",
+        request=SubstituteRequestSerializer,
+        responses={201: EntryDaySerializer, 400: ErrorSerializer},
+    )
+    @action(detail=True, methods=["post"])
+    def substitute(self, request: Request, pk: str) -> Response:
+        """A substitute (補欠) takes the entrant's place — and their seat, mid-round, in a round
+        being played. Answers the substitute's entry."""
+        entry = self.get_object()
+        body = SubstituteRequestSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        data = body.validated_data
+        existing = None
+        if "substitute_number" in data:
+            existing = get_object_or_404(entry.tournament.entries, number=data["substitute_number"])
+        try:
+            new = services.substitute_entry(
+                entry,
+                request.user,
+                substitute=existing,
+                display_name=data["display_name"],
+                name_kana=data["name_kana"],
+                email=data["email"],
+                reason=data["reason"],
+            )
+        except services.DomainError as error:
+            return _domain_error(error)
+        return Response(EntryDaySerializer(new).data, status=status.HTTP_201_CREATED)
+
+    def _csv_error(self, error: services.CsvImportError) -> Response:
+        body = {
+            "detail": str(error),
+            "code": error.code,
+            "message_en": error.message_en,
+            "message_ja": error.message_ja,
+            "encoding": error.encoding,
+            "errors": CsvRowErrorSerializer(error.errors, many=True).data,
+        }
+        return Response(body, status=status.HTTP_400_BAD_REQUEST)
+
+    @extend_schema(
+        operation_id="entries_csv_preview",
+        request={
+            "multipart/form-data": CsvUploadSerializer,
+            "application/json": CsvUploadSerializer,
+        },
+        responses={200: CsvPreviewSerializer, 400: CsvErrorSerializer},
+    )
+    @action(
+        detail=False,
+        methods=["post"],
+        url_path="csv-preview",
+        parser_classes=[MultiPartParser, FormParser, JSONParser],
+    )
+    def csv_preview(self, request: Request) -> Response:
+        """What importing a CSV file would create (UTF-8 with or without BOM, or Shift_JIS):
+        its rows with their numbers and the returning players their e-mails match, the
+        encoding read, and a `token` that imports exactly this; or every problem by row and
+        column. Nothing is saved."""
+        body = CsvUploadSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        data = body.validated_data
+        tournament = self._organised(data["tournament"])
+        raw = data["file"].read() if "file" in data else data["text"]
+        try:
+            preview = services.preview_entries_csv(tournament, request.user, raw)
+        except services.CsvImportError as error:
+            return self._csv_error(error)
+        except services.DomainError as error:
+            return _domain_error(error)
+        return Response(
+            {
+                "encoding": preview.encoding,
+                "rows": CsvRowSerializer(preview.rows, many=True).data,
+                "token": services.sign_csv_preview(tournament, preview),
+            }
+        )
+
+    @extend_schema(
+        operation_id="entries_csv_import",
+        request=CsvImportRequestSerializer,
+        responses={
+            201: EntryDaySerializer(many=True),
+            400: OpenApiResponse(CsvErrorSerializer, description="CSV errors or a refusal"),
+        },
+    )
+    @action(detail=False, methods=["post"], url_path="csv-import")
+    def csv_import(self, request: Request) -> Response:
+        """Import exactly what a csv-preview showed (its `token`), validated again: all the
+        rows or none."""
+        body = CsvImportRequestSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        tournament = self._organised(body.validated_data["tournament"])
+        try:
+            created = services.import_previewed_csv(
+                tournament, request.user, body.validated_data["token"]
+            )
+        except services.CsvImportError as error:
+            return self._csv_error(error)
+        except services.DomainError as error:
+            return _domain_error(error)
+        return Response(EntryDaySerializer(created, many=True).data, status=status.HTTP_201_CREATED)

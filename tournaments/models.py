@@ -103,15 +103,13 @@ class Tournament(models.Model):
     games_per_set = models.PositiveSmallIntegerField(default=4)
     sets_per_round = models.PositiveSmallIntegerField(default=3)
     table_size = models.PositiveSmallIntegerField(default=4)
-    # When the field does not divide by table_size: tables one short (True) or byes (False).
-    allow_short_tables = models.BooleanField(default=True)
 
     class UnevenTables(models.TextChoices):
         SHORT = "short", "Some tables one seat short (e.g. tables of 3) 少人数卓"
         LONG = "long", "Some tables one seat larger (e.g. tables of 5) 多人数卓"
         BYES = "byes", "Byes for the players left over 不戦"
 
-    # The policy when the field is not a multiple of table_size (replaces allow_short_tables).
+    # The policy when the field is not a multiple of table_size (tournaments.seating).
     uneven_tables = models.CharField(
         max_length=10, choices=UnevenTables.choices, default=UnevenTables.SHORT
     )
@@ -177,7 +175,7 @@ class Tournament(models.Model):
     def clean(self) -> None:
         super().clean()
         try:
-            validate_points_table(self.points_table, self.table_size)
+            validate_points_table(self.points_table, self.table_size, self.uneven_tables)
         except ValidationError as error:
             raise ValidationError({"points_table": error.messages}) from error
         from tournaments.rulesets import check_ruleset  # the engine registry, imported lazily
@@ -682,3 +680,24 @@ class SignInCode(models.Model):
 
     def __str__(self) -> str:
         return f"{self.get_kind_display()} for {self.user}"
+
+
+class Bye(models.Model):
+    """An entry the draw left out of a round's tables (不戦, the uneven-tables policy `byes`):
+    it scores `points` (the tournament's `bye_points` when drawn) in the round's stage totals
+    and standings, but plays no game (no games played, no titles). A redraw of the draft
+    replaces the round's byes; `draw_round` never seats an entry that has a bye."""
+
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="byes")
+    entry = models.ForeignKey(Entry, on_delete=models.PROTECT, related_name="byes")
+    points = models.IntegerField(default=0)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["round", "entry__number"]
+        constraints = [
+            models.UniqueConstraint(fields=["round", "entry"], name="bye_entry_once_per_round"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.round}: bye for {self.entry}"

@@ -22,8 +22,9 @@ from django_htmx.middleware import HtmxDetails
 from games.models import Game
 from tournaments import services
 from tournaments.advancement import AdvancementTie
-from tournaments.forms import CsvImportForm, TournamentFromPresetForm
-from tournaments.models import Entry, Official, Round, Table, Tournament
+from tournaments.entrant_views import entries_context
+from tournaments.forms import TournamentFromPresetForm
+from tournaments.models import Official, Round, Table, Tournament
 from tournaments.permissions import AnyUser, can_create_tournament
 from tournaments.qr import qr_svg
 from tournaments.ranking import stage_ranking
@@ -32,7 +33,6 @@ from tournaments.selectors import (
     round_blockers,
     round_tables,
     stage_participants,
-    tournament_entries,
 )
 
 
@@ -56,11 +56,9 @@ def _dashboard_context(tournament: Tournament, **extra: Any) -> dict[str, Any]:
             r.number for r in stage.rounds.all() if r.is_open
         ]
     return {
-        "tournament": tournament,
-        "entries": tournament_entries(tournament),
-        "checked_in": tournament.entries.filter(status=Entry.Status.CHECKED_IN).count(),
+        # The entrants section (tournaments.entrant_views): entries, walk-in and CSV forms.
+        **entries_context(tournament),
         "stages": stages,
-        "import_form": CsvImportForm(),
         **extra,
     }
 
@@ -103,60 +101,6 @@ def home(request: HttpRequest) -> HttpResponse:
 def dashboard(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = _tournament_for_organiser(request, slug)
     return render(request, "organiser/dashboard.html", _dashboard_context(tournament))
-
-
-@login_required
-@require_POST
-def import_csv(request: HtmxHttpRequest, slug: str) -> HttpResponse:
-    """All or nothing: on any error, list every problem by row and column and save nothing."""
-    tournament = _tournament_for_organiser(request, slug)
-    form = CsvImportForm(request.POST, request.FILES)
-    errors: list[services.RowError] = []
-    imported: list[Entry] = []
-    status = 200
-    if form.is_valid():
-        try:
-            imported = services.import_entries_csv(
-                tournament, request.user, form.cleaned_data["file"].read()
-            )
-        except services.CsvImportError as error:
-            errors, status = error.errors, 422
-        except services.DomainError as error:
-            form.add_error(None, str(error))
-            status = 422
-    else:
-        status = 422
-    context = _dashboard_context(tournament, import_errors=errors, imported=imported)
-    context["import_form"] = form
-    template = "organiser/dashboard.html#entries" if request.htmx else "organiser/dashboard.html"
-    return render(request, template, context, status=status)
-
-
-@login_required
-@require_POST
-def toggle_check_in(request: HtmxHttpRequest, slug: str, entry_id: int) -> HttpResponse:
-    tournament = _tournament_for_organiser(request, slug)
-    entry = get_object_or_404(tournament.entries.select_related("player"), pk=entry_id)
-    try:
-        entry = services.check_in_entry(
-            entry, request.user, checked_in=entry.status != Entry.Status.CHECKED_IN
-        )
-    except services.DomainError as error:
-        messages.error(request, str(error))
-    if request.htmx:
-        return render(request, "organiser/dashboard.html#entry-row", {"entry": entry})
-    return redirect("organiser:dashboard", slug=slug)
-
-
-@login_required
-@require_POST
-def drop(request: HtmxHttpRequest, slug: str, entry_id: int) -> HttpResponse:
-    tournament = _tournament_for_organiser(request, slug)
-    entry = get_object_or_404(tournament.entries.select_related("player"), pk=entry_id)
-    entry = services.drop_entry(entry, request.user)
-    if request.htmx:
-        return render(request, "organiser/dashboard.html#entry-row", {"entry": entry})
-    return redirect("organiser:dashboard", slug=slug)
 
 
 def _error_message(request: HttpRequest, error: services.DomainError) -> None:
@@ -312,6 +256,27 @@ def assign_referee(request: HtmxHttpRequest, slug: str, table_id: int) -> HttpRe
 
 
 @login_required
+@require_POST
+def assign_referees(request: HtmxHttpRequest, slug: str, round_id: int) -> HttpResponse:
+    """One referee (or nobody: `referee` empty) for every ticked table of the round."""
+    round_ = _round_for_organiser(request, slug, round_id)
+    referee_id = request.POST.get("referee") or None
+    referee = get_object_or_404(User, pk=referee_id) if referee_id else None
+    ticked = [v for v in request.POST.getlist("tables") if v.isdigit()]
+    tables = list(round_.tables.filter(pk__in=ticked).order_by("number"))
+    try:
+        services.assign_referees(round_, request.user, referee, tables)
+    except services.DomainError as error:
+        _error_message(request, error)
+    else:
+        who = (referee.get_full_name() or referee.get_username()) if referee else "nobody"
+        numbers = ", ".join(str(t.number) for t in tables)
+        messages.success(request, f"Referee of table {numbers}: {who}. 審判を割り当てました。")
+    # No "#referees" here: htmx would only scroll an unchanged page to the fragment.
+    return _redirect(request, reverse("organiser:round", args=[slug, round_id]))
+
+
+@login_required
 @require_GET
 def table_cards(request: HttpRequest, slug: str, round_id: int) -> HttpResponse:
     """One printable card per table, with a QR code to the table's referee page."""
@@ -334,44 +299,53 @@ def table_cards(request: HttpRequest, slug: str, round_id: int) -> HttpResponse:
 @login_required
 @require_http_methods(["GET", "POST"])
 def advance(request: HtmxHttpRequest, slug: str, stage_id: int) -> HttpResponse:
-    """Show the stage's totals and advance its qualifiers (ties need an explicit order)."""
+    """Show who would advance (ties flagged) and advance the stage's qualifiers. A tie at the
+    cut line needs an order: the result of a playoff (順位決定戦, "use the playoff result") or
+    the entrant numbers typed in (a draw by lot)."""
     tournament = _tournament_for_organiser(request, slug)
     stage = get_object_or_404(tournament.stages, pk=stage_id)
-    ranking = stage_ranking(stage)
     participants = stage_participants(stage)
     error = ""
     if request.method == "POST":
         by_number = {e.number: e.pk for e in participants}
         raw = request.POST.get("tie_break", "")
         try:
-            tie_break = [by_number[int(n)] for n in raw.replace(",", " ").split()]
+            typed = [by_number[int(n)] for n in raw.replace(",", " ").split()]
         except (ValueError, KeyError):
-            error = "Tie-break order: entrant numbers of this stage, separated by spaces."
+            error = (
+                "Tie-break order: entrant numbers of this stage, separated by spaces. "
+                "この段階の参加番号を空白区切りで入力してください。"
+            )
         else:
+            tie_break: list[int | tuple[int, ...]] = [*typed]
+            if request.POST.get("use_playoff"):
+                tie_break += services.playoff_order(stage)
             try:
-                services.advance_stage(stage, request.user, ranking.keys, tie_break=tie_break)
+                services.advance_stage(
+                    stage, request.user, stage_ranking(stage).keys, tie_break=tie_break
+                )
             except AdvancementTie as tie:
                 numbers = sorted(e.number for e in participants if e.pk in tie.tied)
                 error = (
                     f"{len(numbers)} entrants tie for {tie.places_left} place(s): "
                     f"#{', #'.join(map(str, numbers))}. Enter their order (playoff or lot) "
-                    "as the tie-break."
+                    "as the tie-break. 同点です。順位決定戦か抽選で順番を決めてください。"
                 )
             except services.DomainError as domain_error:
-                error = str(domain_error)
+                error = f"{domain_error.message_en} {domain_error.message_ja}"
             else:
                 messages.success(request, f"{stage.name}: qualifiers moved to the next stage.")
                 return _redirect(request, reverse("organiser:dashboard", args=[slug]))
-    rows = sorted(participants, key=lambda e: (-ranking.keys.get(e.pk, 0), e.number))
+    preview = services.preview_advancement(stage, request.user)
     return render(
         request,
         "organiser/advance.html",
         {
             "tournament": tournament,
             "stage": stage,
-            "rows": [(e, ranking.points.get(e.pk, 0)) for e in rows],
+            "preview": preview,
             "error": error,
-            "basis": ranking.basis,
+            "basis": preview.basis,
         },
         status=422 if error else 200,
     )

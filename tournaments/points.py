@@ -26,6 +26,8 @@ from typing import Any
 
 from django.core.exceptions import ValidationError
 
+from tournaments.seating import SeatingError, policy_table_sizes
+
 # preset -> (label, places for 3, 4 and 5 seats)
 PRESETS: Mapping[str, tuple[str, Mapping[int, list[int]]]] = {
     "3-2-1-0": (
@@ -135,12 +137,16 @@ def preset_choices() -> list[tuple[str, str]]:
     return [(key, label) for key, (label, _) in PRESETS.items()]
 
 
-def validate_points_table(value: object, table_size: int | None = None) -> None:
+def validate_points_table(
+    value: object, table_size: int | None = None, uneven_tables: str | None = None
+) -> None:
     """Raise `ValidationError` unless `value` is a well-formed points table.
 
     Every list must have one entry per seat, be integers and never increase (a better place
-    never scores less); `table_size` and, when short tables may occur, `table_size - 1` must be
-    covered.
+    never scores less); `table_size` must be covered and, given the tournament's uneven-tables
+    policy, every table size that policy can produce (`seating.policy_table_sizes`: tables of
+    `table_size - 1` under ``short``, of `table_size + 1` — and of `table_size - 1` when the
+    field is too small for them — under ``long``, only full tables under ``byes``).
     """
     if not isinstance(value, dict) or not isinstance(value.get("places"), dict):
         raise ValidationError("A points table needs a 'places' object.", code="no_places")
@@ -182,3 +188,17 @@ def validate_points_table(value: object, table_size: int | None = None) -> None:
         raise ValidationError(
             f"The points table has no entry for tables of {table_size}.", code="missing_size"
         )
+    if table_size is not None and uneven_tables is not None:
+        try:
+            needed = policy_table_sizes(table_size, uneven_tables)
+        except SeatingError as error:
+            raise ValidationError(str(error), code="bad_policy") from error
+        missing = [n for n in needed if str(n) not in places]
+        if missing:
+            sizes = " and ".join(str(n) for n in missing)
+            raise ValidationError(
+                f"The points table has no entry for tables of {sizes}, which the "
+                f"{uneven_tables!r} policy for uneven fields can produce at tables of "
+                f"{table_size}. 卓の人数（{sizes}人）の順位点がありません。",
+                code="missing_size",
+            )

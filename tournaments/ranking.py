@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from django.db.models import Q, Sum
 
 from tournaments.models import Entry, Penalty, Round, Stage
-from tournaments.selectors import stage_participants
+from tournaments.selectors import stage_bye_points, stage_participants
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,7 +61,9 @@ def confirmed_stage_totals(stage: Stage) -> dict[int, int]:
     result is confirmed when its game is confirmed or ended by a forfeit."""
     stages = Q(stage=stage)
     if stage.carry_over_totals:
-        stages |= Q(stage__tournament=stage.tournament, stage__order__lt=stage.order)
+        stages |= Q(stage__tournament=stage.tournament, stage__order__lt=stage.order) & ~Q(
+            stage__kind=Stage.Kind.PLAYOFF  # a playoff only orders tied entrants
+        )
     rounds = Round.objects.filter(stages).values("pk")
     totals = {entry.pk: 0 for entry in stage_participants(stage)}
     counted = Q(game_results__game__table__round__in=rounds) & (
@@ -89,4 +91,6 @@ def confirmed_stage_totals(stage: Stage) -> dict[int, int]:
     )
     for entry_id, points in deductions:
         totals[entry_id] = totals.get(entry_id, 0) - int(points)
+    for entry_id, points in stage_bye_points(stage).items():  # a bye is ruled at the draw
+        totals[entry_id] = totals.get(entry_id, 0) + points
     return totals

@@ -18,5 +18,8 @@ def get_table_for_referee(request: HttpRequest, table_id: int) -> Table:
         Table.objects.select_related("round__stage__tournament", "referee"), pk=table_id
     )
     if not can_view_table(request.user, table):
-        raise PermissionDenied("Only this table's referee, the head referee or an organiser.")
+        raise PermissionDenied(
+            "This table belongs to another referee: ask the head referee to assign it to you. "
+            "この卓は別の審判の担当です。主審に確認してください。"
+        )
     return table

@@ -18,12 +18,22 @@ A *draw* splits the entrants of a round into tables and orders each table's seat
     assignment balances the four positions; each earlier sitting at the same seat costs
     `COST_SEAT`.
 
-Table sizes (`table_sizes`): tables hold `table_size` players. When the count does not divide,
-tables of `table_size - 1` are used if `allow_short_tables` and that keeps every table at 3 or
-more players (a 3-player game is the smallest Daifugo game); full tables come first (top bands).
-Otherwise the remainder sits out with a bye: byes go to the players with the fewest earlier byes,
-then the lowest totals, then by lot. E.g. 30 players at tables of 4: six tables of 4 and two of
-3; with short tables off: seven tables of 4 and 2 byes.
+Table sizes (`table_layout`, `table_sizes`): tables hold `table_size` players. When the count
+does not divide, the tournament's *uneven-tables policy* decides (a 3-player game is the
+smallest Daifugo game, a 5-player game the largest):
+
+- ``short`` — some tables of `table_size - 1` (tables of 3 at size 4): 22 players → 4 tables
+  of 4 + 2 tables of 3. When that is impossible (5 players at size 4; any uneven count at size
+  3) the remainder sits out with byes, and the layout says so;
+- ``long`` — some tables of `table_size + 1` (tables of 5 at size 4): 18 players → 2 tables of
+  5 + 2 tables of 4. When that is impossible (6, 7 or 11 players at size 4: too few full
+  tables to take the extra players; any uneven count at size 5) the nearest valid layout is
+  used instead — tables one short, else byes — and the layout says so;
+- ``byes`` — full tables only; the remainder sits out with a bye (scoring the tournament's
+  `bye_points`). Fewer players than one full table play one short table.
+
+Larger tables come first (top bands). Byes go to the players with the fewest earlier byes, then
+the lowest totals, then by lot, so they rotate.
 
 Every table carries a human-readable explanation of why it was formed; `check_draw` verifies any
 draw (ours, hand-made or imported) against the constraints.
@@ -38,6 +48,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 MIN_TABLE = 3  # the smallest table a Daifugo game is played at
+MAX_TABLE = 5  # the largest (five seats: 大富豪 富豪 平民 貧民 大貧民)
+SHORT, LONG, BYES = "short", "long", "byes"  # uneven-tables policies (Tournament.UnevenTables)
+POLICIES = (SHORT, LONG, BYES)
 COST_REPEAT = 100
 COST_BAND = 4
 COST_SEAT = 1
@@ -107,7 +120,7 @@ class Constraints:
 
     entrant_ids: frozenset[int]
     table_size: int = 4
-    allow_short_tables: bool = True
+    policy: str = SHORT
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,25 +150,182 @@ class SeatingError(ValueError):
     """The draw cannot be made (too few players); the organiser's to fix."""
 
 
-def table_sizes(count: int, table_size: int, allow_short_tables: bool) -> tuple[list[int], int]:
-    """The table sizes (largest first) and the number of byes for `count` players."""
+def _plural(n: int, one: str, many: str) -> str:
+    return f"{n} {one if n == 1 else many}"
+
+
+@dataclass(frozen=True, slots=True)
+class Layout:
+    """How many tables of which size, and how many byes, for a count of players.
+
+    `policy` is the policy asked for, `applied` the one the layout follows (they differ when
+    the asked-for policy cannot seat the count; `note` then says why)."""
+
+    count: int
+    table_size: int
+    policy: str
+    sizes: tuple[int, ...]  # largest first
+    byes: int
+    applied: str
+    note_en: str = ""
+    note_ja: str = ""
+
+    @property
+    def tables(self) -> int:
+        return len(self.sizes)
+
+    def groups(self) -> list[tuple[int, int]]:
+        """(how many tables, seats) per table size, largest first."""
+        counts = Counter(self.sizes)
+        return [(counts[size], size) for size in sorted(counts, reverse=True)]
+
+    @property
+    def summary_en(self) -> str:
+        """E.g. "22 players → 4 tables of 4 + 2 tables of 3"."""
+        parts = [_plural(n, f"table of {size}", f"tables of {size}") for n, size in self.groups()]
+        if self.byes:
+            parts.append(_plural(self.byes, "bye", "byes"))
+        return f"{_plural(self.count, 'player', 'players')} → {' + '.join(parts)}"
+
+    @property
+    def summary_ja(self) -> str:
+        parts = [f"{size}人卓 {n}卓" for n, size in self.groups()]
+        if self.byes:
+            parts.append(f"不戦 {self.byes}名")
+        return f"{self.count}名 → {' + '.join(parts)}"
+
+
+def _short_sizes(count: int, size: int) -> list[int] | None:
+    tables = -(-count // size)
+    short = tables * size - count
+    if size - 1 >= MIN_TABLE and short <= tables:
+        return [size] * (tables - short) + [size - 1] * short
+    return None
+
+
+def _long_sizes(count: int, size: int) -> list[int] | None:
+    full, extra = divmod(count, size)
+    if size + 1 <= MAX_TABLE and full >= 1 and extra <= full:
+        return [size + 1] * extra + [size] * (full - extra)
+    return None
+
+
+def table_layout(count: int, table_size: int, policy: str) -> Layout:
+    """The tables and byes for `count` players at tables of `table_size` under `policy`
+    (see the module docstring); raises `SeatingError` when no table can be formed."""
     if not 3 <= table_size <= 5:
         raise SeatingError(f"table size must be 3 to 5, not {table_size}")
+    if policy not in POLICIES:
+        raise SeatingError(f"unknown uneven-tables policy {policy!r}")
     if count < MIN_TABLE:
         raise SeatingError(f"at least {MIN_TABLE} players are needed for a table, not {count}")
-    tables = -(-count // table_size)
-    short = tables * table_size - count
-    if short == 0:
-        return [table_size] * tables, 0
-    if allow_short_tables and table_size - 1 >= MIN_TABLE and short <= tables:
-        return [table_size] * (tables - short) + [table_size - 1] * short, 0
-    full = count // table_size
+
+    def layout(sizes: list[int], byes: int, applied: str, en: str = "", ja: str = "") -> Layout:
+        return Layout(count, table_size, policy, tuple(sizes), byes, applied, en, ja)
+
+    full, rest = divmod(count, table_size)
+    if rest == 0:
+        return layout([table_size] * full, 0, policy)
+    players = _plural(count, "player", "players")
+    if policy == LONG:
+        sizes = _long_sizes(count, table_size)
+        if sizes is not None:
+            return layout(sizes, 0, LONG)
+        why_en = f"Tables of {table_size + 1} cannot seat {players}" + (
+            f" ({table_size + 1} seats is more than a game allows)"
+            if table_size + 1 > MAX_TABLE
+            else f" ({rest} left over, only {_plural(full, 'full table', 'full tables')})"
+        )
+        why_ja = f"{table_size + 1}人卓では{count}名を座らせられません"
+        sizes = _short_sizes(count, table_size)
+        if sizes is not None:
+            return layout(
+                sizes,
+                0,
+                SHORT,
+                f"{why_en}: tables of {table_size - 1} are used instead.",
+                f"{why_ja}。代わりに{table_size - 1}人卓を使います。",
+            )
+        if full == 0:
+            return layout(
+                [count],
+                0,
+                SHORT,
+                f"{why_en}: one table of {count} is used instead.",
+                f"{why_ja}。{count}人卓1卓で行います。",
+            )
+        return layout(
+            [table_size] * full,
+            rest,
+            BYES,
+            f"{why_en}: the players left over have byes instead.",
+            f"{why_ja}。余った人は不戦になります。",
+        )
+    if policy == SHORT:
+        sizes = _short_sizes(count, table_size)
+        if sizes is not None:
+            return layout(sizes, 0, SHORT)
+        if full == 0:  # fewer than one table of table_size - 1 would need: one short table
+            return layout([count], 0, SHORT)
+        return layout(
+            [table_size] * full,
+            rest,
+            BYES,
+            f"Tables of {table_size - 1} cannot seat {players}"
+            + (
+                " (a game needs 3 players)"
+                if table_size - 1 < MIN_TABLE
+                else f" ({_plural(full + 1, 'table needs', 'tables need')} at least "
+                f"{(full + 1) * (table_size - 1)})"
+            )
+            + ": the players left over have byes instead.",
+            f"{table_size - 1}人卓では{count}名を座らせられません。余った人は不戦になります。",
+        )
+    # BYES
     if full == 0:
-        # Fewer players than a full table: one short table if allowed by the size rule.
-        if allow_short_tables and count >= MIN_TABLE:
-            return [count], 0
-        raise SeatingError(f"{count} players cannot fill a table of {table_size}")
-    return [table_size] * full, count - full * table_size
+        return layout(
+            [count],
+            0,
+            SHORT,
+            f"{players} cannot fill a table of {table_size}: one table of {count} is used "
+            "instead of byes for everyone.",
+            f"{count}名では{table_size}人卓が埋まりません。{count}人卓1卓で行います。",
+        )
+    return layout([table_size] * full, rest, BYES)
+
+
+def policy_table_sizes(table_size: int, policy: str) -> tuple[int, ...]:
+    """Every table size `policy` can produce at tables of `table_size` for a field of at least
+    one full table (fallbacks included), largest first: what a points table must cover.
+
+    >>> policy_table_sizes(4, "short"), policy_table_sizes(4, "long"), policy_table_sizes(4, "byes")
+    ((4, 3), (5, 4, 3), (4,))
+    """
+    sizes: set[int] = set()
+    for count in range(table_size, table_size * (table_size + 3)):
+        sizes.update(table_layout(count, table_size, policy).sizes)
+    return tuple(sorted(sizes, reverse=True))
+
+
+def _size_note(layout: Layout, size: int) -> str:
+    """Why a table is not of the tournament's size (and why the policy fell back, if it did)."""
+    if size == layout.table_size and layout.applied == layout.policy:
+        return ""
+    note = ""
+    if size != layout.table_size:
+        note = (
+            f" A table of {size}: {layout.count} players do not divide into tables of "
+            f"{layout.table_size} ({layout.summary_en.split(' → ')[1]})."
+        )
+    if layout.applied != layout.policy:
+        note += f" {layout.note_en}"
+    return note
+
+
+def table_sizes(count: int, table_size: int, policy: str) -> tuple[list[int], int]:
+    """The table sizes (largest first) and the number of byes for `count` players."""
+    layout = table_layout(count, table_size, policy)
+    return list(layout.sizes), layout.byes
 
 
 def _choose_byes(
@@ -191,13 +361,14 @@ def random_draw(
     *,
     seed: str,
     table_size: int = 4,
-    allow_short_tables: bool = True,
+    policy: str = SHORT,
     history: History | None = None,
 ) -> Draw:
     """A seeded random draw (the first round, and the baseline the optimised draw must beat)."""
     history = history or History()
     rng = random.Random(f"kakumei-seating/1/random/{seed}")
-    sizes, byes = table_sizes(len(entrants), table_size, allow_short_tables)
+    layout = table_layout(len(entrants), table_size, policy)
+    sizes, byes = layout.sizes, layout.byes
     pool = sorted(entrants, key=lambda e: e.id)
     playing, out = _choose_byes(pool, byes, history, rng)
     rng.shuffle(playing)
@@ -207,7 +378,12 @@ def random_draw(
         members = tuple(e.id for e in playing[start : start + size])
         start += size
         tables.append(
-            DrawnTable(number, members, f"Table {number}: random draw (抽選) by lot, seed {seed}.")
+            DrawnTable(
+                number,
+                members,
+                f"Table {number}: random draw (抽選) by lot, seed {seed}."
+                + _size_note(layout, size),
+            )
         )
     return Draw(tuple(tables), tuple(sorted(e.id for e in out)), method="random")
 
@@ -335,11 +511,12 @@ def score_draw(
     seed: str,
     history: History,
     table_size: int = 4,
-    allow_short_tables: bool = True,
+    policy: str = SHORT,
 ) -> Draw:
     """Re-seat by score band, then swap to avoid repeat table-mates and balance seat positions."""
     rng = random.Random(f"kakumei-seating/1/score/{seed}")
-    sizes, byes = table_sizes(len(entrants), table_size, allow_short_tables)
+    layout = table_layout(len(entrants), table_size, policy)
+    sizes, byes = layout.sizes, layout.byes
     pool = sorted(entrants, key=lambda e: e.id)
     playing, out = _choose_byes(pool, byes, history, rng)
     lots = {e.id: rng.random() for e in playing}
@@ -402,7 +579,9 @@ def score_draw(
             parts.append("seats ordered so nobody repeats an earlier seat position")
         else:
             parts.append(f"seats ordered with the fewest seat-position repeats ({seat_cost})")
-        drawn.append(DrawnTable(index + 1, order, "; ".join(parts) + "."))
+        drawn.append(
+            DrawnTable(index + 1, order, "; ".join(parts) + "." + _size_note(layout, len(order)))
+        )
     return Draw(tuple(drawn), tuple(sorted(e.id for e in out)), method="score")
 
 
@@ -439,38 +618,44 @@ def check_draw(draw: Draw, constraints: Constraints) -> list[Violation]:
     numbers = [t.number for t in draw.tables]
     if numbers != list(range(1, len(numbers) + 1)):
         violations.append(Violation("numbering", f"tables are numbered {numbers}, not 1…n"))
+    try:
+        layout: Layout | None = table_layout(
+            len(constraints.entrant_ids), constraints.table_size, constraints.policy
+        )
+    except SeatingError as error:
+        layout = None
+        violations.append(Violation("impossible", str(error)))
+    largest = max(layout.sizes) if layout else constraints.table_size
+    smallest = min(layout.sizes) if layout else MIN_TABLE
     for table in draw.tables:
-        if len(table.seats) > constraints.table_size:
+        if len(table.seats) > largest:
             violations.append(
                 Violation(
                     "oversize",
-                    f"table {table.number} seats {len(table.seats)}, "
-                    f"more than {constraints.table_size}",
+                    f"table {table.number} seats {len(table.seats)}, more than {largest}",
                 )
             )
         elif len(table.seats) < MIN_TABLE:
             violations.append(
                 Violation("undersize", f"table {table.number} seats only {len(table.seats)}")
             )
-        elif len(table.seats) < constraints.table_size and not constraints.allow_short_tables:
+        elif len(table.seats) < smallest:
             violations.append(
-                Violation("short", f"table {table.number} is short but short tables are off")
+                Violation(
+                    "short",
+                    f"table {table.number} seats {len(table.seats)} but the "
+                    f"{constraints.policy} policy gives no table under {smallest}",
+                )
             )
-    try:
-        sizes, byes = table_sizes(
-            len(constraints.entrant_ids), constraints.table_size, constraints.allow_short_tables
-        )
-    except SeatingError as error:
-        violations.append(Violation("impossible", str(error)))
-    else:
-        if len(draw.byes) != byes:
+    if layout is not None:
+        if len(draw.byes) != layout.byes:
             violations.append(
-                Violation("byes", f"{len(draw.byes)} byes where the size rule gives {byes}")
+                Violation("byes", f"{len(draw.byes)} byes where the size rule gives {layout.byes}")
             )
-        if sorted(len(t.seats) for t in draw.tables) != sorted(sizes) and not any(
+        if sorted(len(t.seats) for t in draw.tables) != sorted(layout.sizes) and not any(
             v.code in {"twice", "missing", "unknown"} for v in violations
         ):
             violations.append(
-                Violation("sizes", f"table sizes differ from the size rule's {sizes}")
+                Violation("sizes", f"table sizes differ from the size rule's {list(layout.sizes)}")
             )
     return violations

@@ -10,6 +10,7 @@ from django.db.models import Count, Prefetch, Q, QuerySet, Sum
 
 from games.models import Game
 from tournaments.models import (
+    Bye,
     Entry,
     Official,
     Round,
@@ -20,7 +21,7 @@ from tournaments.models import (
     Tournament,
 )
 from tournaments.permissions import AnyUser
-from tournaments.seating import History, PastTable
+from tournaments.seating import History, Layout, PastTable, table_layout
 
 
 def public_tournaments() -> QuerySet[Tournament]:
@@ -44,6 +45,19 @@ def organised_tournaments(user: AnyUser) -> QuerySet[Tournament]:
         return Tournament.objects.all()
     return Tournament.objects.filter(
         officials__user_id=user.pk, officials__role=Official.Role.ORGANISER
+    ).distinct()
+
+
+def officiated_tournaments(user: AnyUser) -> QuerySet[Tournament]:
+    """Tournaments `user` organises or is the head referee (主審) of (every one for a
+    superuser): who follows a round's progress and rules on its games."""
+    if not user.is_authenticated:
+        return Tournament.objects.none()
+    if getattr(user, "is_superuser", False):
+        return Tournament.objects.all()
+    return Tournament.objects.filter(
+        officials__user_id=user.pk,
+        officials__role__in=[Official.Role.ORGANISER, Official.Role.HEAD_REFEREE],
     ).distinct()
 
 
@@ -108,12 +122,20 @@ def round_tables(round_: Round) -> QuerySet[Table]:
     )
 
 
+def main_stages(tournament: Tournament) -> QuerySet[Stage]:
+    """The stages people advance through, in order: playoffs (順位決定戦) only break ties."""
+    return tournament.stages.exclude(kind=Stage.Kind.PLAYOFF).order_by("order")
+
+
 def first_stage(tournament: Tournament) -> Stage | None:
-    return tournament.stages.order_by("order").first()
+    return main_stages(tournament).first()
 
 
 def next_stage(stage: Stage) -> Stage | None:
-    return stage.tournament.stages.filter(order__gt=stage.order).order_by("order").first()
+    """The stage `stage`'s qualifiers advance into (never a playoff; none after a playoff)."""
+    if stage.kind == Stage.Kind.PLAYOFF:
+        return None
+    return main_stages(stage.tournament).filter(order__gt=stage.order).first()
 
 
 def stage_participants(stage: Stage) -> list[Entry]:
@@ -142,7 +164,7 @@ def stage_totals(stage: Stage) -> dict[int, int]:
         stage_filter |= Q(
             game_results__game__table__round__stage__tournament=stage.tournament,
             game_results__game__table__round__stage__order__lt=stage.order,
-        )
+        ) & ~Q(game_results__game__table__round__stage__kind=Stage.Kind.PLAYOFF)  # tie-breaks only
     totals = {entry.pk: 0 for entry in stage_participants(stage)}
     summed = (
         Entry.objects.filter(tournament=stage.tournament)
@@ -152,6 +174,8 @@ def stage_totals(stage: Stage) -> dict[int, int]:
     )
     for entry_id, total in summed:
         totals[entry_id] = int(total)
+    for entry_id, points in stage_bye_points(stage).items():
+        totals[entry_id] = totals.get(entry_id, 0) + points
     return totals
 
 
@@ -169,7 +193,15 @@ def seating_history(tournament: Tournament, exclude_round: Round | None = None) 
     for seat in seats:
         label = f"{seat.round.stage.order}.{seat.round.number}"
         tables.setdefault(seat.table_id, (label, []))[1].append(seat.entry_id)
-    return History(tables=tuple(PastTable(label, tuple(ids)) for label, ids in tables.values()))
+    byes = Bye.objects.filter(round__stage__tournament=tournament).exclude(
+        round__status=Round.Status.DRAFT
+    )
+    if exclude_round is not None:
+        byes = byes.exclude(round=exclude_round)
+    return History(
+        tables=tuple(PastTable(label, tuple(ids)) for label, ids in tables.values()),
+        byes=tuple(byes.order_by("round_id", "entry_id").values_list("entry_id", flat=True)),
+    )
 
 
 def last_round_tables(stage: Stage) -> dict[int, list[int]]:
@@ -248,3 +280,50 @@ def _blocking_code(game: Game) -> str:
     if game.status == Game.Status.IN_PLAY:
         return "undo_pending" if game.undo_pending_seq is not None else "in_play"
     return "" if game.is_settled else "unconfirmed"
+
+
+# --- uneven fields: byes and the draw layout (issue #12, table sizes) -------------------------
+
+
+def stage_bye_points(stage: Stage) -> dict[int, int]:
+    """Bye points per entry id in `stage`'s published rounds (with earlier main stages' when it
+    carries totals over); a draft's byes count for nobody until it is published."""
+    stages = Q(round__stage=stage)
+    if stage.carry_over_totals:
+        stages |= Q(
+            round__stage__tournament=stage.tournament, round__stage__order__lt=stage.order
+        ) & ~Q(round__stage__kind=Stage.Kind.PLAYOFF)
+    summed = (
+        Bye.objects.filter(stages)
+        .exclude(round__status=Round.Status.DRAFT)
+        .values("entry_id")
+        .annotate(points=Sum("points"))
+        .values_list("entry_id", "points")
+    )
+    return {entry_id: int(points) for entry_id, points in summed}
+
+
+def round_byes(round_: Round) -> QuerySet[Bye]:
+    """The round's byes (不戦) with their entries, by entrant number."""
+    return round_.byes.select_related("entry__player").order_by("entry__number")
+
+
+def draw_layout(stage: Stage) -> Layout:
+    """The tables and byes the next draw of `stage` gives for its checked-in participants
+    under the tournament's uneven-tables policy: what the dashboard previews and what
+    `services.draw_round` draws (it checks its draw against this). Raises
+    `seating.SeatingError` when no table can be formed."""
+    tournament = stage.tournament
+    count = len(stage_participants(stage))
+    if stage.kind == Stage.Kind.PLAYOFF:  # the tied entrants at one table (split past 5)
+        return table_layout(count, playoff_table_size(count), Tournament.UnevenTables.SHORT)
+    return table_layout(count, tournament.table_size, tournament.uneven_tables)
+
+
+def playoff_table_size(count: int) -> int:
+    """A playoff (順位決定戦) seats everyone tied at one table (3 to 5); more than 5 are split
+    into as few tables as can be, as even as can be (6 → 3 + 3, 7 → 4 + 3, 11 → 4 + 4 + 3)."""
+    if count <= 5:
+        return max(count, 3)
+    tables = -(-count // 5)
+    return -(-count // tables)

@@ -1,9 +1,11 @@
 from __future__ import annotations
 
+from typing import Any
+
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from tournaments.models import Entry, Round, Seat, Stage, Table, Tournament
+from tournaments.models import Bye, Entry, Round, Seat, Stage, Table, Tournament
 
 
 class EntrySerializer(serializers.ModelSerializer[Entry]):
@@ -29,14 +31,127 @@ class EntryDetailSerializer(serializers.ModelSerializer[Entry]):
 
 
 class EntryCreateSerializer(serializers.Serializer[Entry]):
+    """Add one entrant (a walk-in, 当日参加): `checked_in` checks them in at once."""
+
     tournament = serializers.SlugField()
     display_name = serializers.CharField(max_length=80)
     name_kana = serializers.CharField(max_length=80, required=False, default="")
-    number = serializers.IntegerField(min_value=1, required=False)
+    email = serializers.EmailField(required=False, default="")
+    number = serializers.IntegerField(
+        min_value=1, required=False, help_text="Blank: the next free entrant number."
+    )
+    checked_in = serializers.BooleanField(required=False, default=False)
 
 
 class CheckInSerializer(serializers.Serializer[Entry]):
     checked_in = serializers.BooleanField(default=True)
+
+
+# --- entrants on the day (issue #12): edit, withdraw, reinstate, substitute, CSV ------------
+
+
+class EntryEditSerializer(serializers.Serializer[Entry]):
+    """Correct an entrant: fields left out keep their value."""
+
+    display_name = serializers.CharField(max_length=80, required=False)
+    name_kana = serializers.CharField(max_length=80, required=False, allow_blank=True)
+    email = serializers.EmailField(required=False, allow_blank=True)
+    number = serializers.IntegerField(min_value=1, required=False)
+
+
+class EntryDaySerializer(serializers.ModelSerializer[Entry]):
+    """An entrant with what the day says about them: substitutions and a late arrival."""
+
+    tournament: serializers.SlugRelatedField[Tournament] = serializers.SlugRelatedField(
+        slug_field="slug", read_only=True
+    )
+    player = serializers.CharField(source="player.display_name", read_only=True)
+    name_kana = serializers.CharField(source="player.name_kana", read_only=True)
+    substitute_for = serializers.IntegerField(
+        source="substitute_for.number", read_only=True, allow_null=True, default=None
+    )
+
+    class Meta:
+        model = Entry
+        fields = ["id", "tournament", "number", "player", "name_kana", "status", "substitute_for"]
+
+
+class ReasonSerializer(serializers.Serializer[Entry]):
+    reason = serializers.CharField(max_length=300)
+
+
+class OptionalReasonSerializer(serializers.Serializer[Entry]):
+    reason = serializers.CharField(max_length=300, required=False, default="", allow_blank=True)
+
+
+class SubstituteRequestSerializer(serializers.Serializer[Entry]):
+    """Who takes the entrant's place (and seat, in a round being played): an existing
+    entrant by number, or a new person by name — one of the two."""
+
+    substitute_number = serializers.IntegerField(min_value=1, required=False)
+    display_name = serializers.CharField(max_length=80, required=False, default="")
+    name_kana = serializers.CharField(max_length=80, required=False, default="")
+    email = serializers.EmailField(required=False, default="")
+    reason = serializers.CharField(max_length=300)
+
+    def validate(self, attrs: dict[str, object]) -> dict[str, object]:
+        if ("substitute_number" in attrs) == bool(str(attrs.get("display_name", "")).strip()):
+            raise serializers.ValidationError(
+                "Give either substitute_number (an entrant) or display_name (a new person)."
+            )
+        return attrs
+
+
+class CsvUploadSerializer(serializers.Serializer[Entry]):
+    """A CSV file of entrants: a `file` upload (UTF-8 or Shift_JIS bytes) or its `text`."""
+
+    tournament = serializers.SlugField()
+    file = serializers.FileField(required=False)
+    text = serializers.CharField(required=False, trim_whitespace=False)
+
+    def validate(self, attrs: dict[str, object]) -> dict[str, object]:
+        if ("file" in attrs) == ("text" in attrs):
+            raise serializers.ValidationError("Send either file or text.")
+        return attrs
+
+
+class CsvRowSerializer(serializers.Serializer[Any]):
+    line = serializers.IntegerField()
+    number = serializers.IntegerField()
+    number_given = serializers.BooleanField()
+    display_name = serializers.CharField()
+    name_kana = serializers.CharField()
+    player_id = serializers.IntegerField(
+        allow_null=True, help_text="The returning player the row's e-mail matches."
+    )
+
+
+class CsvPreviewSerializer(serializers.Serializer[None]):
+    """What importing would create; send `token` to csv-import to import exactly this."""
+
+    encoding = serializers.CharField()
+    rows = CsvRowSerializer(many=True)
+    token = serializers.CharField()
+
+
+class CsvImportRequestSerializer(serializers.Serializer[None]):
+    tournament = serializers.SlugField()
+    token = serializers.CharField(help_text="The `token` of a csv-preview answer.")
+
+
+class CsvRowErrorSerializer(serializers.Serializer[Any]):
+    row = serializers.IntegerField(help_text="Line number; the header is 1, the file 0.")
+    column = serializers.CharField()
+    message_en = serializers.CharField(source="message")
+    message_ja = serializers.CharField()
+
+
+class CsvErrorSerializer(serializers.Serializer[None]):
+    code = serializers.CharField()
+    message_en = serializers.CharField()
+    message_ja = serializers.CharField()
+    encoding = serializers.CharField()
+    errors = CsvRowErrorSerializer(many=True)  # type: ignore[assignment]
 
 
 class TournamentSerializer(serializers.ModelSerializer[Tournament]):
@@ -56,7 +171,8 @@ class TournamentSerializer(serializers.ModelSerializer[Tournament]):
             "games_per_set",
             "sets_per_round",
             "table_size",
-            "allow_short_tables",
+            "uneven_tables",
+            "bye_points",
             "points_table",
         ]
 
@@ -77,19 +193,32 @@ class StageSerializer(serializers.ModelSerializer[Stage]):
             "advance_top_n",
             "advance_top_k_per_table",
             "carry_over_totals",
+            "playoff_for",
             "advanced_at",
         ]
 
 
+class ByeSerializer(serializers.ModelSerializer[Bye]):
+    """An entrant who sits out the round (不戦) and the points the bye scores."""
+
+    entry_number = serializers.IntegerField(source="entry.number", read_only=True)
+    player = serializers.CharField(source="entry.player.display_name", read_only=True)
+
+    class Meta:
+        model = Bye
+        fields = ["entry_number", "player", "points"]
+
+
 class RoundSerializer(serializers.ModelSerializer[Round]):
     """A round. `seed_commitment` appears once published, `seed` only once revealed: the
-    secret is never serialised from the model field itself."""
+    secret is never serialised from the model field itself. `byes`: who sits out (不戦)."""
 
     tournament: serializers.SlugRelatedField[Tournament] = serializers.SlugRelatedField(
         source="stage.tournament", slug_field="slug", read_only=True
     )
     seed_commitment = serializers.SerializerMethodField()
     seed = serializers.SerializerMethodField()
+    byes = ByeSerializer(many=True, read_only=True)
 
     class Meta:
         model = Round
@@ -106,6 +235,7 @@ class RoundSerializer(serializers.ModelSerializer[Round]):
             "closed_at",
             "seed_commitment",
             "seed",
+            "byes",
         ]
 
     @extend_schema_field(serializers.CharField(allow_null=True))

@@ -7,7 +7,10 @@ from __future__ import annotations
 
 import csv
 import datetime
+import hashlib
+import hmac
 import io
+import secrets
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import partial
@@ -17,22 +20,32 @@ from django.contrib.auth.models import User
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.core.validators import validate_email
 from django.db import transaction
-from django.db.models import Max
+from django.db.models import F, Max, Q, QuerySet
 from django.utils import timezone
 
 from games import refusals
-from games.models import Game
+from games.models import DeviceToken, Game
 from tournaments import seating
-from tournaments.advancement import Rule, select_advancing
+from tournaments.advancement import (
+    Rule,
+    TieBreak,
+    playoff_tie_break,
+    preview_advancing,
+    select_advancing,
+)
 from tournaments.deals import commitment_for, new_seed
 from tournaments.models import (
     AuditEntry,
+    Bye,
     Entry,
+    League,
     Official,
     Penalty,
     Player,
     Round,
+    Season,
     Seat,
+    SignInCode,
     Stage,
     StageEntrant,
     Table,
@@ -45,17 +58,27 @@ from tournaments.permissions import (
     require_organiser,
 )
 from tournaments.points import preset_points_table, validate_points_table
+from tournaments.ranking import stage_ranking
 from tournaments.rulesets import check_ruleset
 from tournaments.selectors import (
     Blocker,
+    draw_layout,
     last_round_tables,
+    main_stages,
     next_stage,
+    organised_tournaments,
+    playoff_table_size,
     round_blockers,
     seating_history,
     stage_participants,
     stage_totals,
 )
-from tournaments.signals import penalties_changed, round_status_changed, stage_advanced
+from tournaments.signals import (
+    penalties_changed,
+    round_status_changed,
+    stage_advanced,
+    tournament_settings_changed,
+)
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -112,7 +135,8 @@ def create_tournament_from_preset(
     games_per_set: int = 4,
     sets_per_round: int = 3,
     table_size: int = 4,
-    allow_short_tables: bool = True,
+    uneven_tables: str = Tournament.UnevenTables.SHORT,
+    bye_points: int = 0,
     venue: str = "",
     starts_on: datetime.date | None = None,
 ) -> Tournament:
@@ -131,7 +155,8 @@ def create_tournament_from_preset(
         games_per_set=games_per_set,
         sets_per_round=sets_per_round,
         table_size=table_size,
-        allow_short_tables=allow_short_tables,
+        uneven_tables=uneven_tables,
+        bye_points=bye_points,
         venue=venue,
         starts_on=starts_on,
     )
@@ -146,10 +171,10 @@ def create_tournament_from_preset(
 
 
 def set_points_table(tournament: Tournament, actor: AnyUser, value: object) -> Tournament:
-    require_organiser(actor, tournament)
-    validate_points_table(value, tournament.table_size)
-    tournament.points_table = value
-    tournament.save(update_fields=["points_table"])
+    """Change the points table: validated, audited, results rescored (it is one of the
+    settings `update_tournament_settings` changes)."""
+    update_tournament_settings(tournament, actor, points_table=value)
+    tournament.refresh_from_db()
     return tournament
 
 
@@ -165,34 +190,211 @@ def add_stage(
     tournament: Tournament,
     actor: AnyUser,
     *,
-    name: str,
+    name: str = "",
     kind: str = Stage.Kind.CUT,
     advance_top_n: int | None = None,
     advance_top_k_per_table: int | None = None,
     carry_over_totals: bool = False,
 ) -> Stage:
+    """Add a cut (準決勝) or final (決勝) after the last stage, validated now rather than at
+    draw time (`check_stage_rule`).
+
+    `advance_top_n` / `advance_top_k_per_table` say who advances INTO the new stage; the rule
+    is stored on the previous stage (the one people advance out of). Left out, the previous
+    stage's current rule stays — it must have one. Audited as STAGE_CREATED."""
     require_organiser(actor, tournament)
-    last = tournament.stages.aggregate(m=Max("order"))["m"] or 0
-    return Stage.objects.create(
+    Tournament.objects.select_for_update().get(pk=tournament.pk)
+    if kind not in (Stage.Kind.CUT, Stage.Kind.FINAL):
+        raise StageRuleError(
+            "A new stage is a cut (準決勝) or a final (決勝); a playoff is created from a tie.",
+            "追加できるのは準決勝か決勝です。順位決定戦は同点から作成します。",
+            code="stage_kind_invalid",
+            field="kind",
+        )
+    name = name.strip() or Stage.Kind(kind).label
+    previous = main_stages(tournament).last()
+    data: dict[str, object] = {"name": name, "kind": kind, "carry_over_totals": carry_over_totals}
+    if previous is not None:
+        _refuse_stage_after(previous)
+        top_n, top_k = previous.advance_top_n, previous.advance_top_k_per_table
+        if advance_top_n is not None or advance_top_k_per_table is not None:
+            top_n, top_k = advance_top_n, advance_top_k_per_table
+        if top_n is None and top_k is None:
+            raise StageRuleError(
+                f"Say who advances from {previous.name} into {name}: the top N by total points "
+                "and/or the top K of each table.",
+                f"{previous.name} からの進出条件（総合上位N名・各卓上位K名）を指定してください。",
+                code="rule_required",
+                field="advance_top_n",
+            )
+        check_stage_rule(previous, top_n, top_k, target_kind=kind)
+        if (top_n, top_k) != (previous.advance_top_n, previous.advance_top_k_per_table):
+            data["rule_of"] = {
+                "stage": previous.pk,
+                "old": previous.advancement_label,
+                "advance_top_n": top_n,
+                "advance_top_k_per_table": top_k,
+            }
+            previous.advance_top_n, previous.advance_top_k_per_table = top_n, top_k
+            previous.save(update_fields=["advance_top_n", "advance_top_k_per_table"])
+    stage = Stage.objects.create(
         tournament=tournament,
-        order=last + 1,
+        # After every stage, playoffs included: `next_stage` skips playoffs.
+        order=(tournament.stages.aggregate(m=Max("order"))["m"] or 0) + 1,
         name=name,
         kind=kind,
-        advance_top_n=advance_top_n,
-        advance_top_k_per_table=advance_top_k_per_table,
         carry_over_totals=carry_over_totals,
     )
+    record_audit(
+        tournament, actor, AuditEntry.Action.STAGE_CREATED, data={"stage": stage.pk, **data}
+    )
+    return stage
 
 
 # ---------------------------------------------------------------------------------------------
-# Entries
+# Entries: registration and walk-ins, the CSV import (previewed first), check-in and late
+# arrivals, edits, withdrawals (棄権) and reinstatement, substitutes (補欠) between rounds and
+# mid-round. The rules are documented in docs/tournament-day.md ("Entrants on the day").
 
 
 def _next_number(tournament: Tournament) -> int:
     return (tournament.entries.aggregate(m=Max("number"))["m"] or 0) + 1
 
 
+def is_tournament_day(tournament: Tournament, today: datetime.date | None = None) -> bool:
+    """The tournament is running, or today is one of its days: walk-ins check in at once."""
+    if tournament.status == Tournament.Status.RUNNING:
+        return True
+    if tournament.starts_on is None:
+        return False
+    today = today or timezone.localdate()
+    return tournament.starts_on <= today <= (tournament.ends_on or tournament.starts_on)
+
+
+def _entries_open(tournament: Tournament) -> None:
+    if tournament.status == Tournament.Status.FINISHED:
+        raise DomainError(
+            "The tournament is finished; entries are closed.",
+            "大会は終了しました。参加者の追加・変更はできません。",
+            code="tournament_finished",
+        )
+
+
+def _clean_person(display_name: str, name_kana: str, email: str) -> tuple[str, str, str]:
+    display_name, name_kana, email = display_name.strip(), name_kana.strip(), email.strip().lower()
+    if not display_name:
+        raise DomainError("Enter the entrant's name.", "名前を入力してください。", "name_required")
+    if len(display_name) > 80 or len(name_kana) > 80:
+        raise DomainError(
+            "A name is at most 80 characters.", "名前は80文字以内です。", "name_too_long"
+        )
+    if email:
+        try:
+            validate_email(email)
+        except ValidationError as error:
+            raise DomainError(
+                f"{email!r} is not an e-mail address.",
+                "メールアドレスの形式が正しくありません。",
+                "email_invalid",
+            ) from error
+    return display_name, name_kana, email
+
+
+def _require_number_free(
+    tournament: Tournament, number: int, *, entry: Entry | None = None
+) -> None:
+    if number < 1:
+        raise DomainError(
+            "An entrant number is a whole number of 1 or more.",
+            "参加番号は1以上の整数です。",
+            "number_invalid",
+        )
+    taken = tournament.entries.select_related("player").filter(number=number)
+    if entry is not None:
+        taken = taken.exclude(pk=entry.pk)
+    holder = taken.first()
+    if holder is not None:
+        raise DomainError(
+            f"Number {number} is already taken by {holder.player.display_name}.",
+            f"番号 {number} は {holder.player.display_name} さんが使用中です。",
+            "number_taken",
+        )
+
+
+def _person_for(tournament: Tournament, display_name: str, name_kana: str, email: str) -> Player:
+    """The player a new entry is for: the returning player with this e-mail, else a new one.
+    Refused when that person has entered already: the same e-mail, or the same name where
+    neither gives an e-mail."""
+    if email:
+        player = Player.objects.filter(email__iexact=email).first()
+        if player is not None:
+            entered = tournament.entries.filter(player=player).first()
+            if entered is not None:
+                raise DomainError(
+                    f"{player.display_name} ({email}) has already entered as #{entered.number}.",
+                    f"{player.display_name} さん（{email}）は #{entered.number} で登録済みです。",
+                    "already_entered",
+                )
+            return player
+    else:
+        same = tournament.entries.filter(
+            player__display_name=display_name, player__email=""
+        ).first()
+        if same is not None:
+            raise DomainError(
+                f"{display_name} has already entered as #{same.number}. If this is another "
+                "person of the same name, give their e-mail to tell them apart.",
+                f"{display_name} さんは #{same.number} で登録済みです。同名の別の方なら"
+                "メールアドレスを入力してください。",
+                "already_entered",
+            )
+    return Player.objects.create(display_name=display_name, name_kana=name_kana, email=email)
+
+
 @transaction.atomic
+def add_walk_in(
+    tournament: Tournament,
+    actor: AnyUser,
+    *,
+    display_name: str,
+    name_kana: str = "",
+    email: str = "",
+    number: int | None = None,
+    check_in: bool = True,
+) -> Entry:
+    """Add one entrant (a walk-in, 当日参加): the returning player with that e-mail or a new
+    one, under `number` or the next free number, checked in at once when `check_in`. A
+    checked-in entrant plays in the first stage from its next draw. Audited (ENTRY_ADDED)."""
+    require_organiser(actor, tournament)
+    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    _entries_open(tournament)
+    first = tournament.stages.order_by("order").first()
+    if first is not None and first.advanced_at is not None:
+        raise DomainError(
+            f"{first.name} is over: a newcomer can only come in as a substitute now.",
+            f"{first.name}は終了しました。新しい参加者は補欠としてのみ加われます。",
+            "first_stage_over",
+        )
+    display_name, name_kana, email = _clean_person(display_name, name_kana, email)
+    if number is not None:
+        _require_number_free(tournament, number)
+    player = _person_for(tournament, display_name, name_kana, email)
+    entry = Entry.objects.create(
+        tournament=tournament,
+        player=player,
+        number=number or _next_number(tournament),
+        status=Entry.Status.CHECKED_IN if check_in else Entry.Status.REGISTERED,
+        checked_in_at=timezone.now() if check_in else None,
+    )
+    record_audit(
+        tournament,
+        actor,
+        AuditEntry.Action.ENTRY_ADDED,
+        data={"entry": entry.number, "name": player.display_name, "checked_in": check_in},
+    )
+    return entry
+
+
 def register_entry(
     tournament: Tournament,
     actor: AnyUser,
@@ -201,16 +403,294 @@ def register_entry(
     name_kana: str = "",
     number: int | None = None,
 ) -> Entry:
-    require_organiser(actor, tournament)
-    player = Player.objects.create(display_name=display_name, name_kana=name_kana)
-    return Entry.objects.create(
-        tournament=tournament, player=player, number=number or _next_number(tournament)
+    """Register an entrant ahead of the day (not checked in): a walk-in's path."""
+    return add_walk_in(
+        tournament,
+        actor,
+        display_name=display_name,
+        name_kana=name_kana,
+        number=number,
+        check_in=False,
     )
+
+
+@transaction.atomic
+def edit_entry(
+    entry: Entry,
+    actor: AnyUser,
+    *,
+    display_name: str,
+    name_kana: str = "",
+    email: str = "",
+    number: int | None = None,
+) -> Entry:
+    """Correct an entrant's name, kana, e-mail or number (a number taken by another entrant,
+    or an e-mail of another player, is refused). Audited (ENTRY_EDITED) when anything changed;
+    the e-mail itself stays out of the audit record."""
+    tournament = entry.tournament
+    require_organiser(actor, tournament)
+    Tournament.objects.select_for_update().get(pk=tournament.pk)
+    entry = Entry.objects.select_related("player").get(pk=entry.pk)
+    display_name, name_kana, email = _clean_person(display_name, name_kana, email)
+    number = entry.number if number is None else number
+    if number != entry.number:
+        _require_number_free(tournament, number, entry=entry)
+    player = entry.player
+    if email and email != player.email.lower():
+        other = Player.objects.filter(email__iexact=email).exclude(pk=player.pk).first()
+        if other is not None:
+            raise DomainError(
+                f"That e-mail belongs to another player ({other.display_name}).",
+                f"そのメールアドレスは別の方（{other.display_name}）のものです。",
+                "email_in_use",
+            )
+    changes: dict[str, object] = {}
+    for field, value in (("display_name", display_name), ("name_kana", name_kana)):
+        if getattr(player, field) != value:
+            changes[field] = [getattr(player, field), value]
+            setattr(player, field, value)
+    if player.email.lower() != email:
+        changes["email"] = "changed"
+        player.email = email
+    if number != entry.number:
+        changes["number"] = [entry.number, number]
+        entry.number = number
+        entry.save(update_fields=["number"])
+    if not changes:
+        return entry
+    player.save(update_fields=["display_name", "name_kana", "email"])
+    record_audit(
+        tournament,
+        actor,
+        AuditEntry.Action.ENTRY_EDITED,
+        data={"entry": entry.number, "changes": changes},
+    )
+    return entry
+
+
+def _open_seats(entry: Entry) -> list[Seat]:
+    """The entry's seats in rounds being played (published or in play), locked."""
+    return list(
+        Seat.objects.select_for_update(of=("self",))
+        .filter(entry=entry, round__status__in=Round.OPEN)
+        .select_related("table", "round")
+        .order_by("round__stage__order", "round__number")
+    )
+
+
+@transaction.atomic
+def withdraw_entry(entry: Entry, actor: AnyUser, *, reason: str = "") -> Entry:
+    """The entrant withdraws (棄権): no later draw seats them; their earlier seats and results
+    stay on record. A seat in a round being played stays theirs: the head referee forfeits
+    their games there (途中棄権) or the organiser seats a substitute. Audited (ENTRY_WITHDRAWN)
+    with the reason (the pages and the API require one)."""
+    require_organiser(actor, entry.tournament)
+    entry = Entry.objects.select_for_update().select_related("player").get(pk=entry.pk)
+    if entry.status == Entry.Status.DROPPED:
+        raise DomainError(
+            f"{entry} has already withdrawn.",
+            f"{entry} は既に棄権しています。",
+            "already_withdrawn",
+        )
+    entry.status = Entry.Status.DROPPED
+    entry.save(update_fields=["status"])
+    seats = _open_seats(entry)
+    record_audit(
+        entry.tournament,
+        actor,
+        AuditEntry.Action.ENTRY_WITHDRAWN,
+        round_=seats[0].round if seats else None,
+        reason=reason.strip(),
+        data={
+            "entry": entry.number,
+            "seated": [{"round": s.round.number, "table": s.table.number} for s in seats],
+        },
+    )
+    return entry
+
+
+# The first name of the one withdrawal path (admin actions and older callers).
+drop_entry = withdraw_entry
+
+
+@transaction.atomic
+def reinstate_entry(entry: Entry, actor: AnyUser, *, reason: str = "") -> Entry:
+    """Undo a withdrawal: the entrant is back (checked in again if they had checked in or
+    played) and is seated from the next draw; the rounds they missed score nothing. Refused
+    once a substitute has taken their place. Audited (ENTRY_EDITED, `reinstated`)."""
+    require_organiser(actor, entry.tournament)
+    entry = Entry.objects.select_for_update().select_related("player").get(pk=entry.pk)
+    if entry.status != Entry.Status.DROPPED:
+        raise DomainError(
+            f"{entry} has not withdrawn.", f"{entry} は棄権していません。", "not_withdrawn"
+        )
+    substitute = Entry.objects.filter(substitute_for=entry).first()
+    if substitute is not None:
+        raise DomainError(
+            f"Substitute #{substitute.number} has taken {entry}'s place.",
+            f"補欠 #{substitute.number} が {entry} の代わりに出場しています。",
+            "substituted",
+        )
+    # Checked in again if they had checked in (or played); else registered, as before.
+    if entry.checked_in_at or entry.seats.exists():
+        entry.status = Entry.Status.CHECKED_IN
+        entry.checked_in_at = entry.checked_in_at or timezone.now()
+    else:
+        entry.status = Entry.Status.REGISTERED
+    entry.save(update_fields=["status", "checked_in_at"])
+    record_audit(
+        entry.tournament,
+        actor,
+        AuditEntry.Action.ENTRY_EDITED,
+        reason=reason.strip(),
+        data={"entry": entry.number, "reinstated": True, "status": entry.status},
+    )
+    return entry
+
+
+def _substitute_entrant(entry: Entry, substitute: Entry, seats: Sequence[Seat]) -> Entry:
+    """Check an existing entrant may stand in for `entry` (locked)."""
+    substitute = Entry.objects.select_for_update().select_related("player").get(pk=substitute.pk)
+    problem = ""
+    if substitute.tournament_id != entry.tournament_id:
+        problem = "is not an entrant of this tournament"
+    elif substitute.pk == entry.pk:
+        problem = "cannot stand in for themselves"
+    elif substitute.status == Entry.Status.DROPPED:
+        problem = "has withdrawn"
+    elif substitute.substitute_for_id is not None:
+        problem = "already stands in for another entrant"
+    elif Seat.objects.filter(entry=substitute, round__in=[s.round_id for s in seats]).exists():
+        problem = "is seated in this round already"
+    elif Bye.objects.filter(entry=substitute, round__in=[s.round_id for s in seats]).exists():
+        problem = "has a bye in this round (seated and on a bye would score twice)"
+    if problem:
+        raise DomainError(
+            f"{substitute} {problem}.",
+            f"{substitute} は補欠になれません。",
+            "substitute_invalid",
+        )
+    return substitute
+
+
+@transaction.atomic
+def substitute_entry(
+    entry: Entry,
+    actor: AnyUser,
+    *,
+    display_name: str = "",
+    name_kana: str = "",
+    email: str = "",
+    substitute: Entry | None = None,
+    reason: str = "",
+) -> Entry:
+    """A substitute (補欠) takes `entry`'s place: a new person (`display_name`…) or an existing
+    entrant not seated in the round (`substitute`). The original withdraws; the substitute is
+    checked in, takes the original's places in later stages and, in a round being played
+    (published or in play), the original's seat itself: `Seat.entry` becomes the substitute,
+    `Seat.substituted_entry` / `substituted_at` keep who held it and when. Results of games
+    finished before that stay with the original (a correction keeps them there); the game in
+    play and every later one count for the substitute. Audited (ENTRY_SUBSTITUTED)."""
+    tournament = entry.tournament
+    require_organiser(actor, tournament)
+    Tournament.objects.select_for_update().get(pk=tournament.pk)
+    _entries_open(tournament)
+    entry = Entry.objects.select_for_update().select_related("player").get(pk=entry.pk)
+    held = Entry.objects.filter(substitute_for=entry).first()
+    if held is not None:
+        raise DomainError(
+            f"{entry} already has a substitute (#{held.number}).",
+            f"{entry} には既に補欠（#{held.number}）がいます。",
+            "already_substituted",
+        )
+    seats = _open_seats(entry)
+    now = timezone.now()
+    if substitute is not None:
+        substitute = _substitute_entrant(entry, substitute, seats)
+        substitute.substitute_for = entry
+        substitute.status = Entry.Status.CHECKED_IN
+        substitute.checked_in_at = substitute.checked_in_at or now
+        substitute.save(update_fields=["substitute_for", "status", "checked_in_at"])
+    else:
+        display_name, name_kana, email = _clean_person(display_name, name_kana, email)
+        player = _person_for(tournament, display_name, name_kana, email)
+        substitute = Entry.objects.create(
+            tournament=tournament,
+            player=player,
+            number=_next_number(tournament),
+            status=Entry.Status.CHECKED_IN,
+            checked_in_at=now,
+            substitute_for=entry,
+            seeded_into=entry.seeded_into,
+        )
+    if entry.status != Entry.Status.DROPPED:
+        entry.status = Entry.Status.DROPPED
+        entry.save(update_fields=["status"])
+    own_places = set(substitute.stage_places.values_list("stage_id", flat=True))
+    StageEntrant.objects.bulk_create(
+        StageEntrant(
+            stage_id=place.stage_id,
+            entry=substitute,
+            source=place.source,
+            note=f"substitute for #{entry.number}",
+        )
+        for place in entry.stage_places.all()
+        if place.stage_id not in own_places
+    )
+    for seat in seats:
+        seat.substituted_entry = entry
+        seat.entry = substitute
+        seat.substituted_at = now
+        seat.save(update_fields=["entry", "substituted_entry", "substituted_at"])
+    record_audit(
+        tournament,
+        actor,
+        AuditEntry.Action.ENTRY_SUBSTITUTED,
+        round_=seats[0].round if seats else None,
+        reason=reason.strip(),
+        data={
+            "entry": entry.number,
+            "substitute": substitute.number,
+            "seats": [
+                {"round": s.round.number, "table": s.table.number, "position": s.position}
+                for s in seats
+            ],
+            "at": now.isoformat(),
+        },
+    )
+    return substitute
+
+
+@transaction.atomic
+def check_in_entry(entry: Entry, actor: AnyUser, *, checked_in: bool = True) -> Entry:
+    """Check an entrant in (受付) or undo it; withdrawn entrants must be reinstated first. An
+    entrant checked in after a round was drawn is seated from the next draw (late arrival);
+    the rounds they missed score nothing."""
+    require_organiser(actor, entry.tournament)
+    entry = Entry.objects.select_for_update().select_related("player").get(pk=entry.pk)
+    if entry.status == Entry.Status.DROPPED:
+        raise DomainError(
+            f"{entry} has withdrawn (dropped); reinstate them before checking in.",
+            f"{entry} は棄権しています。受付の前に復帰させてください。",
+            "entry_withdrawn",
+        )
+    if checked_in:
+        entry.status = Entry.Status.CHECKED_IN
+        entry.checked_in_at = entry.checked_in_at or timezone.now()
+    else:
+        entry.status = Entry.Status.REGISTERED
+        entry.checked_in_at = None
+    entry.save(update_fields=["status", "checked_in_at"])
+    return entry
+
+
+# --- the CSV import: decode, preview, import exactly what was previewed ---
 
 
 @dataclass(frozen=True, slots=True)
 class RowError:
-    """One problem in a CSV file: `row` is the line number (the header is line 1)."""
+    """One problem in a CSV file: `row` is the line number (the header is line 1; 0 is the
+    file as a whole)."""
 
     row: int
     column: str
@@ -223,42 +703,92 @@ class RowError:
 
 
 class CsvImportError(DomainError):
-    def __init__(self, errors: Sequence[RowError]) -> None:
+    def __init__(self, errors: Sequence[RowError], encoding: str = "") -> None:
         self.errors = list(errors)
-        super().__init__("; ".join(str(e) for e in self.errors))
+        self.encoding = encoding
+        super().__init__(
+            "; ".join(str(e) for e in self.errors),
+            "CSVに誤りがあります。取り込みは行われていません。",
+            code="csv_invalid",
+        )
 
 
 CSV_COLUMNS = ("number", "display_name", "name_kana", "email")
 CSV_REQUIRED = ("display_name",)
+UTF8, UTF8_BOM, CP932 = "UTF-8", "UTF-8 (BOM)", "Shift_JIS (CP932)"
 
 
-def _decode(data: bytes | str) -> str:
+@dataclass(frozen=True, slots=True)
+class CsvRow:
+    """A row the import will create: its number (given, or the next free one) and the
+    returning player its e-mail matches, if any."""
+
+    line: int
+    number: int
+    number_given: bool
+    display_name: str
+    name_kana: str
+    email: str
+    player_id: int | None
+    player_name: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class CsvPreview:
+    """What importing a file would do, row by row, and how the file was decoded."""
+
+    encoding: str
+    text: str
+    rows: tuple[CsvRow, ...]
+
+    @property
+    def fingerprint(self) -> str:
+        plan = [
+            (r.line, r.number, r.display_name, r.name_kana, r.email, r.player_id) for r in self.rows
+        ]
+        return hashlib.sha256(repr(plan).encode()).hexdigest()
+
+    @property
+    def returning(self) -> int:
+        return sum(1 for r in self.rows if r.player_id is not None)
+
+
+def _decode(data: bytes | str) -> tuple[str, str]:
+    """The file's text and encoding: UTF-8 with or without a BOM (tried strictly first), else
+    Shift_JIS as Windows writes it (CP932, what Japanese Excel saves as "CSV" by default)."""
     if isinstance(data, str):
-        return data.removeprefix("\ufeff")
+        return data.removeprefix("\ufeff"), UTF8
     try:
-        return data.decode("utf-8-sig")  # Excel writes a BOM; tolerate it
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        pass
+    else:
+        return text, UTF8_BOM if data.startswith(b"\xef\xbb\xbf") else UTF8
+    try:
+        return data.decode("cp932"), CP932
     except UnicodeDecodeError as error:
         raise CsvImportError(
-            [RowError(0, "", "The file is not UTF-8 text.", "UTF-8 で保存してください。")]
+            [
+                RowError(
+                    0,
+                    "",
+                    "The file is neither UTF-8 nor Shift_JIS (CP932) text: save it as CSV and "
+                    "try again.",
+                    "UTF-8 でも Shift_JIS でもありません。CSV 形式で保存し直してください。",
+                )
+            ]
         ) from error
 
 
-def import_entries_csv(tournament: Tournament, actor: AnyUser, data: bytes | str) -> list[Entry]:
-    """Register every row of a CSV file as an entry, or none of them.
-
-    Columns (header row required, any order): `display_name` (required), `number` (the entrant
-    number; blank → the next free number), `name_kana`, `email` (recognises a returning player).
-    Every problem is collected and raised together as `CsvImportError`; nothing is saved then.
-    """
-    require_organiser(actor, tournament)
-    if tournament.status == Tournament.Status.FINISHED:
-        raise DomainError("The tournament is finished; entries are closed.")
-    text = _decode(data)
+def _csv_preview(tournament: Tournament, text: str, encoding: str) -> CsvPreview:
+    """Validate every row (all problems at once, as `CsvImportError`) and plan the entries."""
     reader = csv.DictReader(io.StringIO(text, newline=""))
     header = [h.strip() for h in reader.fieldnames or []]
     errors: list[RowError] = []
     if not header:
-        raise CsvImportError([RowError(1, "", "The file is empty.", "ファイルが空です。")])
+        raise CsvImportError(
+            [RowError(1, "", "The file is empty.", "ファイルが空です。")], encoding
+        )
     unknown = [h for h in header if h not in CSV_COLUMNS]
     missing = [c for c in CSV_REQUIRED if c not in header]
     if unknown:
@@ -275,179 +805,229 @@ def import_entries_csv(tournament: Tournament, actor: AnyUser, data: bytes | str
             RowError(1, ", ".join(missing), "Required column missing.", "必須の列がありません。")
         )
     if errors:
-        raise CsvImportError(errors)
+        raise CsvImportError(errors, encoding)
     reader.fieldnames = header
 
-    with transaction.atomic():
-        # Lock the tournament so two imports cannot race for the same entrant numbers.
-        Tournament.objects.select_for_update().get(pk=tournament.pk)
-        taken = set(tournament.entries.values_list("number", flat=True))
-        entered_players = set(tournament.entries.values_list("player_id", flat=True))
-        rows: list[tuple[int, int | None, str, str, str]] = []
-        numbers_seen: dict[int, int] = {}
-        emails_seen: dict[str, int] = {}
-        for line, raw in enumerate(reader, start=2):
-            if None in raw:
+    taken = set(tournament.entries.values_list("number", flat=True))
+    entered_players = set(tournament.entries.values_list("player_id", flat=True))
+    rows: list[tuple[int, int | None, str, str, str, Player | None]] = []
+    numbers_seen: dict[int, int] = {}
+    emails_seen: dict[str, int] = {}
+    for line, raw in enumerate(reader, start=2):
+        if None in raw:
+            errors.append(
+                RowError(line, "", "More fields than columns.", "列より多い値があります。")
+            )
+            continue
+        row = {k: (v or "").strip() for k, v in raw.items()}
+        if not any(row.values()):
+            continue  # blank lines are harmless
+        name = row.get("display_name", "")
+        kana = row.get("name_kana", "")
+        email = row.get("email", "").lower()
+        number: int | None = None
+        known: Player | None = None
+        if not name:
+            errors.append(RowError(line, "display_name", "Required.", "名前は必須です。"))
+        elif len(name) > 80:
+            errors.append(
+                RowError(line, "display_name", "Longer than 80 characters.", "80文字以内。")
+            )
+        if len(kana) > 80:
+            errors.append(RowError(line, "name_kana", "Longer than 80 characters.", "80文字以内。"))
+        raw_number = row.get("number", "")
+        if raw_number:
+            if not raw_number.isdigit() or int(raw_number) < 1:
                 errors.append(
-                    RowError(line, "", "More fields than columns.", "列より多い値があります。")
+                    RowError(
+                        line,
+                        "number",
+                        f"{raw_number!r} is not a whole number of 1 or more.",
+                        "番号は1以上の整数です。",
+                    )
                 )
-                continue
-            row = {k: (v or "").strip() for k, v in raw.items()}
-            if not any(row.values()):
-                continue  # blank lines are harmless
-            name = row.get("display_name", "")
-            kana = row.get("name_kana", "")
-            email = row.get("email", "").lower()
-            number: int | None = None
-            if not name:
-                errors.append(RowError(line, "display_name", "Required.", "名前は必須です。"))
-            elif len(name) > 80:
-                errors.append(
-                    RowError(line, "display_name", "Longer than 80 characters.", "80文字以内。")
-                )
-            if len(kana) > 80:
-                errors.append(
-                    RowError(line, "name_kana", "Longer than 80 characters.", "80文字以内。")
-                )
-            raw_number = row.get("number", "")
-            if raw_number:
-                if not raw_number.isdigit() or int(raw_number) < 1:
+            else:
+                number = int(raw_number)
+                if number in taken:
                     errors.append(
                         RowError(
                             line,
                             "number",
-                            f"{raw_number!r} is not a whole number of 1 or more.",
-                            "番号は1以上の整数です。",
+                            f"Number {number} is already used in this tournament.",
+                            "この番号は使用済みです。",
                         )
                     )
-                else:
-                    number = int(raw_number)
-                    if number in taken:
-                        errors.append(
-                            RowError(
-                                line,
-                                "number",
-                                f"Number {number} is already used in this tournament.",
-                                "この番号は使用済みです。",
-                            )
-                        )
-                    elif number in numbers_seen:
-                        errors.append(
-                            RowError(
-                                line,
-                                "number",
-                                f"Number {number} is also on row {numbers_seen[number]}.",
-                                "番号が重複しています。",
-                            )
-                        )
-                    numbers_seen.setdefault(number, line)
-            if email:
-                try:
-                    validate_email(email)
-                except ValidationError:
+                elif number in numbers_seen:
                     errors.append(
                         RowError(
-                            line, "email", f"{email!r} is not an e-mail address.", "メール形式。"
+                            line,
+                            "number",
+                            f"Number {number} is also on row {numbers_seen[number]}.",
+                            "番号が重複しています。",
                         )
                     )
-                else:
-                    if email in emails_seen:
-                        errors.append(
-                            RowError(
-                                line,
-                                "email",
-                                f"Also on row {emails_seen[email]}.",
-                                "メールが重複しています。",
-                            )
+                numbers_seen.setdefault(number, line)
+        if email:
+            try:
+                validate_email(email)
+            except ValidationError:
+                errors.append(
+                    RowError(line, "email", f"{email!r} is not an e-mail address.", "メール形式。")
+                )
+            else:
+                if email in emails_seen:
+                    errors.append(
+                        RowError(
+                            line,
+                            "email",
+                            f"Also on row {emails_seen[email]}.",
+                            "メールが重複しています。",
                         )
-                    emails_seen.setdefault(email, line)
-                    known = Player.objects.filter(email__iexact=email).first()
-                    if known is not None and known.pk in entered_players:
-                        errors.append(
-                            RowError(
-                                line,
-                                "email",
-                                f"{known.display_name} ({email}) has already entered.",
-                                "既に登録済みです。",
-                            )
+                    )
+                emails_seen.setdefault(email, line)
+                known = Player.objects.filter(email__iexact=email).first()
+                if known is not None and known.pk in entered_players:
+                    errors.append(
+                        RowError(
+                            line,
+                            "email",
+                            f"{known.display_name} ({email}) has already entered.",
+                            "既に登録済みです。",
                         )
-            rows.append((line, number, name, kana, email))
-        if not rows and not errors:
-            errors.append(
-                RowError(2, "", "No entrant rows below the header.", "データがありません。")
-            )
-        if errors:
-            raise CsvImportError(errors)
+                    )
+        rows.append((line, number, name, kana, email, known))
+    if not rows and not errors:
+        errors.append(RowError(2, "", "No entrant rows below the header.", "データがありません。"))
+    if errors:
+        raise CsvImportError(errors, encoding)
 
-        next_free = max([*taken, *numbers_seen, 0]) + 1
-        created: list[Entry] = []
-        for _line, number, name, kana, email in rows:
-            player = Player.objects.filter(email__iexact=email).first() if email else None
-            if player is None:
-                player = Player.objects.create(display_name=name, name_kana=kana, email=email)
-            if number is None:
-                number, next_free = next_free, next_free + 1
-            created.append(
-                Entry.objects.create(tournament=tournament, player=player, number=number)
+    next_free = max([*taken, *numbers_seen, 0]) + 1
+    planned: list[CsvRow] = []
+    for line, given, name, kana, email, known in rows:
+        number = given
+        if number is None:
+            number, next_free = next_free, next_free + 1
+        planned.append(
+            CsvRow(
+                line=line,
+                number=number,
+                number_given=given is not None,
+                display_name=name,
+                name_kana=kana,
+                email=email,
+                player_id=known.pk if known else None,
+                player_name=known.display_name if known else "",
             )
+        )
+    return CsvPreview(encoding, text, tuple(planned))
+
+
+def preview_entries_csv(tournament: Tournament, actor: AnyUser, data: bytes | str) -> CsvPreview:
+    """What importing the file would create, row by row (nothing is saved); every problem is
+    raised together as `CsvImportError` with the detected encoding."""
+    require_organiser(actor, tournament)
+    _entries_open(tournament)
+    text, encoding = _decode(data)
+    return _csv_preview(tournament, text, encoding)
+
+
+def import_entries_csv(
+    tournament: Tournament,
+    actor: AnyUser,
+    data: bytes | str,
+    *,
+    expected: str | None = None,
+    encoding: str = "",
+) -> list[Entry]:
+    """Register every row of a CSV file as an entry, or none of them.
+
+    Columns (header row required, any order): `display_name` (required), `number` (the entrant
+    number; blank → the next free number), `name_kana`, `email` (recognises a returning player).
+    The file is UTF-8 (with or without BOM) or Shift_JIS (CP932). Every problem is collected and
+    raised together as `CsvImportError`; nothing is saved then. With `expected` (a preview's
+    fingerprint) the import is refused unless it creates exactly the previewed entries.
+    Audited (ENTRY_ADDED, once for the file).
+    """
+    require_organiser(actor, tournament)
+    _entries_open(tournament)
+    text, detected = _decode(data)
+    with transaction.atomic():
+        # Lock the tournament so two imports cannot race for the same entrant numbers.
+        Tournament.objects.select_for_update().get(pk=tournament.pk)
+        preview = _csv_preview(tournament, text, encoding or detected)
+        if expected is not None and preview.fingerprint != expected:
+            raise DomainError(
+                "The entrants changed since the preview (a number or an e-mail was taken "
+                "meanwhile): preview the file again.",
+                "プレビューの後に参加者が変わりました。もう一度プレビューしてください。",
+                "preview_outdated",
+            )
+        created: list[Entry] = []
+        for row in preview.rows:
+            player = Player.objects.filter(pk=row.player_id).first() if row.player_id else None
+            if player is None:
+                player = Player.objects.create(
+                    display_name=row.display_name, name_kana=row.name_kana, email=row.email
+                )
+            created.append(
+                Entry.objects.create(tournament=tournament, player=player, number=row.number)
+            )
+        record_audit(
+            tournament,
+            actor,
+            AuditEntry.Action.ENTRY_ADDED,
+            data={
+                "csv": True,
+                "encoding": preview.encoding,
+                "entries": [e.number for e in created],
+            },
+        )
     return created
 
 
-@transaction.atomic
-def check_in_entry(entry: Entry, actor: AnyUser, *, checked_in: bool = True) -> Entry:
-    """Check an entrant in (受付) or undo it; dropped entrants must be reinstated first."""
-    require_organiser(actor, entry.tournament)
-    entry = Entry.objects.select_for_update().get(pk=entry.pk)
-    if entry.status == Entry.Status.DROPPED:
-        raise DomainError(f"{entry} has dropped; reinstate them before checking in.")
-    if checked_in:
-        entry.status = Entry.Status.CHECKED_IN
-        entry.checked_in_at = entry.checked_in_at or timezone.now()
-    else:
-        entry.status = Entry.Status.REGISTERED
-        entry.checked_in_at = None
-    entry.save(update_fields=["status", "checked_in_at"])
-    return entry
+CSV_PREVIEW_SALT = "kakumei.entries.csv-preview"
+CSV_PREVIEW_MAX_AGE = 2 * 60 * 60  # seconds: a preview is imported within two hours
 
 
-@transaction.atomic
-def drop_entry(entry: Entry, actor: AnyUser) -> Entry:
-    """The entrant leaves (棄権): later draws leave them out; earlier seats stay on record."""
-    require_organiser(actor, entry.tournament)
-    entry.status = Entry.Status.DROPPED
-    entry.save(update_fields=["status"])
-    return entry
+def sign_csv_preview(tournament: Tournament, preview: CsvPreview) -> str:
+    """The previewed file as a signed value for the page (or API client) to send back."""
+    from django.core import signing
+
+    payload = {
+        "tournament": tournament.pk,
+        "text": preview.text,
+        "encoding": preview.encoding,
+        "fingerprint": preview.fingerprint,
+    }
+    return signing.dumps(payload, salt=CSV_PREVIEW_SALT, compress=True)
 
 
-@transaction.atomic
-def substitute_entry(
-    entry: Entry, actor: AnyUser, *, display_name: str, name_kana: str = ""
-) -> Entry:
-    """A substitute (補欠) takes a dropped or dropping entrant's place in every current stage."""
-    require_organiser(actor, entry.tournament)
-    if hasattr(entry, "substitute"):
-        raise DomainError(f"{entry} already has a substitute.")
-    drop_entry(entry, actor)
-    player = Player.objects.create(display_name=display_name, name_kana=name_kana)
-    substitute = Entry.objects.create(
-        tournament=entry.tournament,
-        player=player,
-        number=_next_number(entry.tournament),
-        status=Entry.Status.CHECKED_IN,
-        checked_in_at=timezone.now(),
-        substitute_for=entry,
-        seeded_into=entry.seeded_into,
-    )
-    StageEntrant.objects.bulk_create(
-        StageEntrant(
-            stage=place.stage,
-            entry=substitute,
-            source=place.source,
-            note=f"substitute for #{entry.number}",
+def import_previewed_csv(tournament: Tournament, actor: AnyUser, token: str) -> list[Entry]:
+    """Import exactly what `sign_csv_preview` previewed (validated again, all or nothing)."""
+    from django.core import signing
+
+    require_organiser(actor, tournament)
+    try:
+        payload = signing.loads(token, salt=CSV_PREVIEW_SALT, max_age=CSV_PREVIEW_MAX_AGE)
+    except signing.BadSignature as error:  # SignatureExpired is one too
+        raise DomainError(
+            "The preview has expired or is not valid: upload the file again.",
+            "プレビューの有効期限が切れたか無効です。もう一度アップロードしてください。",
+            "preview_invalid",
+        ) from error
+    if payload.get("tournament") != tournament.pk:
+        raise DomainError(
+            "That preview is of another tournament.",
+            "別の大会のプレビューです。",
+            "preview_invalid",
         )
-        for place in entry.stage_places.all()
+    return import_entries_csv(
+        tournament,
+        actor,
+        str(payload["text"]),
+        expected=str(payload["fingerprint"]),
+        encoding=str(payload["encoding"]),
     )
-    return substitute
 
 
 # ---------------------------------------------------------------------------------------------
@@ -472,7 +1052,8 @@ def draw_round(
     """
     tournament = stage.tournament
     require_organiser(actor, tournament)
-    stage = Stage.objects.select_for_update().get(pk=stage.pk)
+    stage = Stage.objects.select_for_update().select_related("tournament").get(pk=stage.pk)
+    tournament = stage.tournament  # as saved now: the uneven-tables policy may just have changed
     if stage.advanced_at is not None:
         raise DomainError(
             f"{stage.name} has already advanced to the next stage.",
@@ -494,35 +1075,44 @@ def draw_round(
     number = (stage.rounds.aggregate(m=Max("number"))["m"] or 0) + 1
 
     participants = stage_participants(stage)
+    if stage.kind == Stage.Kind.PLAYOFF:  # the tied entrants at one table (split past 5)
+        tournament = playoff_format(tournament, len(participants))
     totals = stage_totals(stage)
     entrants = [seating.Entrant(e.pk, _entrant_label(e), totals.get(e.pk, 0)) for e in participants]
     history = seating_history(tournament)
     round_seed = new_seed()
     draw_seed = seed or round_seed  # the draw's lot is derived from the round's secret seed
+    policy = tournament.uneven_tables
     try:
+        layout = draw_layout(stage)  # what the dashboard previewed: the draw must agree
+        _require_points_for(tournament, layout.sizes)
         if history.tables:
             draw = seating.score_draw(
                 entrants,
                 seed=draw_seed,
                 history=history,
                 table_size=tournament.table_size,
-                allow_short_tables=tournament.allow_short_tables,
+                policy=policy,
             )
         else:
             draw = seating.random_draw(
                 entrants,
                 seed=draw_seed,
+                history=history,
                 table_size=tournament.table_size,
-                allow_short_tables=tournament.allow_short_tables,
+                policy=policy,
             )
     except seating.SeatingError as error:
-        raise DomainError(str(error)) from error
+        raise DomainError(str(error), code="cannot_seat") from error
     violations = seating.check_draw(
         draw,
-        seating.Constraints(
-            frozenset(e.id for e in entrants), tournament.table_size, tournament.allow_short_tables
-        ),
+        seating.Constraints(frozenset(e.id for e in entrants), tournament.table_size, policy),
     )
+    seated = {entry_id for drawn in draw.tables for entry_id in drawn.seats}
+    if seated & set(draw.byes):
+        violations.append(seating.Violation("bye_and_seat", "an entry is seated and has a bye"))
+    if [len(t.seats) for t in draw.tables] != list(layout.sizes) or len(draw.byes) != layout.byes:
+        violations.append(seating.Violation("layout", f"the draw differs from {layout}"))
     if violations:  # never expected: the checker guards the generator
         raise AssertionError(f"invalid draw: {violations}")
 
@@ -550,6 +1140,11 @@ def draw_round(
             Seat(table=table, round=round_, entry_id=entry_id, position=position)
             for position, entry_id in enumerate(drawn.seats, start=1)
         )
+    # Byes score the tournament's bye points as they stand at the draw (a redraw of the draft
+    # deletes the draft round, and its byes with it).
+    Bye.objects.bulk_create(
+        Bye(round=round_, entry_id=entry_id, points=tournament.bye_points) for entry_id in draw.byes
+    )
     return round_
 
 
@@ -837,7 +1432,7 @@ def advance_stage(
     actor: AnyUser,
     totals: Mapping[int, float],
     *,
-    tie_break: Sequence[int] = (),
+    tie_break: TieBreak = (),
 ) -> list[StageEntrant]:
     """Move the qualifiers of `stage` (by its advancement rule) and the entries seeded into the
     next stage into that stage. Ties across a cut line raise `AdvancementTie` unless
@@ -896,3 +1491,1378 @@ def advance_stage(
         )
     )
     return created
+
+
+# ---------------------------------------------------------------------------------------------
+# Officials, one-time sign-in codes and referee assignment (issue #12: officials and devices)
+
+SIGN_IN_HOURS = 24
+PIN_MAX_FAILURES = 5
+OFFICIAL_ROLES = {value for value, _ in Official.Role.choices}
+REFEREE_ROLES = (Official.Role.REFEREE, Official.Role.HEAD_REFEREE)
+
+
+def _check_role(role: str) -> None:
+    if role not in OFFICIAL_ROLES:
+        raise DomainError(
+            f"Unknown role {role!r}.", f"役割「{role}」はありません。", code="unknown_role"
+        )
+
+
+def _new_username(tournament: Tournament) -> str:
+    """A readable sign-in name: the tournament's address and the next free number."""
+    base = tournament.slug[:40].rstrip("-") or "official"
+    taken = set(
+        User.objects.filter(username__istartswith=f"{base}-").values_list("username", flat=True)
+    )
+    n = 1
+    while f"{base}-{n}".lower() in {t.lower() for t in taken}:
+        n += 1
+    return f"{base}-{n}"
+
+
+def _official_added(tournament: Tournament, actor: AnyUser, official: Official) -> None:
+    record_audit(
+        tournament,
+        actor,
+        AuditEntry.Action.OFFICIAL_ADDED,
+        data={
+            "user": official.user.get_username(),
+            "name": official.user.get_full_name(),
+            "role": official.role,
+        },
+    )
+
+
+@transaction.atomic
+def add_official_person(
+    tournament: Tournament,
+    actor: AnyUser,
+    *,
+    display_name: str,
+    role: str,
+    email: str = "",
+) -> Official:
+    """A new person as an official: a user without a password (they sign in with a link or a
+    PIN card) whose sign-in name is made from the tournament's address and a number."""
+    require_organiser(actor, tournament)
+    _check_role(role)
+    display_name = display_name.strip()
+    if not display_name:
+        raise DomainError("Give the official's name.", "名前を入力してください。", code="no_name")
+    if email:
+        try:
+            validate_email(email)
+        except ValidationError:
+            raise DomainError(
+                f"{email!r} is not an e-mail address.",
+                f"「{email}」はメールアドレスではありません。",
+                code="bad_email",
+            ) from None
+    user = User(username=_new_username(tournament), first_name=display_name[:150], email=email)
+    user.set_unusable_password()
+    user.save()
+    official = Official.objects.create(tournament=tournament, user=user, role=role)
+    _official_added(tournament, actor, official)
+    return official
+
+
+@transaction.atomic
+def add_official_user(
+    tournament: Tournament, actor: AnyUser, *, username: str, role: str
+) -> Official:
+    """An existing user (by sign-in name) as an official of `tournament`."""
+    require_organiser(actor, tournament)
+    _check_role(role)
+    user = User.objects.filter(username__iexact=username.strip(), is_active=True).first()
+    if user is None:
+        raise DomainError(
+            f"No user signs in as {username!r}.",
+            f"サインイン名「{username}」の利用者はいません。",
+            code="unknown_user",
+        )
+    if Official.objects.filter(tournament=tournament, user=user, role=role).exists():
+        raise DomainError(
+            f"{user.get_username()} already has this role.",
+            f"{user.get_username()} はすでにこの役割です。",
+            code="already_official",
+        )
+    official = Official.objects.create(tournament=tournament, user=user, role=role)
+    _official_added(tournament, actor, official)
+    return official
+
+
+@transaction.atomic
+def revoke_official(official: Official, actor: AnyUser) -> None:
+    """Take one role away. Someone left without a referee's role stops refereeing the
+    tournament's tables in rounds that are not complete; someone left without any role
+    loses the tournament's device tokens and unused sign-in codes too. Audited."""
+    tournament = official.tournament
+    require_organiser(actor, tournament)
+    if (
+        official.role == Official.Role.ORGANISER
+        and not tournament.officials.filter(role=Official.Role.ORGANISER)
+        .exclude(pk=official.pk)
+        .exists()
+    ):
+        raise DomainError(
+            "A tournament keeps at least one organiser.",
+            "主催者を全員外すことはできません。",
+            code="last_organiser",
+        )
+    user = official.user
+    official.delete()
+    left = set(tournament.officials.filter(user=user).values_list("role", flat=True))
+    now = timezone.now()
+    cleared: list[int] = []
+    if not left & set(REFEREE_ROLES):
+        tables = Table.objects.filter(referee=user, round__stage__tournament=tournament).exclude(
+            round__status__in=Round.SETTLED
+        )
+        cleared = list(tables.values_list("pk", flat=True))
+        tables.update(referee=None)
+    devices = codes = 0
+    if not left:
+        devices = DeviceToken.objects.filter(
+            user=user, tournament=tournament, revoked_at__isnull=True
+        ).update(revoked_at=now)
+        codes = SignInCode.objects.filter(
+            user=user, tournament=tournament, used_at__isnull=True, revoked_at__isnull=True
+        ).update(revoked_at=now)
+    record_audit(
+        tournament,
+        actor,
+        AuditEntry.Action.OFFICIAL_REVOKED,
+        data={
+            "user": user.get_username(),
+            "role": official.role,
+            "tables_cleared": cleared,
+            "devices_revoked": devices,
+            "sign_in_codes_revoked": codes,
+        },
+    )
+
+
+def hash_sign_in_secret(secret: str, user_id: int | None = None) -> str:
+    """SHA-256 of a link's secret, or of a PIN salted with its user (PINs are short, and two
+    people may draw the same one)."""
+    text = secret if user_id is None else f"pin:{user_id}:{secret}"
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def _require_official_of(tournament: Tournament, user: User) -> None:
+    if not tournament.officials.filter(user=user).exists():
+        raise DomainError(
+            f"{user.get_username()} is not an official of {tournament}.",
+            f"{user.get_username()} はこの大会の役員ではありません。",
+            code="not_official",
+        )
+
+
+def _require_sign_in_is_theirs_to_give(actor: AnyUser, user: User) -> None:
+    """A sign-in code is a way into `user`'s account: an organiser may mint one only for a
+    passwordless official whose every role is in tournaments the organiser runs — never for
+    staff, someone with a password, a player's account, or another organiser's official."""
+    foreign_roles = Official.objects.filter(user=user).exclude(
+        tournament__in=organised_tournaments(actor)
+    )
+    if (
+        user.is_staff
+        or user.is_superuser
+        or user.has_usable_password()
+        or Player.objects.filter(user=user).exists()
+        or foreign_roles.exists()
+    ):
+        raise DomainError(
+            f"{user.get_username()} has their own way to sign in (a password, or roles in "
+            "other tournaments): they sign in with it. Sign-in links and PIN cards are for "
+            "officials added here without a password.",
+            f"{user.get_username()} さんは自分のパスワード等でサインインします。サインインリンクと"
+            "PINカードは、ここで追加したパスワードなしの役員のみに発行できます。",
+            code="own_sign_in",
+        )
+
+
+def _issue_code(
+    tournament: Tournament,
+    actor: AnyUser,
+    user: User,
+    kind: str,
+    *,
+    hours: int,
+    revoke_older: bool,
+) -> tuple[SignInCode, str]:
+    require_organiser(actor, tournament)
+    _require_official_of(tournament, user)
+    _require_sign_in_is_theirs_to_give(actor, user)
+    if not 1 <= hours <= 24 * 7:
+        raise DomainError(
+            "A sign-in code lasts from 1 hour to 7 days.",
+            "有効期間は1時間から7日までです。",
+            code="bad_expiry",
+        )
+    now = timezone.now()
+    if revoke_older:
+        SignInCode.objects.filter(
+            user=user, tournament=tournament, kind=kind, used_at__isnull=True,
+            revoked_at__isnull=True,
+        ).update(revoked_at=now)  # fmt: skip
+    while True:
+        if kind == SignInCode.Kind.PIN:
+            secret = f"{secrets.randbelow(10**8):08d}"
+            digest = hash_sign_in_secret(secret, user.pk)
+        else:
+            secret = secrets.token_urlsafe(32)
+            digest = hash_sign_in_secret(secret)
+        if not SignInCode.objects.filter(code_hash=digest).exists():
+            break
+    code = SignInCode.objects.create(
+        user=user,
+        tournament=tournament,
+        kind=kind,
+        code_hash=digest,
+        expires_at=now + datetime.timedelta(hours=hours),
+        created_by=actor if actor.is_authenticated else None,
+    )
+    record_audit(
+        tournament,
+        actor,
+        AuditEntry.Action.SIGN_IN_ISSUED,
+        data={"user": user.get_username(), "kind": kind, "expires_at": code.expires_at.isoformat()},
+    )
+    return code, secret
+
+
+@transaction.atomic
+def issue_sign_in_link(
+    tournament: Tournament,
+    actor: AnyUser,
+    user: User,
+    *,
+    hours: int = SIGN_IN_HOURS,
+    revoke_older: bool = True,
+) -> tuple[SignInCode, str]:
+    """A one-time sign-in link's secret for an official (returned once; only its SHA-256 is
+    kept). Older unused links of theirs for the tournament stop working unless asked not to."""
+    return _issue_code(
+        tournament, actor, user, SignInCode.Kind.LINK, hours=hours, revoke_older=revoke_older
+    )
+
+
+@transaction.atomic
+def issue_pin_card(
+    tournament: Tournament,
+    actor: AnyUser,
+    user: User,
+    *,
+    hours: int = SIGN_IN_HOURS,
+    revoke_older: bool = True,
+) -> tuple[SignInCode, str]:
+    """An 8-digit PIN for an official's printed card, entered with their sign-in name."""
+    return _issue_code(
+        tournament, actor, user, SignInCode.Kind.PIN, hours=hours, revoke_older=revoke_older
+    )
+
+
+class SignInRefused(DomainError):
+    """One message for every failed sign-in: it never says whether the name exists."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            "This sign-in code is wrong, used or expired. Ask an organiser for a new one.",
+            "サインインコードが正しくないか、使用済みまたは期限切れです。主催者に新しいコードを"
+            "発行してもらってください。",
+            code="sign_in_refused",
+        )
+
+
+def _usable_codes(kind: str) -> QuerySet[SignInCode]:
+    return SignInCode.objects.filter(
+        kind=kind,
+        used_at__isnull=True,
+        revoked_at__isnull=True,
+        expires_at__gt=timezone.now(),
+        failed_attempts__lt=PIN_MAX_FAILURES,
+        user__is_active=True,
+    ).select_related("user")
+
+
+def sign_in_link_code(secret: str) -> SignInCode:
+    """The usable link for `secret` (to show who it signs in), without using it."""
+    code = _usable_codes(SignInCode.Kind.LINK).filter(code_hash=hash_sign_in_secret(secret)).first()
+    if code is None:
+        raise SignInRefused()
+    return code
+
+
+def sign_in_with_code(*, secret: str = "", username: str = "", pin: str = "") -> User:
+    """The user a one-time code signs in (a link's `secret`, or a sign-in name and `pin`),
+    marking the code used. A wrong PIN counts against each of the user's live PINs, which die
+    after five; every refusal is the same `SignInRefused`."""
+    user = _use_code(secret=secret, username=username, pin=pin)
+    if user is None:  # raised outside the transaction, which keeps the failed attempt
+        raise SignInRefused()
+    return user
+
+
+@transaction.atomic
+def _use_code(*, secret: str, username: str, pin: str) -> User | None:
+    if secret:
+        code = (
+            _usable_codes(SignInCode.Kind.LINK)
+            .select_for_update(of=("self",))
+            .filter(code_hash=hash_sign_in_secret(secret))
+            .first()
+        )
+    else:
+        user = User.objects.filter(username__iexact=username.strip(), is_active=True).first()
+        pin = "".join(ch for ch in pin if ch.isdigit())
+        # Hashed for an unknown name too: the same work, so timing tells no more than the
+        # message does.
+        digest = hash_sign_in_secret(pin, user.pk if user is not None else 0)
+        if user is None:
+            return None
+        codes = _usable_codes(SignInCode.Kind.PIN).select_for_update(of=("self",)).filter(user=user)
+        code = next((c for c in codes if hmac.compare_digest(c.code_hash, digest)), None)
+        if code is None:
+            codes.update(failed_attempts=F("failed_attempts") + 1)
+    if code is None:
+        return None
+    code.used_at = timezone.now()
+    code.save(update_fields=["used_at"])
+    return code.user
+
+
+@transaction.atomic
+def assign_referees(
+    round_: Round, actor: AnyUser, referee: User | None, tables: Sequence[Table]
+) -> list[Table]:
+    """Put one referee (a referee or head referee of the tournament) in charge of several
+    tables of `round_` at once, or clear them (`referee=None`). Audited."""
+    tournament = round_.stage.tournament
+    require_organiser(actor, tournament)
+    if round_.status in Round.SETTLED:
+        raise DomainError(
+            "The round is complete: its referees no longer change.",
+            "この回戦は完了しています。審判は変更できません。",
+            code="round_settled",
+        )
+    if (
+        referee is not None
+        and not tournament.officials.filter(user_id=referee.pk, role__in=REFEREE_ROLES).exists()
+    ):
+        raise DomainError(
+            f"{referee.get_username()} is not a referee of {tournament}.",
+            f"{referee.get_username()} はこの大会の審判ではありません。",
+            code="not_referee",
+        )
+    chosen = [t for t in tables if t.round_id == round_.pk]
+    if not chosen or len(chosen) != len(tables):
+        raise DomainError(
+            "Tick one or more tables of this round.",
+            "この回戦の卓を1つ以上選んでください。",
+            code="no_tables",
+        )
+    Table.objects.filter(pk__in=[t.pk for t in chosen]).update(
+        referee_id=referee.pk if referee is not None else None
+    )
+    for table in chosen:
+        table.referee_id = referee.pk if referee is not None else None
+    record_audit(
+        tournament,
+        actor,
+        AuditEntry.Action.REFEREES_ASSIGNED,
+        round_=round_,
+        data={
+            "referee": referee.get_username() if referee is not None else None,
+            "tables": sorted(t.number for t in chosen),
+        },
+    )
+    return chosen
+
+
+# ---------------------------------------------------------------------------------------------
+# Uneven fields: tables of 3, tables of 5, byes (issue #12, table sizes)
+
+
+def _require_points_for(tournament: Tournament, sizes: Sequence[int]) -> None:
+    """Refuse a draw with a table size the points table does not score."""
+    places = tournament.points_table.get("places", {})
+    missing = sorted({n for n in sizes if str(n) not in places}, reverse=True)
+    if missing:
+        listed = ", ".join(str(n) for n in missing)
+        raise DomainError(
+            f"The points table has no points for tables of {listed}: add them before drawing.",
+            f"順位点表に{listed}人卓の点がありません。抽選の前に追加してください。",
+            code="points_table_missing_size",
+        )
+
+
+# ---------------------------------------------------------------------------------------------
+# Stage set-up, playoffs (順位決定戦), tournament settings, leagues and seasons (issue #12)
+
+
+@dataclass(frozen=True, slots=True)
+class Notice:
+    """A warning shown to the organiser: the change is allowed, but mind this."""
+
+    code: str
+    message_en: str
+    message_ja: str
+
+
+class StageRuleError(DomainError):
+    """A stage or advancement rule refused at set-up time; `field` names the form field."""
+
+    def __init__(self, message_en: str, message_ja: str, code: str, field: str = "") -> None:
+        super().__init__(message_en, message_ja, code=code)
+        self.field = field
+
+
+def previous_stage(stage: Stage) -> Stage | None:
+    if stage.kind == Stage.Kind.PLAYOFF:
+        return None
+    return main_stages(stage.tournament).filter(order__lt=stage.order).last()
+
+
+def stage_field_size(stage: Stage) -> int | None:
+    """How many play in `stage`: its participants once known; before that, for the first
+    stage, the entries not dropped (registered or checked in) and not seeded further on; for a
+    later stage, as many as its previous stage's rule sends, plus those seeded into it. None
+    when it cannot be told yet (top K per table before the previous stage's field is known)."""
+    participants = len(stage_participants(stage))
+    if participants:
+        return participants
+    active = stage.tournament.entries.exclude(status=Entry.Status.DROPPED)
+    previous = previous_stage(stage)
+    if previous is None:
+        if stage.kind == Stage.Kind.PLAYOFF:
+            return stage.entrants.count()
+        return active.filter(Q(seeded_into__isnull=True) | Q(seeded_into=stage)).count()
+    seeded = active.filter(seeded_into=stage).count()
+    sent = advancing_count(previous, previous.advance_top_n, previous.advance_top_k_per_table)
+    return None if sent is None else sent + seeded
+
+
+def advancing_count(source: Stage, top_n: int | None, top_k: int | None) -> int | None:
+    """How many the rule (top N and/or top K per table) sends out of `source`."""
+    count = top_n or 0
+    if top_k:
+        tables = len(last_round_tables(source))
+        if not tables:
+            size = stage_field_size(source)
+            if size is None:
+                return None
+            try:
+                layout = seating.table_layout(
+                    size, source.tournament.table_size, source.tournament.uneven_tables
+                )
+            except seating.SeatingError:
+                return None
+            tables = layout.tables
+        count = max(count, top_k * tables)
+    return count
+
+
+def uneven_notice(
+    tournament: Tournament, count: int, where: str, where_ja: str = ""
+) -> Notice | None:
+    """What the uneven-table policy does with `count` players at `where`, when it does not
+    divide by the table size (`seating.table_layout`, the draw's own rule)."""
+    size = tournament.table_size
+    if count % size == 0 or count < 3:
+        return None
+    policy = tournament.uneven_tables
+    try:
+        layout = seating.table_layout(count, size, policy)
+    except seating.SeatingError as error:
+        what_en, what_ja = f"no table can be formed ({error})", "卓が組めません"
+    else:
+        what_en, what_ja = layout.summary_en, layout.summary_ja
+        if layout.byes:
+            what_en += f" (a bye scores {tournament.bye_points})"
+            what_ja += f"（不戦は{tournament.bye_points}点）"
+    return Notice(
+        "uneven_tables",
+        f"{what_en} in {where}: {count} is not a multiple of the table size {size}, so the "
+        f"uneven-table policy “{policy}” applies.",
+        f"{where_ja or where}：{what_ja}（{size}人卓で割り切れないため）。",
+    )
+
+
+def _refuse_stage_after(previous: Stage) -> None:
+    if previous.kind == Stage.Kind.FINAL:
+        raise StageRuleError(
+            f"Nothing comes after the final ({previous.name}).",
+            f"決勝（{previous.name}）の後にステージは追加できません。",
+            code="after_final",
+            field="kind",
+        )
+    if previous.advanced_at is not None:
+        raise StageRuleError(
+            f"{previous.name} has already advanced its qualifiers: a stage added after it "
+            "would have nobody in it.",
+            f"{previous.name} は進出処理済みのため、後にステージを追加できません。",
+            code="stage_advanced",
+            field="kind",
+        )
+
+
+def check_stage_rule(
+    source: Stage, top_n: int | None, top_k: int | None, *, target_kind: str | None = None
+) -> list[Notice]:
+    """Refuse (`StageRuleError`) an advancement rule out of `source` that cannot work, and
+    list what to mind about one that can (`Notice`s). A rule is fixed once `source` has a
+    round: its players are playing under it."""
+    changed = (top_n, top_k) != (source.advance_top_n, source.advance_top_k_per_table)
+    field = "advance_top_n" if top_n != source.advance_top_n else "advance_top_k_per_table"
+    if (top_n or top_k) and source.kind in (Stage.Kind.FINAL, Stage.Kind.PLAYOFF):
+        raise StageRuleError(
+            f"{source.name} is a {source.get_kind_display()}: nobody advances out of it.",
+            f"{source.name} からの進出はありません。",
+            code="final_no_advancement",
+            field=field,
+        )
+    had_rule = bool(source.advance_top_n or source.advance_top_k_per_table)
+    if changed and had_rule and source.rounds.exists():
+        # A missing rule may still be set (nobody was told of a cut); a set one is fixed.
+        raise StageRuleError(
+            f"{source.name} already has rounds: its advancement rule ({source.advancement_label}) "
+            "is fixed, its players are playing under it.",
+            f"{source.name} は回戦が始まっているため、進出条件（{source.advancement_label}）は"
+            "変更できません。",
+            code="stage_has_rounds",
+            field=field,
+        )
+    if changed and source.advanced_at is not None:
+        raise StageRuleError(
+            f"{source.name} has already advanced its qualifiers.",
+            f"{source.name} は進出処理済みです。",
+            code="stage_advanced",
+            field=field,
+        )
+    notices: list[Notice] = []
+    tournament = source.tournament
+    field_size = stage_field_size(source)
+    if top_n is not None:
+        if top_n < 1:
+            raise StageRuleError(
+                "Top N must be at least 1.",
+                "上位N名は1以上です。",
+                code="top_n_invalid",
+                field="advance_top_n",
+            )
+        if changed and field_size and top_n >= field_size:
+            raise StageRuleError(
+                f"Top {top_n} is not a cut: {source.name} has {field_size} players. Take fewer "
+                "than that.",
+                f"{source.name} の参加者は {field_size} 名です。"
+                "上位N名はそれより少なくしてください。",
+                code="top_n_too_large",
+                field="advance_top_n",
+            )
+    if top_k is not None:
+        if not 1 <= top_k <= tournament.table_size:
+            raise StageRuleError(
+                f"Top K per table must be 1 to {tournament.table_size} (the table size).",
+                f"各卓上位K名は1〜{tournament.table_size}名です。",
+                code="top_k_invalid",
+                field="advance_top_k_per_table",
+            )
+        if top_k == tournament.table_size:
+            notices.append(
+                Notice(
+                    "top_k_everyone",
+                    f"Top {top_k} per table is everyone at a full table.",
+                    "各卓全員が進出します。",
+                )
+            )
+    if not field_size:
+        notices.append(
+            Notice(
+                "field_unknown",
+                f"{source.name} has no entrants yet: the rule could not be checked against its "
+                "field; it will be when its first round is drawn.",
+                f"{source.name} の参加者がまだいないため、人数の確認はできません。",
+            )
+        )
+    count = advancing_count(source, top_n, top_k)
+    if count is not None and changed and count < 3:
+        raise StageRuleError(
+            f"Only {count} would advance: a table needs at least 3 players.",
+            f"進出 {count} 名では卓が組めません（3名以上）。",
+            code="too_few_advance",
+            field=field,
+        )
+    if count and target_kind is not None:
+        notice = uneven_notice(tournament, count, "the next stage", "次のステージ")
+        if notice is not None:
+            notices.append(notice)
+    return notices
+
+
+def stage_rule_notices(stage: Stage) -> list[Notice]:
+    """What to mind about the rule out of `stage` as it stands (for the stages page)."""
+    target = next_stage(stage)
+    if target is None or not (stage.advance_top_n or stage.advance_top_k_per_table):
+        return []
+    try:
+        return check_stage_rule(
+            stage, stage.advance_top_n, stage.advance_top_k_per_table, target_kind=target.kind
+        )
+    except StageRuleError:  # unchanged rules are not refused; kept for safety
+        return []
+
+
+_UNSET: object = object()
+
+
+@transaction.atomic
+def update_stage(
+    stage: Stage,
+    actor: AnyUser,
+    *,
+    name: str | None = None,
+    kind: str | None = None,
+    advance_top_n: object = _UNSET,
+    advance_top_k_per_table: object = _UNSET,
+    carry_over_totals: bool | None = None,
+) -> dict[str, tuple[object, object]]:
+    """Edit a stage: its name at any time; its kind (cut ↔ final), its rule out of it and
+    `carry_over_totals` only before it has a round. Returns what changed (audited as
+    STAGE_EDITED)."""
+    tournament = stage.tournament
+    require_organiser(actor, tournament)
+    stage = Stage.objects.select_for_update().select_related("tournament").get(pk=stage.pk)
+    new_n = stage.advance_top_n if advance_top_n is _UNSET else advance_top_n
+    new_k = (
+        stage.advance_top_k_per_table
+        if advance_top_k_per_table is _UNSET
+        else advance_top_k_per_table
+    )
+    assert new_n is None or isinstance(new_n, int)
+    assert new_k is None or isinstance(new_k, int)
+    changes: dict[str, tuple[object, object]] = {}
+    if name is not None and name.strip() and name.strip() != stage.name:
+        changes["name"] = (stage.name, name.strip())
+    has_rounds = stage.rounds.exists()
+    if kind is not None and kind != stage.kind:
+        if stage.kind not in (Stage.Kind.CUT, Stage.Kind.FINAL) or kind not in (
+            Stage.Kind.CUT,
+            Stage.Kind.FINAL,
+        ):
+            raise StageRuleError(
+                "Only a cut can become a final and a final a cut.",
+                "種別は準決勝と決勝の間でのみ変更できます。",
+                code="stage_kind_invalid",
+                field="kind",
+            )
+        if has_rounds:
+            raise StageRuleError(
+                f"{stage.name} already has rounds: its kind is fixed.",
+                f"{stage.name} は回戦があるため種別を変更できません。",
+                code="stage_has_rounds",
+                field="kind",
+            )
+        if kind == Stage.Kind.FINAL:
+            if next_stage(stage) is not None:
+                raise StageRuleError(
+                    "Only the last stage can be the final: nothing comes after a final.",
+                    "決勝は最後のステージのみです。",
+                    code="after_final",
+                    field="kind",
+                )
+            new_n = new_k = None
+        changes["kind"] = (stage.kind, kind)
+    target_kind = kind or stage.kind
+    if (new_n, new_k) != (stage.advance_top_n, stage.advance_top_k_per_table):
+        following = next_stage(stage)
+        if (new_n or new_k) and (target_kind == Stage.Kind.FINAL or following is None):
+            raise StageRuleError(
+                f"Nobody advances out of {stage.name}: "
+                + ("it is the final." if target_kind == Stage.Kind.FINAL else "no stage follows.")
+                + " Add the next stage first.",
+                f"{stage.name} からの進出先がありません。",
+                code="final_no_advancement",
+                field="advance_top_n",
+            )
+        check_stage_rule(stage, new_n, new_k, target_kind=following.kind if following else None)
+        changes["advancement"] = (
+            stage.advancement_label,
+            Stage(advance_top_n=new_n, advance_top_k_per_table=new_k).advancement_label,
+        )
+    if carry_over_totals is not None and carry_over_totals != stage.carry_over_totals:
+        if has_rounds:
+            raise StageRuleError(
+                f"{stage.name} already has rounds: whether it carries totals over is fixed.",
+                f"{stage.name} は回戦があるため持ち越し設定を変更できません。",
+                code="stage_has_rounds",
+                field="carry_over_totals",
+            )
+        changes["carry_over_totals"] = (stage.carry_over_totals, carry_over_totals)
+    if not changes:
+        return changes
+    if "name" in changes:
+        stage.name = str(changes["name"][1])
+    if "kind" in changes:
+        stage.kind = str(changes["kind"][1])
+    stage.advance_top_n, stage.advance_top_k_per_table = new_n, new_k
+    if carry_over_totals is not None:
+        stage.carry_over_totals = carry_over_totals
+    stage.save()
+    record_audit(
+        tournament,
+        actor,
+        AuditEntry.Action.STAGE_EDITED,
+        data={"stage": stage.pk, "changed": {k: [str(o), str(n)] for k, (o, n) in changes.items()}},
+    )
+    return changes
+
+
+@transaction.atomic
+def delete_stage(stage: Stage, actor: AnyUser) -> None:
+    """Delete a stage nobody has played or entered yet (audited as STAGE_EDITED)."""
+    tournament = stage.tournament
+    require_organiser(actor, tournament)
+    stage = Stage.objects.select_for_update().get(pk=stage.pk)
+    reason: tuple[str, str, str] | None = None
+    if stage.rounds.exists():
+        reason = (
+            f"{stage.name} has rounds: its results are on record.",
+            f"{stage.name} には回戦があるため削除できません。",
+            "stage_has_rounds",
+        )
+    elif stage.entrants.exists() and stage.kind != Stage.Kind.PLAYOFF:
+        reason = (
+            f"Entrants have already advanced into {stage.name}.",
+            f"{stage.name} には進出者がいるため削除できません。",
+            "stage_has_entrants",
+        )
+    elif stage.kind != Stage.Kind.PLAYOFF and next_stage(stage) is not None:
+        reason = (
+            "Delete the stages after it first.",
+            "後のステージから削除してください。",
+            "stage_not_last",
+        )
+    elif stage.kind != Stage.Kind.PLAYOFF and main_stages(tournament).count() == 1:
+        reason = (
+            "A tournament keeps at least one stage.",
+            "ステージは最低1つ必要です。",
+            "only_stage",
+        )
+    elif stage.seeded_entries.exists():
+        reason = (
+            f"Entries are seeded into {stage.name}.",
+            f"{stage.name} にシードされた参加者がいます。",
+            "stage_has_seeded",
+        )
+    elif stage.playoffs.exists():
+        reason = (
+            f"{stage.name} has a playoff.",
+            f"{stage.name} には順位決定戦があります。",
+            "stage_has_playoff",
+        )
+    if reason is not None:
+        raise StageRuleError(reason[0], reason[1], code=reason[2])
+    record_audit(
+        tournament,
+        actor,
+        AuditEntry.Action.STAGE_EDITED,
+        data={"stage": stage.pk, "deleted": stage.name, "kind": stage.kind},
+    )
+    stage.delete()
+
+
+def _playoff_settled(playoff: Stage) -> bool:
+    rounds = list(playoff.rounds.all())
+    return bool(rounds) and all(r.status in Round.SETTLED for r in rounds)
+
+
+def playoff_order(stage: Stage) -> list[tuple[int, ...]]:
+    """The tie-break order the settled playoffs of `stage` give: each playoff's entrants by
+    their playoff placings (playoff points, then the tournament's tie-break keys), those level
+    in the playoff grouped together. Playoffs not settled yet give nothing."""
+    order: list[tuple[int, ...]] = []
+    for playoff in stage.playoffs.order_by("order"):
+        if not _playoff_settled(playoff):
+            continue
+        members = set(playoff.entrants.values_list("entry_id", flat=True))
+        keys = stage_ranking(playoff).keys
+        order += playoff_tie_break({e: keys.get(e, 0.0) for e in members})
+    return order
+
+
+@dataclass(frozen=True, slots=True)
+class PreviewRow:
+    entry: Entry
+    points: int
+    place: int  # by the ranking and the playoff order (shared when tied)
+    status: str  # in | tied | out | final (no rule: final places)
+    reason: str
+    playoff: bool  # placed among level entrants by a playoff
+
+
+@dataclass(frozen=True, slots=True)
+class Tie:
+    entries: tuple[Entry, ...]
+    places_left: int  # 0 for a tie in final places
+    where: str
+
+    @property
+    def numbers(self) -> list[int]:
+        return [e.number for e in self.entries]
+
+
+@dataclass(frozen=True, slots=True)
+class AdvancementPreview:
+    stage: Stage
+    target: Stage | None
+    rule: str
+    basis: str
+    rows: tuple[PreviewRow, ...]
+    ties: tuple[Tie, ...]
+    notices: tuple[Notice, ...]
+    playoffs: tuple[Stage, ...]
+    tie_break: tuple[tuple[int, ...], ...]  # from settled playoffs
+
+    @property
+    def advancing(self) -> list[Entry]:
+        return [row.entry for row in self.rows if row.status == "in"]
+
+    @property
+    def final_places(self) -> bool:
+        return self.target is None
+
+
+def preview_advancement(stage: Stage, actor: AnyUser) -> AdvancementPreview:
+    """Who would advance out of `stage` now (its ranking on confirmed results, with the order
+    of its settled playoffs), and every tie at a cut line; for the last stage (the final), the
+    final places, ties flagged and placed by their playoff when there is one."""
+    require_organiser(actor, stage.tournament)
+    ranking = stage_ranking(stage)
+    participants = {e.pk: e for e in stage_participants(stage)}
+    keys = {pk: ranking.keys.get(pk, 0.0) for pk in participants}
+    tie_break = playoff_order(stage)
+    positions = {e: i for i, group in enumerate(tie_break) for e in group}
+    target = next_stage(stage)
+    has_rule = bool(stage.advance_top_n or stage.advance_top_k_per_table)
+
+    def sort_key(pk: int) -> tuple[float, int]:
+        return (-keys[pk], positions.get(pk, len(tie_break)))
+
+    ordered = sorted(participants, key=lambda pk: (*sort_key(pk), participants[pk].number))
+    places = {pk: 1 + sum(1 for o in ordered if sort_key(o) < sort_key(pk)) for pk in ordered}
+    level: dict[tuple[float, int], list[int]] = {}
+    for pk in ordered:
+        level.setdefault(sort_key(pk), []).append(pk)
+    by_playoff = {pk for pk in positions if len(level[sort_key(pk)]) == 1}
+    ties: list[Tie] = []
+    notices: list[Notice] = []
+    status: dict[int, str] = {}
+    reasons: dict[int, str] = {}
+    if target is not None and has_rule:
+        try:
+            preview = preview_advancing(
+                keys,
+                Rule(top_n=stage.advance_top_n, top_k_per_table=stage.advance_top_k_per_table),
+                tables=last_round_tables(stage) or None,
+                tie_break=tie_break,
+            )
+        except ValueError:  # top K per table before any round
+            notices.append(
+                Notice(
+                    "no_round_yet",
+                    "Top K per table needs the stage's last round: draw it first.",
+                    "各卓上位K名の判定には回戦が必要です。",
+                )
+            )
+        else:
+            for pk in participants:
+                status[pk] = preview.status(pk)
+                reasons[pk] = preview.reasons.get(pk, "").split(" (total")[0]
+            ties = [
+                Tie(tuple(participants[t] for t in tied if t in participants), left, where)
+                for tied, left, where in preview.ties
+            ]
+            seeded = stage.tournament.entries.filter(seeded_into=target).exclude(
+                status=Entry.Status.DROPPED
+            )
+            count = len(preview.advancing) + seeded.count()
+            notice = uneven_notice(stage.tournament, count, target.name)
+            if notice is not None:
+                notices.append(notice)
+    else:
+        for pk in participants:
+            tied_here = len(level[sort_key(pk)]) > 1 and bool(keys)
+            status[pk] = "tied" if tied_here else "final"
+        seen: set[tuple[float, int]] = set()
+        for pk in ordered:
+            group = level[sort_key(pk)]
+            if len(group) > 1 and sort_key(pk) not in seen:
+                seen.add(sort_key(pk))
+                ties.append(
+                    Tie(tuple(participants[g] for g in group), 0, f"for place {places[pk]}")
+                )
+    rows = tuple(
+        PreviewRow(
+            entry=participants[pk],
+            points=int(ranking.points.get(pk, 0)),
+            place=places[pk],
+            status=status.get(pk, "out"),
+            reason=reasons.get(pk, ""),
+            playoff=pk in by_playoff,
+        )
+        for pk in ordered
+    )
+    return AdvancementPreview(
+        stage=stage,
+        target=target,
+        rule=stage.advancement_label,
+        basis=ranking.basis,
+        rows=rows,
+        ties=tuple(ties),
+        notices=tuple(notices),
+        playoffs=tuple(stage.playoffs.order_by("order")),
+        tie_break=tuple(tie_break),
+    )
+
+
+def playoff_format(tournament: Tournament, count: int) -> Tournament:
+    """The tournament as a playoff round of `count` entrants is drawn: the same tournament
+    (never saved) with the playoff's table size and tables one short when it does not divide."""
+    copy = Tournament.objects.get(pk=tournament.pk)
+    copy.table_size = playoff_table_size(count)
+    copy.uneven_tables = Tournament.UnevenTables.SHORT
+    return copy
+
+
+@transaction.atomic
+def create_playoff(
+    stage: Stage, actor: AnyUser, entry_ids: Sequence[int], *, name: str = ""
+) -> Stage:
+    """A tie-break playoff (順位決定戦) for entrants of `stage` level on its ranking (and on
+    any earlier playoff): a stage of kind playoff, `playoff_for` = `stage`, whose entrants are
+    the tied entries, drawn as one table through `draw_round`. Its placings become the tie-break
+    order (`playoff_order`). Audited as PLAYOFF_CREATED."""
+    tournament = stage.tournament
+    require_organiser(actor, tournament)
+    stage = Stage.objects.select_for_update().select_related("tournament").get(pk=stage.pk)
+    if stage.kind == Stage.Kind.PLAYOFF:
+        raise DomainError(
+            "A playoff is created for the stage whose entrants tie, not for a playoff.",
+            "順位決定戦は元のステージに対して作成します。",
+            code="playoff_of_playoff",
+        )
+    if stage.advanced_at is not None:
+        raise DomainError(
+            f"{stage.name} has already advanced its qualifiers.",
+            f"{stage.name} は進出処理済みです。",
+            code="stage_advanced",
+        )
+    rounds = list(stage.rounds.all())
+    if not rounds or any(r.status not in Round.SETTLED for r in rounds):
+        raise DomainError(
+            "A playoff breaks ties on final results: complete every round of the stage first.",
+            "順位決定戦はステージの全回戦の完了後に作成できます。",
+            code="stage_not_complete",
+        )
+    if any(not _playoff_settled(p) for p in stage.playoffs.all()):
+        raise DomainError(
+            "A playoff of this stage is not finished yet: finish it first.",
+            "このステージの順位決定戦が終わっていません。",
+            code="playoff_open",
+        )
+    participants = {e.pk: e for e in stage_participants(stage)}
+    ids = sorted(set(entry_ids))
+    if any(pk not in participants for pk in ids):
+        raise DomainError(
+            "Every entrant of a playoff must be a checked-in entrant of the stage.",
+            "順位決定戦の参加者はこのステージの参加者です。",
+            code="playoff_entrants_invalid",
+        )
+    if len(ids) < 3:
+        raise DomainError(
+            "A playoff table needs at least 3 players (the smallest 大富豪 game). With 2 tied, "
+            "decide by lot and type their order on the advance page.",
+            "順位決定戦は3名以上が必要です。2名の同点は抽選で決め、順番を入力してください。",
+            code="playoff_too_small",
+        )
+    keys = stage_ranking(stage).keys
+    positions = {e: i for i, group in enumerate(playoff_order(stage)) for e in group}
+    levels = {(keys.get(pk, 0.0), positions.get(pk, -1)) for pk in ids}
+    if len(levels) != 1:
+        raise DomainError(
+            "These entrants are not tied: a playoff is only for entrants level on every tie-break.",
+            "同点ではない参加者が含まれています。",
+            code="playoff_not_tied",
+        )
+    number = stage.playoffs.count() + 1
+    playoff = Stage.objects.create(
+        tournament=tournament,
+        order=(tournament.stages.aggregate(m=Max("order"))["m"] or 0) + 1,
+        name=name.strip() or f"Playoff 順位決定戦 {number} · {stage.name}",
+        kind=Stage.Kind.PLAYOFF,
+        playoff_for=stage,
+    )
+    points = stage_ranking(stage).points
+    StageEntrant.objects.bulk_create(
+        StageEntrant(
+            stage=playoff,
+            entry_id=pk,
+            source=StageEntrant.Source.ADVANCED,
+            note=f"tied in {stage.name} ({points.get(pk, 0)} pts): playoff 順位決定戦",
+        )
+        for pk in ids
+    )
+    record_audit(
+        tournament,
+        actor,
+        AuditEntry.Action.PLAYOFF_CREATED,
+        data={
+            "stage": stage.pk,
+            "playoff": playoff.pk,
+            "entries": sorted(participants[pk].number for pk in ids),
+        },
+    )
+    return playoff
+
+
+# Tournament settings -------------------------------------------------------------------------
+
+SETTINGS_FIELDS = (
+    "name",
+    "starts_on",
+    "ends_on",
+    "venue",
+    "season",
+    "status",
+    "points_table",
+    "games_per_set",
+    "sets_per_round",
+    "table_size",
+    "uneven_tables",
+    "bye_points",
+    "undo_requires_approval",
+    "forfeit_others",
+    "forfeit_leaver_points",
+)
+
+# Status moves an organiser may make (publishing a round moves draft/registration → running).
+STATUS_MOVES: dict[str, tuple[str, ...]] = {
+    Tournament.Status.DRAFT: (Tournament.Status.REGISTRATION, Tournament.Status.RUNNING),
+    Tournament.Status.REGISTRATION: (Tournament.Status.DRAFT, Tournament.Status.RUNNING),
+    Tournament.Status.RUNNING: (
+        Tournament.Status.FINISHED,
+        Tournament.Status.REGISTRATION,
+        Tournament.Status.DRAFT,
+    ),
+    Tournament.Status.FINISHED: (),
+}
+
+
+class SettingsRefused(DomainError):
+    """Some of the changes asked for are not safe any more: `errors` maps each refused field
+    to why (nothing was changed)."""
+
+    def __init__(self, errors: Mapping[str, DomainError]) -> None:
+        self.errors = dict(errors)
+        super().__init__(
+            " ".join(e.message_en for e in self.errors.values()),
+            " ".join(e.message_ja for e in self.errors.values()),
+            code="settings_refused",
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class SettingsChange:
+    changed: dict[str, tuple[object, object]]
+    notices: tuple[Notice, ...]
+    rescored: bool
+
+
+def _plain(value: object) -> object:
+    """A setting's value as JSON for the audit record."""
+    if isinstance(value, datetime.date):
+        return value.isoformat()
+    if hasattr(value, "pk"):
+        return {"id": value.pk, "name": str(value)}
+    return value
+
+
+def _int_setting(value: object, low: int, high: int, field: str) -> DomainError | None:
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        return DomainError(
+            f"{field.replace('_', ' ').capitalize()} must be a whole number from {low} to {high}.",
+            f"{low}〜{high}の整数を指定してください。",
+            code="invalid",
+        )
+    return None
+
+
+@transaction.atomic
+def update_tournament_settings(
+    tournament: Tournament, actor: AnyUser, **changes: object
+) -> SettingsChange:
+    """Change the tournament's settings (`SETTINGS_FIELDS`), all or nothing. A change that is
+    no longer safe is refused per field (`SettingsRefused`, e.g. the format once a round is
+    published: games exist that were played under it); a points-table change after games were
+    played is allowed, noticed, and every result is rescored. The ruleset is pinned. Returns
+    what changed (old, new); audited as SETTINGS_CHANGED."""
+    require_organiser(actor, tournament)
+    current = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    rounds = Round.objects.filter(stage__tournament=current)
+    drawn = rounds.exists()
+    published = rounds.exclude(status=Round.Status.DRAFT).exists()
+    played = Game.objects.filter(table__round__stage__tournament=current).exists()
+    errors: dict[str, DomainError] = {}
+    notices: list[Notice] = []
+    changed: dict[str, tuple[object, object]] = {}
+    for field, value in changes.items():
+        if field in ("ruleset", "ruleset_id", "ruleset_version"):
+            errors[field] = DomainError(
+                f"The ruleset is pinned ({current.ruleset_label}): games record the rules they "
+                "were played under. Create a new tournament for other rules.",
+                f"ルール（{current.ruleset_label}）は固定です。",
+                code="ruleset_pinned",
+            )
+            continue
+        if field not in SETTINGS_FIELDS:
+            errors[field] = DomainError(
+                f"{field} is not a setting.", f"{field} は設定項目ではありません。", "unknown"
+            )
+            continue
+        if isinstance(value, str) and field in ("name", "venue"):
+            value = value.strip()
+        old = getattr(current, field)
+        if value == old:
+            continue
+        changed[field] = (old, value)
+    new = {f: changed[f][1] if f in changed else getattr(current, f) for f in SETTINGS_FIELDS}
+    for field, (old, value) in changed.items():
+        error: DomainError | None = None
+        if field == "name" and not (isinstance(value, str) and 0 < len(value) <= 200):
+            error = DomainError("Give the tournament a name.", "大会名が必要です。", "required")
+        elif field == "venue" and not (isinstance(value, str) and len(value) <= 200):
+            error = DomainError("At most 200 characters.", "200文字以内。", "invalid")
+        elif field in ("starts_on", "ends_on"):
+            if value is not None and not isinstance(value, datetime.date):
+                error = DomainError("Not a date.", "日付ではありません。", "invalid")
+        elif field == "season":
+            if value is not None and not isinstance(value, Season):
+                error = DomainError("Not a season.", "シーズンではありません。", "invalid")
+        elif field == "status":
+            if value not in Tournament.Status.values:
+                error = DomainError("Unknown status.", "不明な状態です。", "invalid")
+            elif old == Tournament.Status.FINISHED:
+                error = DomainError(
+                    "The tournament is finished: its status stays finished (results are final).",
+                    "終了した大会の状態は戻せません。",
+                    code="status_finished",
+                )
+            elif value not in STATUS_MOVES[str(old)]:
+                error = DomainError(
+                    f"A tournament goes from {old} to "
+                    f"{' or '.join(STATUS_MOVES[str(old)]) or 'nowhere'}, not to {value}.",
+                    "その状態には変更できません。",
+                    code="status_move_invalid",
+                )
+            elif value in (Tournament.Status.DRAFT, Tournament.Status.REGISTRATION) and published:
+                error = DomainError(
+                    "Rounds are published: the tournament is running and cannot go back to "
+                    f"{value}.",
+                    "公開済みの回戦があるため、状態を戻せません。",
+                    code="rounds_published",
+                )
+            elif (
+                value == Tournament.Status.FINISHED
+                and rounds.filter(status__in=Round.OPEN).exists()
+            ):
+                error = DomainError(
+                    "A round is still in play: complete every round before finishing.",
+                    "対局中の回戦があります。全回戦を完了してから終了してください。",
+                    code="rounds_open",
+                )
+        elif field in ("games_per_set", "sets_per_round"):
+            error = _int_setting(value, 1, 20 if field == "games_per_set" else 10, field)
+            if error is None and published:
+                what = "games a set" if field == "games_per_set" else "sets a round"
+                error = DomainError(
+                    f"A round is published: its games are played with {old} {what}. The "
+                    "format can no longer change.",
+                    "公開済みの回戦があるため、"
+                    + ("1セットのゲーム数" if field == "games_per_set" else "1回戦のセット数")
+                    + "は変更できません。",
+                    code="round_published",
+                )
+        elif field == "table_size":
+            error = _int_setting(value, 3, 5, field)
+            if error is None and drawn:
+                error = DomainError(
+                    f"A round is drawn at tables of {old}: the table size can no longer change.",
+                    f"回戦の卓組が済んでいるため、卓の人数（{old}人）は変更できません。",
+                    code="round_drawn",
+                )
+        elif field == "uneven_tables":
+            if value not in Tournament.UnevenTables.values:
+                error = DomainError("Unknown policy.", "不明な方式です。", "invalid")
+            elif drawn:
+                notices.append(
+                    Notice(
+                        "applies_to_next_draw",
+                        "The uneven-table policy applies to rounds drawn from now on.",
+                        "端数の扱いは次の抽選から適用されます。",
+                    )
+                )
+        elif field in ("bye_points", "forfeit_leaver_points"):
+            if not (
+                (value is None and field == "forfeit_leaver_points")
+                or (isinstance(value, int) and not isinstance(value, bool))
+            ):
+                error = DomainError("A whole number.", "整数を指定してください。", "invalid")
+            elif played and field == "forfeit_leaver_points":
+                notices.append(
+                    Notice(
+                        "rescored",
+                        "Games were played: every result is rescored and all standings will be "
+                        "recomputed.",
+                        "対局済みのため、全結果を再計算します。",
+                    )
+                )
+        elif field == "undo_requires_approval":
+            if not isinstance(value, bool):
+                error = DomainError("Yes or no.", "はい・いいえ。", "invalid")
+        elif field == "forfeit_others" and value not in Tournament.ForfeitOthers.values:
+            error = DomainError("Unknown rule.", "不明な方式です。", "invalid")
+        if error is not None:
+            errors[field] = error
+    if "ends_on" not in errors and new["starts_on"] and new["ends_on"]:
+        starts, ends = new["starts_on"], new["ends_on"]
+        assert isinstance(starts, datetime.date) and isinstance(ends, datetime.date)
+        if ends < starts:
+            errors["ends_on"] = DomainError(
+                "The tournament cannot end before it starts.",
+                "終了日は開始日より後です。",
+                code="ends_before_start",
+            )
+    if "points_table" in changed or ({"table_size", "uneven_tables"} & set(changed) and not errors):
+        try:
+            validate_points_table(
+                new["points_table"], int(str(new["table_size"])), str(new["uneven_tables"])
+            )
+        except ValidationError as invalid:
+            field = (
+                "points_table"
+                if "points_table" in changed
+                else next(f for f in ("table_size", "uneven_tables") if f in changed)
+            )
+            errors.setdefault(
+                field,
+                DomainError(
+                    " ".join(invalid.messages),
+                    "順位点の表が不正です：" + " ".join(invalid.messages),
+                    code="points_table_invalid",
+                ),
+            )
+        else:
+            if "points_table" in changed and played:
+                notices.append(
+                    Notice(
+                        "rescored",
+                        "Games were played: every result is rescored with the new table and all "
+                        "standings will be recomputed.",
+                        "対局済みのため、新しい順位点で全結果と順位を再計算します。",
+                    )
+                )
+    if errors:
+        raise SettingsRefused(errors)
+    if not changed:
+        return SettingsChange({}, (), False)
+    for field, (_, value) in changed.items():
+        setattr(current, field, value)
+    current.save(update_fields=list(changed))
+    record_audit(
+        current,
+        actor,
+        AuditEntry.Action.SETTINGS_CHANGED,
+        data={
+            "changed": {
+                f: {"old": _plain(old), "new": _plain(value)} for f, (old, value) in changed.items()
+            }
+        },
+    )
+    rescore = played and bool({"points_table", "forfeit_leaver_points"} & set(changed))
+    # After commit: scoring rescores the results (when asked) and recomputes every standing.
+    transaction.on_commit(
+        partial(
+            tournament_settings_changed.send,
+            sender=Tournament,
+            tournament_id=current.pk,
+            rescore=rescore,
+        )
+    )
+    for field in changed:
+        setattr(tournament, field, getattr(current, field))
+    return SettingsChange(changed, tuple(notices), rescore)
+
+
+# Leagues and seasons --------------------------------------------------------------------------
+
+
+def _require_staff(actor: AnyUser) -> None:
+    if not can_create_tournament(actor):
+        raise PermissionDenied("Only staff may manage leagues and seasons.")
+
+
+def _slug_taken(what: str) -> DomainError:
+    return DomainError(
+        f"A {what} already uses this address (slug).",
+        "このアドレス（スラッグ）は使用済みです。",
+        code="slug_taken",
+    )
+
+
+@transaction.atomic
+def create_league(actor: AnyUser, *, name: str, slug: str) -> League:
+    _require_staff(actor)
+    if League.objects.filter(slug=slug).exists():
+        raise _slug_taken("league")
+    return League.objects.create(name=name.strip(), slug=slug)
+
+
+@transaction.atomic
+def update_league(
+    league: League, actor: AnyUser, *, name: str | None = None, slug: str | None = None
+) -> League:
+    _require_staff(actor)
+    if slug is not None and League.objects.filter(slug=slug).exclude(pk=league.pk).exists():
+        raise _slug_taken("league")
+    league.name = name.strip() if name else league.name
+    league.slug = slug or league.slug
+    league.save()
+    return league
+
+
+@transaction.atomic
+def create_season(league: League, actor: AnyUser, *, name: str, slug: str) -> Season:
+    _require_staff(actor)
+    if league.seasons.filter(slug=slug).exists():
+        raise _slug_taken("season of this league")
+    return Season.objects.create(league=league, name=name.strip(), slug=slug)
+
+
+@transaction.atomic
+def update_season(
+    season: Season, actor: AnyUser, *, name: str | None = None, slug: str | None = None
+) -> Season:
+    _require_staff(actor)
+    if (
+        slug is not None
+        and Season.objects.filter(league_id=season.league_id, slug=slug)
+        .exclude(pk=season.pk)
+        .exists()
+    ):
+        raise _slug_taken("season of this league")
+    season.name = name.strip() if name else season.name
+    season.slug = slug or season.slug
+    season.save()
+    return season

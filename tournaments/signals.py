@@ -15,3 +15,8 @@ round_status_changed = Signal()
 # An official changed results outside a game's own flow (a penalty given or withdrawn):
 # tournament_id. Scoring recomputes the tournament's standings.
 penalties_changed = Signal()
+
+# An organiser changed the tournament's settings: tournament_id, rescore (the points table or
+# the leaver's points changed after games were played). Scoring rescores the results when
+# asked and recomputes the tournament's standings.
+tournament_settings_changed = Signal()

@@ -37,7 +37,8 @@ def test_organiser_imports_checks_in_draws_publishes_and_prints(
 
     page.get_by_label("CSV file").set_input_files(str(csv_file))
     page.get_by_role("button", name="Import").click()
-    expect(page.get_by_role("status")).to_have_text("Imported 8 entrants.")
+    page.get_by_role("button", name="Import 8 entrants 取り込む").click()
+    expect(page.get_by_test_id("import-done")).to_have_text("Imported 8 entrants.")
 
     for number in range(1, 9):
         page.get_by_role("button", name=f"Check in #{number}", exact=True).click()

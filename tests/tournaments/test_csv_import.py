@@ -104,10 +104,6 @@ def test_an_empty_file_is_an_error(tournament: Tournament, organiser: User) -> N
     assert errors_of(tournament, organiser, "") == [(1, "")]
 
 
-def test_a_file_that_is_not_utf8_is_refused(tournament: Tournament, organiser: User) -> None:
-    assert errors_of(tournament, organiser, "display_name\n青木\n".encode("shift_jis")) == [(0, "")]
-
-
 def test_a_row_with_more_fields_than_columns_is_reported(
     tournament: Tournament, organiser: User
 ) -> None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import pytest
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
@@ -10,7 +12,16 @@ BEFORE = [("tournaments", "0002_stages_rounds_tables_officials")]
 AFTER = [("tournaments", "0003_organisers_to_officials")]
 
 
+@pytest.fixture
+def back_to_latest_afterwards() -> Iterator[None]:
+    # Later tests need the whole schema: leave the database fully migrated, as it was found.
+    yield
+    executor = MigrationExecutor(connection)
+    executor.migrate(executor.loader.graph.leaf_nodes())
+
+
 @pytest.mark.django_db(transaction=True)
+@pytest.mark.usefixtures("back_to_latest_afterwards")
 def test_existing_organisers_become_organiser_officials() -> None:
     executor = MigrationExecutor(connection)
     executor.migrate(BEFORE)

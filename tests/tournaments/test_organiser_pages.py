@@ -39,7 +39,8 @@ def test_staff_create_a_tournament_from_a_preset(client: Client) -> None:
             "games_per_set": 4,
             "sets_per_round": 3,
             "table_size": 4,
-            "allow_short_tables": "on",
+            "uneven_tables": "short",
+            "bye_points": 0,
         },
     )
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from tournaments.seating import Constraints, Draw, DrawnTable, check_draw
 
-EIGHT = Constraints(frozenset(range(1, 9)), table_size=4, allow_short_tables=True)
+EIGHT = Constraints(frozenset(range(1, 9)), table_size=4, policy="short")
 
 
 def codes(draw: Draw, constraints: Constraints = EIGHT) -> list[str]:
@@ -43,7 +43,7 @@ def test_a_table_of_two_is_reported() -> None:
 
 
 def test_short_tables_are_refused_when_the_tournament_uses_byes() -> None:
-    seven = Constraints(frozenset(range(1, 8)), table_size=4, allow_short_tables=False)
+    seven = Constraints(frozenset(range(1, 8)), table_size=4, policy="byes")
     draw = Draw((DrawnTable(1, (1, 2, 3, 4)), DrawnTable(2, (5, 6, 7))))
 
     assert {"short", "byes"} <= set(codes(draw, seven))
@@ -59,3 +59,19 @@ def test_tables_must_be_numbered_from_one() -> None:
     draw = Draw((DrawnTable(2, (1, 2, 3, 4)), DrawnTable(3, (5, 6, 7, 8))))
 
     assert codes(draw) == ["numbering"]
+
+
+def test_tables_of_five_pass_only_when_the_tournament_uses_them() -> None:
+    nine = frozenset(range(1, 10))
+    draw = Draw((DrawnTable(1, (1, 2, 3, 4, 5)), DrawnTable(2, (6, 7, 8, 9))))
+
+    assert check_draw(draw, Constraints(nine, table_size=4, policy="long")) == []
+    assert "oversize" in codes(draw, Constraints(nine, table_size=4, policy="short"))
+    assert "oversize" in codes(draw, Constraints(nine, table_size=4, policy="byes"))
+
+
+def test_a_short_table_is_reported_when_the_policy_gives_tables_of_five() -> None:
+    nine = Constraints(frozenset(range(1, 10)), table_size=4, policy="long")
+    draw = Draw((DrawnTable(1, (1, 2, 3)), DrawnTable(2, (4, 5, 6)), DrawnTable(3, (7, 8, 9))))
+
+    assert "short" in codes(draw, nine)

@@ -21,32 +21,33 @@ from tournaments.seating import (
 
 
 @pytest.mark.parametrize(
-    ("players", "size", "short", "expected_tables", "expected_byes"),
+    ("players", "size", "policy", "expected_tables", "expected_byes"),
     [
-        (32, 4, True, [4] * 8, 0),
-        (30, 4, True, [4] * 6 + [3] * 2, 0),  # two tables of 3 rather than byes
-        (30, 4, False, [4] * 7, 2),  # short tables off: the remainder sits out
-        (5, 4, True, [4], 1),  # 4+1 cannot make two tables of 3 or more
-        (7, 3, True, [3, 3], 1),  # tables of 2 do not exist
-        (3, 4, True, [3], 0),
+        (32, 4, "short", [4] * 8, 0),
+        (30, 4, "short", [4] * 6 + [3] * 2, 0),  # two tables of 3 rather than byes
+        (30, 4, "byes", [4] * 7, 2),  # byes: the remainder sits out
+        (30, 4, "long", [5] * 2 + [4] * 5, 0),  # two tables of 5
+        (5, 4, "short", [4], 1),  # 4+1 cannot make two tables of 3 or more
+        (7, 3, "short", [3, 3], 1),  # tables of 2 do not exist
+        (3, 4, "short", [3], 0),
     ],
 )
 def test_table_sizes_follow_the_documented_rule(
-    players: int, size: int, short: bool, expected_tables: list[int], expected_byes: int
+    players: int, size: int, policy: str, expected_tables: list[int], expected_byes: int
 ) -> None:
-    assert table_sizes(players, size, short) == (expected_tables, expected_byes)
+    assert table_sizes(players, size, policy) == (expected_tables, expected_byes)
 
 
 def test_fewer_than_three_players_cannot_be_seated() -> None:
     with pytest.raises(SeatingError):
-        table_sizes(2, 4, True)
+        table_sizes(2, 4, "short")
 
 
 def test_byes_go_to_players_who_had_fewest_byes_then_lowest_totals() -> None:
     entrants = [Entrant(i, f"P{i}", total) for i, total in [(1, 9), (2, 1), (3, 5), (4, 7), (5, 0)]]
     history = History(byes=(5,))
 
-    draw = score_draw(entrants, seed="s", history=history, allow_short_tables=False)
+    draw = score_draw(entrants, seed="s", history=history, policy="byes")
 
     assert draw.byes == (2,)  # P5 had a bye already; P2 has the lowest total of the rest
 

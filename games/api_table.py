@@ -1,0 +1,982 @@
+"""Running a table through the API: what the referee console and the official's game page do,
+for scorer devices and third-party tools (docs/api.md walks through it).
+
+Every endpoint calls the same service as the page (`games.services`, `tournaments.services`),
+so the rules, permission checks, audit rows and refusals kept for officials are the pages'
+own. On top of the service's check each write verifies the object first — the table's referee,
+the head referee or an organiser (`services.can_run_table`), 404 for whoever may not even see
+it — and the device token's scope (`games.auth.require_scope`).
+
+Errors are `{"code", "message_en", "message_ja"}`:
+
+| HTTP | when                                                                         |
+|------|------------------------------------------------------------------------------|
+| 400  | `bad_request`: the body is not what the endpoint takes (field errors inside) |
+| 401  | no credentials, or a revoked token                                           |
+| 403  | `permission_denied`: not this table's official, outside the token's scope    |
+| 404  | no such table/game/penalty, or one the user may not see                      |
+| 409  | the game or round is not in a state for it (`CONFLICT_CODES`)                |
+| 422  | well formed but refused by the rules (an impossible result, no reason, …)    |
+
+Nothing here returns a hand or a deal: results appear once a game has ended.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any
+
+from django.core.exceptions import PermissionDenied
+from django.db.models import Prefetch
+from django.http import Http404
+from django.shortcuts import get_object_or_404
+from drf_spectacular.utils import OpenApiResponse, extend_schema
+from rest_framework import permissions, serializers, status
+from rest_framework.authentication import SessionAuthentication
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from games import services
+from games.api import ReadOrAuthenticatedWrite, is_table_device, official_game, ruling_game
+from games.auth import DeviceTokenAuthentication, require_scope
+from games.models import LATEST_FIRST, Game, GameResult, Move
+from games.public import seat_names
+from scoring.standings import result_is_provisional
+from tournaments import services as tournament_services
+from tournaments.models import Penalty, Seat, Table
+from tournaments.selectors import visible_tables, visible_tournaments
+
+# Refusals that say the game, table or round is not in a state for the request (409); any
+# other refusal by the rules is 422.
+CONFLICT_CODES = frozenset(
+    {
+        "game_in_play",
+        "round_complete",
+        "round_draft",
+        "round_settled",
+        "round_closed",
+        "no_seats",
+        "no_game",
+        "result_changed",
+        "no_result",
+        "game_over",
+        "not_quick",
+        "not_finished",
+        "game_confirmed",
+        "game_ruled",
+        "undo_pending",
+        "no_pending_undo",
+        "nothing_to_undo",
+        "not_withdrawable",
+        "already_void",
+        "not_latest_game",
+        "already_withdrawn",
+        "seq_conflict",
+    }
+)
+# Refusals that say who may do it (403).
+FORBIDDEN_CODES = frozenset({"approval_required"})
+
+
+# --- shapes ------------------------------------------------------------------------------------
+
+
+class TableErrorSerializer(serializers.Serializer[Any]):
+    code = serializers.CharField(
+        help_text="Stable code: bad_request, permission_denied, game_in_play, round_complete, "
+        "quick_incomplete, reason_required… (docs/api.md lists them)."
+    )
+    message_en = serializers.CharField()
+    message_ja = serializers.CharField()
+    game_id = serializers.IntegerField(
+        required=False, help_text="game_in_play: the game in play at the table."
+    )
+    expected_seq = serializers.IntegerField(
+        required=False, help_text="seq_conflict: the table's last seq now."
+    )
+
+
+class GameResultRowSerializer(serializers.Serializer[Any]):
+    seat = serializers.IntegerField(help_text="0-based engine seat (table position − 1).")
+    entry_number = serializers.IntegerField()
+    player = serializers.CharField()
+    place = serializers.IntegerField()
+    title = serializers.CharField(allow_blank=True)
+    foul = serializers.BooleanField()
+    miyako_ochi = serializers.BooleanField()
+    forfeit = serializers.BooleanField()
+    points = serializers.IntegerField()
+
+
+class GameSummarySerializer(serializers.Serializer[Any]):
+    id = serializers.IntegerField()
+    table = serializers.IntegerField()
+    set_number = serializers.IntegerField()
+    game_number = serializers.IntegerField()
+    attempt = serializers.IntegerField(help_text="2, 3… for a voided game dealt again.")
+    mode = serializers.ChoiceField(choices=Game.Mode.choices)
+    status = serializers.ChoiceField(choices=Game.Status.choices)
+    seats = serializers.IntegerField()
+    last_seq = serializers.IntegerField()
+    next_seq = serializers.IntegerField(help_text="The seq to send with the next move.")
+    undo_pending_seq = serializers.IntegerField(
+        allow_null=True, help_text="An undo waiting for the head referee (no moves meanwhile)."
+    )
+    forfeit_seat = serializers.IntegerField(allow_null=True)
+    result_version = serializers.IntegerField()
+    provisional = serializers.BooleanField(
+        help_text="Finished, waiting for a second official's confirmation (暫定)."
+    )
+    void_reason = serializers.CharField(allow_blank=True)
+    redeal = serializers.BooleanField()
+    results = GameResultRowSerializer(
+        many=True, help_text="First place first, once the game has ended; [] before."
+    )
+
+
+class NextGameSerializer(serializers.Serializer[Any]):
+    set_number = serializers.IntegerField()
+    game_number = serializers.IntegerField()
+    attempt = serializers.IntegerField()
+
+
+class SeatRowSerializer(serializers.Serializer[Any]):
+    seat = serializers.IntegerField()
+    position = serializers.IntegerField()
+    entry_number = serializers.IntegerField()
+    player = serializers.CharField()
+
+
+class TableGamesSerializer(serializers.Serializer[Any]):
+    table = serializers.IntegerField()
+    number = serializers.IntegerField()
+    round = serializers.IntegerField()
+    round_status = serializers.CharField()
+    seats = SeatRowSerializer(many=True)
+    current_game = GameSummarySerializer(
+        allow_null=True, help_text="The table's latest game (in play or the last one played)."
+    )
+    next_game = NextGameSerializer(
+        allow_null=True, help_text="What starting a game now starts; null when it cannot start."
+    )
+    next_blocker = TableErrorSerializer(
+        allow_null=True, help_text="Why no game can start now (game_in_play, round_complete…)."
+    )
+    games = GameSummarySerializer(many=True, help_text="Every game, in playing order.")
+
+
+class StartGameSerializer(serializers.Serializer[Any]):
+    mode = serializers.ChoiceField(
+        choices=Game.Mode.choices,
+        default=Game.Mode.KNOWN_DEAL,
+        help_text="known_deal: the deal follows from the round's seed, moves are recorded one "
+        "by one; open_table: real shuffled cards, moves recorded; quick: only the result.",
+    )
+    leader = serializers.IntegerField(
+        min_value=0,
+        max_value=4,
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text="Open table: the seat holding the opening card (leader_required otherwise).",
+    )
+
+
+class PlacingInputSerializer(serializers.Serializer[Any]):
+    finishing_order = serializers.ListField(
+        child=serializers.IntegerField(min_value=0, max_value=4),
+        help_text="0-based seats of the clean finishers in order, ending with the player left "
+        "holding cards.",
+    )
+    fouls = serializers.ListField(
+        child=serializers.IntegerField(min_value=0, max_value=4),
+        required=False,
+        default=list,
+        help_text="Seats that finished on a foul (反則あがり), in the order they fouled.",
+    )
+    miyako_ochi = serializers.IntegerField(
+        min_value=0,
+        max_value=4,
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text="The previous 大富豪's seat when they fell (都落ち).",
+    )
+
+
+class TableReasonSerializer(serializers.Serializer[Any]):
+    reason = serializers.CharField(
+        max_length=300, allow_blank=True, help_text="Required (reason_required when blank)."
+    )
+
+
+class UndoRequestSerializer(TableReasonSerializer):
+    seq = serializers.IntegerField(
+        min_value=0,
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text="The game's last_seq as you saw it: refused (409 seq_conflict) if the log "
+        "has moved on since, so a late undo never takes back someone else's move.",
+    )
+
+
+class UndoResultSerializer(serializers.Serializer[Any]):
+    status = serializers.ChoiceField(
+        choices=["applied", "pending", "withdrawn"],
+        help_text="applied: the move is taken back; pending: waiting for the head referee; "
+        "withdrawn: a quick game's result was taken back (the game is in play again).",
+    )
+    undo_seq = serializers.IntegerField(allow_null=True, help_text="The undo's row in the log.")
+    target_seq = serializers.IntegerField(allow_null=True, help_text="The move it takes back.")
+    game = GameSummarySerializer()
+
+
+class UndoDecisionSerializer(serializers.Serializer[Any]):
+    approve = serializers.BooleanField()
+
+
+class UndoDecisionResultSerializer(serializers.Serializer[Any]):
+    approved = serializers.BooleanField()
+    decision_seq = serializers.IntegerField()
+    target_seq = serializers.IntegerField(help_text="The undo row decided on.")
+    game = GameSummarySerializer()
+
+
+class VoidSerializer(TableReasonSerializer):
+    redeal = serializers.BooleanField(
+        default=False, help_text="Play the game again with a new deal (attempt + 1)."
+    )
+
+
+class ForfeitSerializer(TableReasonSerializer):
+    seat = serializers.IntegerField(min_value=0, max_value=4, help_text="The seat that leaves.")
+    order = serializers.ListField(
+        child=serializers.IntegerField(min_value=0, max_value=4),
+        required=False,
+        default=list,
+        help_text="The others' finishing order, first first: needed when the tournament's "
+        "forfeit rule is referee_order, and for quick games.",
+    )
+
+
+class PreviewChangeSerializer(serializers.Serializer[Any]):
+    seat = serializers.IntegerField()
+    entry = serializers.IntegerField(help_text="The entry's id.")
+    before = serializers.JSONField(allow_null=True, help_text="As a result version records it.")
+    after = serializers.JSONField()
+    changed = serializers.BooleanField()
+
+
+class CorrectionPreviewSerializer(serializers.Serializer[Any]):
+    game = serializers.IntegerField()
+    based_on_version = serializers.IntegerField(
+        help_text="Send it as based_on_version with the correction (POST …/corrections/)."
+    )
+    after_reveal = serializers.BooleanField(
+        help_text="The round's seed is revealed: the correction will be flagged publicly."
+    )
+    changes_anything = serializers.BooleanField()
+    changes = PreviewChangeSerializer(many=True)
+
+
+class GamePenaltyCreateSerializer(TableReasonSerializer):
+    seat = serializers.IntegerField(min_value=0, max_value=4, help_text="The player's seat.")
+    kind = serializers.ChoiceField(choices=Penalty.Kind.choices)
+    points = serializers.IntegerField(
+        required=False, default=0, help_text="A deduction's points (at least 1); 0 for a warning."
+    )
+
+
+class GamePenaltySerializer(serializers.Serializer[Any]):
+    id = serializers.IntegerField()
+    entry_number = serializers.IntegerField()
+    player = serializers.CharField()
+    kind = serializers.CharField(help_text="warning (警告) or deduction (減点).")
+    points = serializers.IntegerField()
+    reason = serializers.CharField()
+    round = serializers.IntegerField(allow_null=True)
+    game = serializers.IntegerField(allow_null=True)
+    created_at = serializers.DateTimeField()
+    withdrawn_at = serializers.DateTimeField(allow_null=True)
+    withdrawn_reason = serializers.CharField(allow_blank=True)
+
+
+# --- helpers -----------------------------------------------------------------------------------
+
+
+def _error(code: str, en: str, ja: str, http: int, **extra: Any) -> Response:
+    return Response({"code": code, "message_en": en, "message_ja": ja, **extra}, status=http)
+
+
+def _bad_request(errors: Any) -> Response:
+    return _error("bad_request", json.dumps(errors), "リクエストの形式が正しくありません", 400)
+
+
+def _forbidden(error: PermissionDenied | str) -> Response:
+    return _error(
+        "permission_denied",
+        str(error) or "Not allowed.",
+        "この操作を行う権限がありません",
+        status.HTTP_403_FORBIDDEN,
+    )
+
+
+def _refused(error: services.GameError | tournament_services.DomainError) -> Response:
+    http: int
+    if error.code in CONFLICT_CODES:
+        http = status.HTTP_409_CONFLICT
+    elif error.code in FORBIDDEN_CODES:
+        http = status.HTTP_403_FORBIDDEN
+    else:
+        http = status.HTTP_422_UNPROCESSABLE_ENTITY
+    return _error(error.code, error.message_en, error.message_ja, http)
+
+
+def _call(action: Callable[[], Response]) -> Response:
+    """Run a service call, turning its refusals into the API's error answers."""
+    try:
+        return action()
+    except PermissionDenied as error:
+        return _forbidden(error)
+    except (services.GameError, tournament_services.DomainError) as error:
+        return _refused(error)
+
+
+def _seat_rows(table_id: int) -> list[dict[str, Any]]:
+    return sorted(seat_names(table_id), key=lambda s: s["position"])
+
+
+def _result_rows(game: Game, names: dict[int, dict[str, Any]]) -> list[dict[str, Any]]:
+    if game.status not in (Game.Status.FINISHED, Game.Status.CONFIRMED):
+        return []  # never anything of a game in play (nor of a void one)
+    rows: list[GameResult] = sorted(game.results.all(), key=lambda r: r.place)
+    return [
+        {
+            "seat": r.seat,
+            "entry_number": r.entry.number,
+            "player": names.get(r.seat, {}).get("player", r.entry.player.display_name),
+            "place": r.place,
+            "title": r.title,
+            "foul": r.foul,
+            "miyako_ochi": r.miyako_ochi,
+            "forfeit": r.forfeit,
+            "points": r.points,
+        }
+        for r in rows
+    ]
+
+
+def game_summary(game: Game, names: dict[int, dict[str, Any]] | None = None) -> dict[str, Any]:
+    """A game as the API shows it: numbers, status, and the result once it has ended — never
+    a hand, a deal or the blind."""
+    if names is None:
+        names = {s["seat"]: s for s in seat_names(game.table_id)}
+    return {
+        "id": game.pk,
+        "table": game.table_id,
+        "set_number": game.set_number,
+        "game_number": game.game_number,
+        "attempt": game.attempt,
+        "mode": game.mode,
+        "status": game.status,
+        "seats": game.seats,
+        "last_seq": game.last_seq,
+        "next_seq": game.last_seq + 1,
+        "undo_pending_seq": game.undo_pending_seq,
+        "forfeit_seat": game.forfeit_seat,
+        "result_version": game.result_version,
+        "provisional": result_is_provisional(game),
+        "void_reason": game.void_reason,
+        "redeal": game.redeal,
+        "results": _result_rows(game, names),
+    }
+
+
+def _fresh(game: Game) -> dict[str, Any]:
+    return game_summary(Game.objects.get(pk=game.pk))
+
+
+def writable_table(request: Request, table_id: int) -> Table | Response:
+    """The table, if the user may run it (as the console: its referee, the head referee, an
+    organiser) and the device token's scope covers it: 404 for a table the user may not see,
+    403 for another table's official or a token scoped elsewhere."""
+    table = get_object_or_404(
+        Table.objects.select_related("round__stage__tournament", "referee"), pk=table_id
+    )
+    if not services.can_run_table(request.user, table):
+        if not visible_tables(request.user).filter(pk=table.pk).exists():
+            raise Http404("No such table.")
+        return _forbidden("Only this table's referee, the head referee or an organiser.")
+    try:
+        require_scope(request.auth, table=table)
+    except PermissionDenied as error:
+        return _forbidden(error)
+    return table
+
+
+def _errors(*extra: int, conflict: str = "", unprocessable: str = "") -> dict[int, Any]:
+    """The documented error answers of a write endpoint."""
+    answers: dict[int, Any] = {
+        400: OpenApiResponse(TableErrorSerializer, description="bad_request: a malformed body."),
+        401: OpenApiResponse(description="No credentials, or a revoked device token."),
+        403: OpenApiResponse(
+            TableErrorSerializer,
+            description="permission_denied: not an official of this table (or not the head "
+            "referee where a ruling needs one), or the device token's scope is another table.",
+        ),
+        404: OpenApiResponse(description="No such object, or one you may not see."),
+    }
+    if conflict:
+        answers[409] = OpenApiResponse(TableErrorSerializer, description=conflict)
+    if unprocessable:
+        answers[422] = OpenApiResponse(TableErrorSerializer, description=unprocessable)
+    return answers
+
+
+class TableAPIView(APIView):
+    authentication_classes = [DeviceTokenAuthentication, SessionAuthentication]
+    permission_classes = [permissions.IsAuthenticated]
+
+
+# --- the table: its games, starting the next ---------------------------------------------------
+
+
+class TableGamesView(TableAPIView):
+    permission_classes = [ReadOrAuthenticatedWrite]
+
+    @extend_schema(
+        operation_id="tables_games_list",
+        responses={200: TableGamesSerializer, 404: OpenApiResponse(description="No such table.")},
+    )
+    def get(self, request: Request, table_id: int) -> Response:
+        """The table's seats, its games in playing order (status, set/game/attempt, the result
+        once a game has ended — never a hand) and what starting a game would start now.
+        Whoever may see the table may read it (as its public live page)."""
+        table = get_object_or_404(visible_tables(request.user), pk=table_id)
+        seats = _seat_rows(table.pk)
+        names = {s["seat"]: s for s in seats}
+        games = list(
+            table.games.prefetch_related(
+                Prefetch("results", GameResult.objects.select_related("entry__player"))
+            ).order_by("set_number", "game_number", "attempt")
+        )
+        latest = table.games.order_by(*LATEST_FIRST).values_list("pk", flat=True).first()
+        summaries = [game_summary(g, names) for g in games]
+        current = next((s for s in summaries if s["id"] == latest), None)
+        next_game: dict[str, int] | None = None
+        blocker: dict[str, Any] | None = None
+        try:
+            try:
+                tournament_services.require_round_open(table.round)
+            except tournament_services.DomainError as closed:
+                raise services.GameError.of(closed) from closed
+            nxt = services.next_game_numbers(table)
+            next_game = {
+                "set_number": nxt.set_number,
+                "game_number": nxt.game_number,
+                "attempt": nxt.attempt,
+            }
+        except services.GameError as error:
+            blocker = {
+                "code": error.code,
+                "message_en": error.message_en,
+                "message_ja": error.message_ja,
+            }
+            if error.code == "game_in_play" and latest is not None:
+                blocker["game_id"] = latest
+        return Response(
+            {
+                "table": table.pk,
+                "number": table.number,
+                "round": table.round_id,
+                "round_status": table.round.status,
+                "seats": seats,
+                "current_game": current,
+                "next_game": next_game,
+                "next_blocker": blocker,
+                "games": summaries,
+            }
+        )
+
+    @extend_schema(
+        operation_id="tables_games_create",
+        request=StartGameSerializer,
+        responses={
+            201: GameSummarySerializer,
+            **_errors(
+                conflict="game_in_play (a game is in play: its id is in game_id), "
+                "round_complete (every set is played), round_draft, round_settled, no_seats.",
+                unprocessable="leader_required (open table: say who leads), bad deal set-up.",
+            ),
+        },
+    )
+    def post(self, request: Request, table_id: int) -> Response:
+        """Start the table's next game, as the console's start button: the next set/game
+        (or attempt, after a void with re-deal), titles carried over within the set, the deal
+        of a known-deal game derived from the round's committed seed. Starting while a game is
+        in play is refused with 409 `game_in_play` and that game's id (safe to retry)."""
+        table = writable_table(request, table_id)
+        if isinstance(table, Response):
+            return table
+        body = StartGameSerializer(data=request.data)
+        if not body.is_valid():
+            return _bad_request(body.errors)
+        data = body.validated_data
+
+        def start() -> Response:
+            try:
+                game = services.start_game(
+                    table, request.user, mode=data["mode"], leader=data["leader"]
+                )
+            except services.GameError as error:
+                if error.code != "game_in_play":
+                    raise
+                in_play = table.games.order_by(*LATEST_FIRST).values_list("pk", flat=True).first()
+                return _error(error.code, error.message_en, error.message_ja, 409, game_id=in_play)
+            return Response(_fresh(game), status=status.HTTP_201_CREATED)
+
+        return _call(start)
+
+
+# --- quick results ---------------------------------------------------------------------------
+
+
+class QuickResultView(TableAPIView):
+    @extend_schema(
+        operation_id="games_quick_result_create",
+        request=PlacingInputSerializer,
+        responses={
+            201: GameSummarySerializer,
+            **_errors(
+                conflict="not_quick (the game is recorded move by move), game_over.",
+                unprocessable="quick_incomplete, quick_miyako_missing, quick_miyako_invalid… "
+                "(the result is not a possible one).",
+            ),
+        },
+    )
+    def post(self, request: Request, game_id: int) -> Response:
+        """Record a quick game's result (the console's quick-result form): the finishing
+        order, the fouls in order and the fallen 大富豪 (都落ち); titles and points follow from
+        the rules. The result is provisional until a second official confirms it."""
+        game = official_game(request, game_id)
+        if isinstance(game, Response):
+            return game
+        body = PlacingInputSerializer(data=request.data)
+        if not body.is_valid():
+            return _bad_request(body.errors)
+        data = body.validated_data
+
+        def record() -> Response:
+            services.record_quick_result(
+                game, request.user, data["finishing_order"], data["fouls"], data["miyako_ochi"]
+            )
+            return Response(_fresh(game), status=status.HTTP_201_CREATED)
+
+        return _call(record)
+
+
+class QuickResultWithdrawView(TableAPIView):
+    @extend_schema(
+        operation_id="games_quick_result_withdraw",
+        request=TableReasonSerializer,
+        responses={
+            200: GameSummarySerializer,
+            **_errors(
+                conflict="not_withdrawable (not a quick result, or already confirmed), "
+                "game_ruled (a forfeit: correct it instead).",
+                unprocessable="reason_required.",
+            ),
+        },
+    )
+    def post(self, request: Request, game_id: int) -> Response:
+        """Take back a quick result entered by mistake, before it is confirmed (the game is in
+        play again; the withdrawn result stays in its versions). Where undos need the head
+        referee's approval, only the head referee or an organiser withdraws (403
+        `approval_required` for a table referee)."""
+        game = official_game(request, game_id)
+        if isinstance(game, Response):
+            return game
+        body = TableReasonSerializer(data=request.data)
+        if not body.is_valid():
+            return _bad_request(body.errors)
+
+        def withdraw() -> Response:
+            services.withdraw_quick_result(game, request.user, body.validated_data["reason"])
+            return Response(_fresh(game))
+
+        return _call(withdraw)
+
+
+# --- undo --------------------------------------------------------------------------------------
+
+
+class UndoView(TableAPIView):
+    @extend_schema(
+        operation_id="games_undo_create",
+        request=UndoRequestSerializer,
+        responses={
+            201: UndoResultSerializer,
+            **_errors(
+                conflict="seq_conflict (the log moved on since `seq`: expected_seq), "
+                "nothing_to_undo, undo_pending, game_confirmed, game_ruled, not_withdrawable.",
+                unprocessable="reason_required.",
+            ),
+        },
+    )
+    def post(self, request: Request, game_id: int) -> Response:
+        """Take back the latest move in force, with a reason (the console's undo): applied at
+        once, or — where the tournament wants the head referee's approval and you are not the
+        head referee — left pending (`status: pending`; no moves until it is decided). On a
+        quick game, as in the console, this withdraws the recorded result."""
+        game = official_game(request, game_id)
+        if isinstance(game, Response):
+            return game
+        body = UndoRequestSerializer(data=request.data)
+        if not body.is_valid():
+            return _bad_request(body.errors)
+        data = body.validated_data
+        if data["seq"] is not None and data["seq"] != game.last_seq:
+            return _error(
+                "seq_conflict",
+                f"The game's log moved on: its last move is now number {game.last_seq}.",
+                f"記録が進んでいます。最新の手番号は {game.last_seq} です。",
+                409,
+                expected_seq=game.last_seq,
+            )
+
+        def undo() -> Response:
+            body: dict[str, Any]
+            if game.mode == Game.Mode.QUICK:
+                services.withdraw_quick_result(game, request.user, data["reason"])
+                body = {"status": "withdrawn", "undo_seq": None, "target_seq": None}
+            else:
+                row = services.request_undo(
+                    game, request.user, data["reason"], as_referee=is_table_device(request)
+                )
+                body = {
+                    "status": "applied" if row.approved else "pending",
+                    "undo_seq": row.seq,
+                    "target_seq": row.ref_seq,
+                }
+            return Response(body | {"game": _fresh(game)}, status=status.HTTP_201_CREATED)
+
+        return _call(undo)
+
+
+class UndoDecisionView(TableAPIView):
+    @extend_schema(
+        operation_id="games_undo_decision_create",
+        request=UndoDecisionSerializer,
+        responses={
+            200: UndoDecisionResultSerializer,
+            **_errors(conflict="no_pending_undo."),
+        },
+    )
+    def post(self, request: Request, game_id: int) -> Response:
+        """The head referee (or an organiser) approves or refuses the pending undo."""
+        game = ruling_game(request, game_id)
+        if isinstance(game, Response):
+            return game
+        body = UndoDecisionSerializer(data=request.data)
+        if not body.is_valid():
+            return _bad_request(body.errors)
+
+        def decide() -> Response:
+            row: Move = services.decide_undo(game, request.user, body.validated_data["approve"])
+            return Response(
+                {
+                    "approved": bool(row.approved),
+                    "decision_seq": row.seq,
+                    "target_seq": row.ref_seq,
+                    "game": _fresh(game),
+                }
+            )
+
+        return _call(decide)
+
+
+# --- rulings: void, forfeit, correction preview ------------------------------------------------
+
+
+class VoidView(TableAPIView):
+    @extend_schema(
+        operation_id="games_void_create",
+        request=VoidSerializer,
+        responses={
+            200: GameSummarySerializer,
+            **_errors(
+                conflict="already_void, not_latest_game (later games were played at the "
+                "table), round_closed, round_settled.",
+                unprocessable="reason_required.",
+            ),
+        },
+    )
+    def post(self, request: Request, game_id: int) -> Response:
+        """Void the game (misdeal, wrong cards…): it counts for nothing, its record stays. With
+        `redeal` the table plays it again with a new deal (attempt + 1). Rulings are the head
+        referee's or an organiser's until the round's seed is revealed, then an organiser's
+        only; after the round is closed, nobody's (409 round_closed)."""
+        game = ruling_game(request, game_id)
+        if isinstance(game, Response):
+            return game
+        body = VoidSerializer(data=request.data)
+        if not body.is_valid():
+            return _bad_request(body.errors)
+        data = body.validated_data
+
+        def void() -> Response:
+            services.void_game(game, request.user, reason=data["reason"], redeal=data["redeal"])
+            return Response(_fresh(game))
+
+        return _call(void)
+
+
+class ForfeitView(TableAPIView):
+    @extend_schema(
+        operation_id="games_forfeit_create",
+        request=ForfeitSerializer,
+        responses={
+            201: GameSummarySerializer,
+            **_errors(
+                conflict="game_over (only a game in play), round_closed, round_settled.",
+                unprocessable="reason_required, forfeit_seat_invalid, forfeit_already_out, "
+                "forfeit_order_invalid (referee_order: give the others' order).",
+            ),
+        },
+    )
+    def post(self, request: Request, game_id: int) -> Response:
+        """A player leaves mid-game (途中棄権): placed last, the others finishing by the
+        tournament's forfeit rule (or `order`); the game counts as settled. Rulings are the head
+        referee's or an organiser's until the round's seed is revealed, then an organiser's
+        only; after the round is closed, nobody's (409 round_closed)."""
+        game = ruling_game(request, game_id)
+        if isinstance(game, Response):
+            return game
+        body = ForfeitSerializer(data=request.data)
+        if not body.is_valid():
+            return _bad_request(body.errors)
+        data = body.validated_data
+        if data["seat"] >= game.seats:
+            return _error(
+                "forfeit_seat_invalid",
+                "Choose the player who leaves.",
+                "棄権する人を選んでください",
+                422,
+            )
+
+        def forfeit() -> Response:
+            services.forfeit_seat(
+                game, request.user, seat=data["seat"], reason=data["reason"], order=data["order"]
+            )
+            return Response(_fresh(game), status=status.HTTP_201_CREATED)
+
+        return _call(forfeit)
+
+
+class CorrectionPreviewView(TableAPIView):
+    @extend_schema(
+        operation_id="games_correction_preview",
+        request=PlacingInputSerializer,
+        responses={
+            200: CorrectionPreviewSerializer,
+            **_errors(
+                conflict="no_result (the game has no result yet), round_closed.",
+                unprocessable="quick_incomplete… (not a possible result).",
+            ),
+        },
+    )
+    def post(self, request: Request, game_id: int) -> Response:
+        """The result before and after a correction, side by side, with the version it is
+        based on — nothing is saved. Save it with POST /api/games/{id}/corrections/ (the head
+        referee or an organiser; after the seed is revealed an organiser only)."""
+        game = ruling_game(request, game_id)
+        if isinstance(game, Response):
+            return game
+        body = PlacingInputSerializer(data=request.data)
+        if not body.is_valid():
+            return _bad_request(body.errors)
+        data = body.validated_data
+
+        def preview() -> Response:
+            found = services.preview_correction(
+                game, request.user, data["finishing_order"], data["fouls"], data["miyako_ochi"]
+            )
+            return Response(
+                {
+                    "game": game.pk,
+                    "based_on_version": found.based_on_version,
+                    "after_reveal": found.after_reveal,
+                    "changes_anything": found.changes_anything,
+                    "changes": [
+                        {
+                            "seat": c.seat,
+                            "entry": c.entry_id,
+                            "before": c.before,
+                            "after": c.after,
+                            "changed": c.changed,
+                        }
+                        for c in sorted(found.changes, key=lambda c: c.seat)
+                    ],
+                }
+            )
+
+        return _call(preview)
+
+
+# --- penalties ---------------------------------------------------------------------------------
+
+
+def penalty_dict(penalty: Penalty) -> dict[str, Any]:
+    return {
+        "id": penalty.pk,
+        "entry_number": penalty.entry.number,
+        "player": penalty.entry.player.display_name,
+        "kind": penalty.kind,
+        "points": penalty.points,
+        "reason": penalty.reason,
+        "round": penalty.round_id,
+        "game": penalty.game_id,
+        "created_at": penalty.created_at,
+        "withdrawn_at": penalty.withdrawn_at,
+        "withdrawn_reason": penalty.withdrawn_reason,
+    }
+
+
+def _table_penalties(game: Game) -> list[Penalty]:
+    entries = Seat.objects.filter(table_id=game.table_id).values("entry_id")
+    return list(
+        Penalty.objects.filter(
+            tournament_id=game.table.round.stage.tournament_id, entry_id__in=entries
+        )
+        .select_related("entry__player")
+        .order_by("created_at", "pk")
+    )
+
+
+class GamePenaltiesView(TableAPIView):
+    @extend_schema(
+        operation_id="games_penalties_list",
+        responses={
+            200: GamePenaltySerializer(many=True),
+            **{code: answer for code, answer in _errors().items() if code != 400},
+        },
+    )
+    def get(self, request: Request, game_id: int) -> Response:
+        """The penalties of the players at the game's table (withdrawn ones too, flagged) —
+        as the official's game page lists them (officials of the table only)."""
+        game = official_game(request, game_id)
+        if isinstance(game, Response):
+            return game
+        return Response([penalty_dict(p) for p in _table_penalties(game)])
+
+    @extend_schema(
+        operation_id="games_penalties_create",
+        request=GamePenaltyCreateSerializer,
+        responses={
+            201: GamePenaltySerializer,
+            **_errors(
+                unprocessable="reason_required, penalty_points_invalid (a deduction takes at "
+                "least one point), bad_entry (no player in that seat)."
+            ),
+        },
+    )
+    def post(self, request: Request, game_id: int) -> Response:
+        """A warning (警告) or a points deduction (減点) for a player at the table, in this
+        game: the head referee's or an organiser's ruling, audited, counted in every standing
+        at once."""
+        game = ruling_game(request, game_id)
+        if isinstance(game, Response):
+            return game
+        body = GamePenaltyCreateSerializer(data=request.data)
+        if not body.is_valid():
+            return _bad_request(body.errors)
+        data = body.validated_data
+        seat = (
+            Seat.objects.filter(table_id=game.table_id, position=data["seat"] + 1)
+            .select_related("entry__tournament")
+            .first()
+        )
+
+        def give() -> Response:
+            if seat is None:
+                raise tournament_services.DomainError(
+                    "Choose a player seated at this table.",
+                    "この卓の選手を選んでください。",
+                    "bad_entry",
+                )
+            penalty = tournament_services.give_penalty(
+                seat.entry,
+                request.user,
+                kind=data["kind"],
+                reason=data["reason"],
+                points=data["points"],
+                round_=game.table.round,
+                game_id=game.pk,
+            )
+            penalty = Penalty.objects.select_related("entry__player").get(pk=penalty.pk)
+            return Response(penalty_dict(penalty), status=status.HTTP_201_CREATED)
+
+        return _call(give)
+
+
+class PenaltyWithdrawView(TableAPIView):
+    @extend_schema(
+        operation_id="penalties_withdraw",
+        request=TableReasonSerializer,
+        responses={
+            200: GamePenaltySerializer,
+            **_errors(conflict="already_withdrawn.", unprocessable="reason_required."),
+        },
+    )
+    def post(self, request: Request, penalty_id: int) -> Response:
+        """Take back a mistaken penalty (the head referee or an organiser): it stays on record,
+        no longer counted. A device token must cover the penalty's game (a penalty given
+        outside a game needs a token not limited to one table)."""
+        penalty = get_object_or_404(
+            Penalty.objects.select_related("tournament", "entry__player", "round", "game__table"),
+            pk=penalty_id,
+            tournament__in=visible_tournaments(request.user).values("pk"),
+        )
+        if penalty.game_id is not None:
+            game = ruling_game(request, penalty.game_id)
+            if isinstance(game, Response):
+                return game
+        else:
+            try:
+                if getattr(request.auth, "table_number", None) is not None:
+                    raise PermissionDenied("This device's token is limited to one table.")
+                tournament_id = getattr(request.auth, "tournament_id", None)
+                if tournament_id is not None and tournament_id != penalty.tournament_id:
+                    raise PermissionDenied("This device's token is limited to one tournament.")
+            except PermissionDenied as error:
+                return _forbidden(error)
+        body = TableReasonSerializer(data=request.data)
+        if not body.is_valid():
+            return _bad_request(body.errors)
+
+        def withdraw() -> Response:
+            withdrawn = tournament_services.withdraw_penalty(
+                penalty, request.user, reason=body.validated_data["reason"]
+            )
+            withdrawn = Penalty.objects.select_related("entry__player").get(pk=withdrawn.pk)
+            return Response(penalty_dict(withdrawn))
+
+        return _call(withdraw)
+
+
+__all__ = [
+    "CorrectionPreviewView",
+    "ForfeitView",
+    "GamePenaltiesView",
+    "PenaltyWithdrawView",
+    "QuickResultView",
+    "QuickResultWithdrawView",
+    "TableGamesView",
+    "UndoDecisionView",
+    "UndoView",
+    "VoidView",
+    "game_summary",
+]

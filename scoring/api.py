@@ -1,0 +1,150 @@
+"""Standings (順位表) in the REST API: the tournament's overall board, a stage's, a season's.
+
+The rows are the public boards' and the exports' own (`scoring.standings.standings`, shaped by
+`scoring.exports.standing_dict`), with the same frame: the rounds they come from and whether
+each is final, the stage's cut line on confirmed results, the tie-break keys. Visibility is the
+pages': published tournaments for everyone, a draft only for its organisers; a season once one
+of its tournaments is visible. Only `Standing` rows are read: no hand can be reached here.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import Http404
+from django.shortcuts import get_object_or_404
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework import permissions
+from rest_framework.authentication import SessionAuthentication
+from rest_framework.pagination import LimitOffsetPagination
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from games.auth import DeviceTokenAuthentication
+from scoring.cuts import cut_line
+from scoring.exports import rounds_data, standing_dict
+from scoring.models import Standing
+from scoring.serializers import StandingsSerializer
+from scoring.standings import ScopeRef, scope_rounds, standings, standings_version
+from tournaments.models import Season, Stage, Tournament
+from tournaments.points import tie_breaks
+from tournaments.selectors import visible_tournaments
+
+
+class StandingsPagination(LimitOffsetPagination):
+    default_limit = 100
+    max_limit = 1000
+
+
+PAGE_PARAMETERS = [
+    OpenApiParameter("limit", int, description="Rows per page (default 100, at most 1000)."),
+    OpenApiParameter("offset", int, description="Rows to skip."),
+]
+NOT_FOUND = OpenApiResponse(description="No such board, or one you may not see (a draft).")
+
+
+def _board(
+    request: Request,
+    view: APIView,
+    ref: ScopeRef,
+    title: str,
+    tournament: Tournament | None,
+    stage: Stage | None = None,
+) -> Response:
+    rows = standings(ref)
+    cut = cut_line(stage, rows) if stage is not None else None
+    has_cut = cut is not None and cut.has_rule
+    numbers = {row.entry_id: row.entry.number for row in rows if row.entry is not None}
+    keys = tie_breaks(tournament.points_table) if tournament is not None else tie_breaks({})
+    paginator = StandingsPagination()
+    page: list[Standing] | None = paginator.paginate_queryset(
+        rows,  # type: ignore[arg-type]  # a list pages as well as a queryset
+        request,
+        view=view,
+    )
+    shown = rows if page is None else page
+    results = []
+    for row in shown:
+        data = standing_dict(row)
+        data["advancing"] = (row.entry_id in cut.advancing) if has_cut and cut else None
+        results.append(data)
+    frame: dict[str, Any] = {
+        "scope": {"kind": ref.kind, "id": ref.id},
+        "title": title,
+        "version": standings_version(ref),
+        **rounds_data(scope_rounds(ref)),
+        "any_provisional": any(row.provisional_games for row in rows),
+        "tie_breaks": list(keys),
+        "cut": (
+            {
+                "rule": cut.rule,
+                "advancing": sorted(numbers[e] for e in cut.advancing if e in numbers),
+                "tied": sorted(numbers[e] for e in cut.tied if e in numbers),
+                "places_left": cut.places_left,
+                "line_after_rank": cut.line_after_rank,
+                "provisional_games": cut.provisional_games,
+            }
+            if has_cut and cut
+            else None
+        ),
+        "count": len(rows),
+        "next": paginator.get_next_link() if page is not None else None,
+        "previous": paginator.get_previous_link() if page is not None else None,
+        "results": results,
+    }
+    return Response(frame)
+
+
+class StandingsView(APIView):
+    authentication_classes = [DeviceTokenAuthentication, SessionAuthentication]
+    permission_classes = [permissions.AllowAny]
+
+
+class TournamentStandingsView(StandingsView):
+    @extend_schema(
+        operation_id="tournaments_standings_retrieve",
+        parameters=PAGE_PARAMETERS,
+        responses={200: StandingsSerializer, 404: NOT_FOUND},
+    )
+    def get(self, request: Request, slug: str) -> Response:
+        """The tournament's overall standings, as its public board shows them: rank (shared
+        ranks flagged), points net of penalties, titles, provisional (暫定) counts."""
+        tournament = get_object_or_404(visible_tournaments(request.user), slug=slug)
+        return _board(
+            request, self, ScopeRef.tournament(tournament.pk), tournament.name, tournament
+        )
+
+
+class StageStandingsView(StandingsView):
+    @extend_schema(
+        operation_id="stages_standings_retrieve",
+        parameters=PAGE_PARAMETERS,
+        responses={200: StandingsSerializer, 404: NOT_FOUND},
+    )
+    def get(self, request: Request, stage_id: int) -> Response:
+        """A stage's standings (with earlier stages when it carries totals over) and its cut
+        line on confirmed results, as the stage board shows them."""
+        stage = get_object_or_404(
+            Stage.objects.select_related("tournament").filter(
+                tournament__in=visible_tournaments(request.user).values("pk")
+            ),
+            pk=stage_id,
+        )
+        tournament = stage.tournament
+        title = f"{tournament.name} · {stage.name}"
+        return _board(request, self, ScopeRef.stage(stage.pk), title, tournament, stage)
+
+
+class SeasonStandingsView(StandingsView):
+    @extend_schema(
+        operation_id="seasons_standings_retrieve",
+        parameters=PAGE_PARAMETERS,
+        responses={200: StandingsSerializer, 404: NOT_FOUND},
+    )
+    def get(self, request: Request, season_id: int) -> Response:
+        """A league season's standings across its published tournaments (drafts never count)."""
+        season = get_object_or_404(Season.objects.select_related("league"), pk=season_id)
+        if not visible_tournaments(request.user).filter(season=season).exists():
+            raise Http404("No visible tournament in this season.")
+        return _board(request, self, ScopeRef.season(season.pk), str(season), None)

@@ -1,0 +1,96 @@
+"""API shapes of the standings (順位表): the rows of `scoring.exports.standing_dict`, the rows
+the public boards and the CSV/JSON exports show, and the board's frame (rounds, cut line)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rest_framework import serializers
+
+
+class StandingRowSerializer(serializers.Serializer[Any]):
+    rank = serializers.IntegerField()
+    shared = serializers.BooleanField(help_text="Another row has the same rank (同順位).")
+    entry = serializers.IntegerField(
+        allow_null=True, help_text="The entry number (null on a season board)."
+    )
+    player = serializers.CharField()
+    player_id = serializers.IntegerField()
+    points = serializers.IntegerField(help_text="Net of active penalty deductions.")
+    games = serializers.IntegerField()
+    daifugo = serializers.IntegerField(help_text="大富豪 titles.")
+    fugo = serializers.IntegerField(help_text="富豪 titles.")
+    heimin = serializers.IntegerField(help_text="平民 titles.")
+    hinmin = serializers.IntegerField(help_text="貧民 titles.")
+    daihinmin = serializers.IntegerField(help_text="大貧民 titles.")
+    fouls = serializers.IntegerField(help_text="Foul finishes (反則あがり).")
+    miyako_ochi = serializers.IntegerField(help_text="Falls of a 大富豪 (都落ち).")
+    best_set = serializers.IntegerField(allow_null=True)
+    penalty_points = serializers.IntegerField(help_text="Active deductions (減点), already taken.")
+    warnings = serializers.IntegerField(help_text="Active warnings (警告).")
+    provisional = serializers.BooleanField(help_text="Some of its results are provisional (暫定).")
+    provisional_games = serializers.IntegerField(
+        help_text="Games finished but not yet confirmed by a second official."
+    )
+    confirmed_points = serializers.IntegerField(
+        allow_null=True, help_text="Points on confirmed results only (what cut lines use)."
+    )
+    confirmed_rank = serializers.IntegerField(allow_null=True)
+    advancing = serializers.BooleanField(
+        allow_null=True,
+        help_text="Stage boards with a cut: would advance on confirmed results; null elsewhere.",
+    )
+
+
+class CorrectedGameSerializer(serializers.Serializer[Any]):
+    table = serializers.IntegerField()
+    set = serializers.IntegerField()
+    game = serializers.IntegerField()
+
+
+class StandingsRoundSerializer(serializers.Serializer[Any]):
+    tournament = serializers.CharField()
+    stage = serializers.CharField()
+    round = serializers.IntegerField()
+    status = serializers.CharField()
+    complete = serializers.BooleanField(help_text="Its results are final.")
+    corrected_after_reveal = CorrectedGameSerializer(
+        many=True, help_text="Games an organiser corrected after the seed was revealed."
+    )
+
+
+class CutSerializer(serializers.Serializer[Any]):
+    rule = serializers.CharField(help_text="The stage's advancement rule, as the board says it.")
+    advancing = serializers.ListField(
+        child=serializers.IntegerField(), help_text="Entry numbers that would advance."
+    )
+    tied = serializers.ListField(
+        child=serializers.IntegerField(), help_text="Entry numbers tied across the line."
+    )
+    places_left = serializers.IntegerField()
+    line_after_rank = serializers.IntegerField(allow_null=True)
+    provisional_games = serializers.IntegerField(help_text="Results the cut does not count yet.")
+
+
+class StandingsScopeSerializer(serializers.Serializer[Any]):
+    kind = serializers.CharField(help_text="tournament, stage or season.")
+    id = serializers.IntegerField()
+
+
+class StandingsSerializer(serializers.Serializer[Any]):
+    scope = StandingsScopeSerializer()
+    title = serializers.CharField()
+    version = serializers.IntegerField(
+        help_text="Changes whenever the standings change: poll with ?v= (304-free: compare it)."
+    )
+    complete = serializers.BooleanField(help_text="Every round of the scope is final.")
+    any_provisional = serializers.BooleanField()
+    tie_breaks = serializers.ListField(
+        child=serializers.CharField(), help_text="The tie-break keys, in order."
+    )
+    rounds = StandingsRoundSerializer(many=True)
+    cut = CutSerializer(allow_null=True, help_text="Stage boards whose stage has a cut rule.")
+    count = serializers.IntegerField(help_text="Rows in all (the page holds `limit` of them).")
+    next = serializers.URLField(allow_null=True)
+    previous = serializers.URLField(allow_null=True)
+    results = StandingRowSerializer(many=True)

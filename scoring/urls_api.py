@@ -1,0 +1,25 @@
+"""Standings endpoints under /api/ (mounted before the router: docs/api.md)."""
+
+from __future__ import annotations
+
+from django.urls import path
+
+from scoring import api
+
+urlpatterns = [
+    path(
+        "tournaments/<slug:slug>/standings/",
+        api.TournamentStandingsView.as_view(),
+        name="api-tournament-standings",
+    ),
+    path(
+        "stages/<int:stage_id>/standings/",
+        api.StageStandingsView.as_view(),
+        name="api-stage-standings",
+    ),
+    path(
+        "seasons/<int:season_id>/standings/",
+        api.SeasonStandingsView.as_view(),
+        name="api-season-standings",
+    ),
+]

@@ -1,0 +1,399 @@
+"""Organiser pages for the entrants on the tournament day (htmx): walk-ins, inline edits,
+withdrawals (棄権) and reinstatement, substitutes (補欠) mid-round, late arrivals, and the CSV
+import with its preview. Thin views over `tournaments.services`.
+
+Every form answers an htmx request with the partial of its `hx-target`: the entrants section
+(`#entries`) for what changes the list, the entrant's row (`#entry-N`) for an inline edit, a
+refusal or invalid input with the same partial and status 422. Without htmx the forms post
+and redirect (a refusal re-renders the dashboard with status 422).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.forms import Form
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django_htmx.middleware import HtmxDetails
+
+from tournaments import services
+from tournaments.entrants import entrant_row, entrant_rows, substitutes_available
+from tournaments.forms import (
+    CsvConfirmForm,
+    CsvImportForm,
+    EntrantForm,
+    ReinstateForm,
+    SubstituteForm,
+    WalkInForm,
+    WithdrawForm,
+)
+from tournaments.models import Entry, Tournament
+from tournaments.selectors import organised_tournaments
+
+
+class HtmxHttpRequest(HttpRequest):
+    htmx: HtmxDetails
+
+
+SECTION = "organiser/entrants.html#entries"
+# Field ids unique on the page: the walk-in form and a row's inline form are shown together.
+WALK_IN_ID = "id_walk_in_%s"
+
+
+def _row_id(entry: Entry) -> str:
+    return f"id_entry{entry.pk}_%s"
+
+
+ROW = "organiser/entrants.html#entry-row"
+
+
+def _tournament(request: HttpRequest, slug: str) -> Tournament:
+    """Fetch and authorise in one step: other people's tournaments are simply not found."""
+    return get_object_or_404(organised_tournaments(request.user), slug=slug)
+
+
+def _entry(tournament: Tournament, entry_id: int) -> Entry:
+    return get_object_or_404(tournament.entries.select_related("player"), pk=entry_id)
+
+
+def _refusal(error: services.DomainError) -> str:
+    return f"{error.message_en} {error.message_ja}"
+
+
+def entries_context(tournament: Tournament, **extra: Any) -> dict[str, Any]:
+    """Everything the entrants section shows (the dashboard includes it)."""
+    rows = entrant_rows(tournament)
+    day = services.is_tournament_day(tournament)
+    return {
+        "tournament": tournament,
+        "entries": rows,
+        "checked_in": sum(1 for e in rows if e.status == Entry.Status.CHECKED_IN),
+        "late": [e for e in rows if e.day.is_late],  # type: ignore[attr-defined]
+        "substituted": [e for e in rows if e.day.stands_in_for],  # type: ignore[attr-defined]
+        "import_form": CsvImportForm(),
+        "walk_in_form": WalkInForm(initial={"check_in": day}, auto_id=WALK_IN_ID),
+        "walk_in_open": False,  # opened by its summary; open again after an error
+        **extra,
+    }
+
+
+def _section(
+    request: HtmxHttpRequest, tournament: Tournament, status: int = 200, **extra: Any
+) -> HttpResponse:
+    """The entrants section for htmx, else the whole dashboard (a refusal's answer)."""
+    if request.htmx:
+        return render(request, SECTION, entries_context(tournament, **extra), status=status)
+    from tournaments.organiser_views import _dashboard_context  # the page around the section
+
+    context = _dashboard_context(tournament)
+    context.update(entries_context(tournament, **extra))
+    return render(request, "organiser/dashboard.html", context, status=status)
+
+
+def _done(request: HtmxHttpRequest, tournament: Tournament, message: str) -> HttpResponse:
+    if request.htmx:
+        return _section(request, tournament, done=message)
+    messages.success(request, message)
+    return redirect("organiser:dashboard", slug=tournament.slug)
+
+
+def _row(
+    request: HtmxHttpRequest,
+    entry: Entry,
+    *,
+    mode: str = "",
+    form: Form | None = None,
+    status: int = 200,
+    error: str = "",
+) -> HttpResponse:
+    """The entrant's row (plain, or as an inline form) for htmx, else the dashboard with it."""
+    extra = {"mode": mode, "mode_entry": entry.pk, "form": form, "row_error": error}
+    if request.htmx:
+        context = {"tournament": entry.tournament, "entry": entrant_row(entry), **extra}
+        return render(request, ROW, context, status=status)
+    return _section(request, entry.tournament, status=status, **extra)
+
+
+# --- walk-ins and edits ---
+
+
+@login_required
+@require_POST
+def walk_in(request: HtmxHttpRequest, slug: str) -> HttpResponse:
+    """Add one entrant on the day (name, kana, optional e-mail and number)."""
+    tournament = _tournament(request, slug)
+    form = WalkInForm(request.POST, auto_id=WALK_IN_ID)
+    if form.is_valid():
+        data = form.cleaned_data
+        try:
+            entry = services.add_walk_in(
+                tournament,
+                request.user,
+                display_name=data["display_name"],
+                name_kana=data["name_kana"],
+                email=data["email"],
+                number=data["number"],
+                check_in=data["check_in"],
+            )
+        except services.DomainError as error:
+            form.add_error(None, _refusal(error))
+        else:
+            late = entrant_row(entry).day  # type: ignore[attr-defined]
+            joins = (
+                f" Joins at round {late.joins_at}. 第{late.joins_at}回戦から参加。"
+                if late.is_late
+                else ""
+            )
+            return _done(
+                request,
+                tournament,
+                f"Added #{entry.number} {entry.player.display_name}. "
+                f"#{entry.number} {entry.player.display_name} さんを追加しました。{joins}",
+            )
+    return _section(request, tournament, 422, walk_in_form=form, walk_in_open=True)
+
+
+@login_required
+@require_GET
+def entry_row(request: HtmxHttpRequest, slug: str, entry_id: int) -> HttpResponse:
+    """The entrant's row as it is (an inline form's Cancel)."""
+    tournament = _tournament(request, slug)
+    return _row(request, _entry(tournament, entry_id))
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def edit(request: HtmxHttpRequest, slug: str, entry_id: int) -> HttpResponse:
+    """Edit an entrant's name, kana, e-mail or number in their row."""
+    tournament = _tournament(request, slug)
+    entry = _entry(tournament, entry_id)
+    if request.method == "GET":
+        form = EntrantForm(
+            auto_id=_row_id(entry),
+            initial={
+                "display_name": entry.player.display_name,
+                "name_kana": entry.player.name_kana,
+                "email": entry.player.email,
+                "number": entry.number,
+            },
+        )
+        return _row(request, entry, mode="edit", form=form)
+    form = EntrantForm(request.POST, auto_id=_row_id(entry))
+    if form.is_valid():
+        data = form.cleaned_data
+        try:
+            entry = services.edit_entry(
+                entry,
+                request.user,
+                display_name=data["display_name"],
+                name_kana=data["name_kana"],
+                email=data["email"],
+                number=data["number"],
+            )
+        except services.DomainError as error:
+            form.add_error(None, _refusal(error))
+        else:
+            if request.htmx:
+                return _row(request, entry)
+            messages.success(request, f"Saved #{entry.number}. 保存しました。")
+            return redirect("organiser:dashboard", slug=slug)
+    return _row(request, entry, mode="edit", form=form, status=422)
+
+
+# --- check-in, withdrawal, reinstatement ---
+
+
+@login_required
+@require_POST
+def toggle_check_in(request: HtmxHttpRequest, slug: str, entry_id: int) -> HttpResponse:
+    """Check in (受付) or undo it; checked in after a draw, they are seated from the next one."""
+    tournament = _tournament(request, slug)
+    entry = _entry(tournament, entry_id)
+    try:
+        entry = services.check_in_entry(
+            entry, request.user, checked_in=entry.status != Entry.Status.CHECKED_IN
+        )
+    except services.DomainError as error:
+        return _row(request, entry, status=422, error=_refusal(error))
+    if request.htmx:
+        return _row(request, entry)
+    return redirect("organiser:dashboard", slug=slug)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def withdraw(request: HtmxHttpRequest, slug: str, entry_id: int) -> HttpResponse:
+    """Withdraw an entrant (棄権): GET asks for the reason and confirmation in their row."""
+    tournament = _tournament(request, slug)
+    entry = _entry(tournament, entry_id)
+    if request.method == "GET":
+        return _row(request, entry, mode="withdraw", form=WithdrawForm(auto_id=_row_id(entry)))
+    form = WithdrawForm(request.POST, auto_id=_row_id(entry))
+    if form.is_valid():
+        try:
+            entry = services.withdraw_entry(entry, request.user, reason=form.cleaned_data["reason"])
+        except services.DomainError as error:
+            form.add_error(None, _refusal(error))
+        else:
+            day = entrant_row(entry).day  # type: ignore[attr-defined]
+            note = ""
+            if day.open_seat is not None:
+                note = (
+                    f" They still hold seat {day.open_seat.position} at table "
+                    f"{day.open_seat.table_number} of round {day.open_seat.round_number}: forfeit "
+                    "their games there (途中棄権) or seat a substitute (補欠)."
+                )
+            if day.needs_redraw:
+                note += f" Redraw round {day.draft_round}: its draft still seats them."
+            return _done(
+                request,
+                tournament,
+                f"#{entry.number} {entry.player.display_name} withdrew.{note} "
+                f"#{entry.number} は棄権しました。",
+            )
+    return _section(request, tournament, 422, mode="withdraw", mode_entry=entry.pk, form=form)
+
+
+@login_required
+@require_POST
+def reinstate(request: HtmxHttpRequest, slug: str, entry_id: int) -> HttpResponse:
+    """Undo a withdrawal: the entrant is seated again from the next draw."""
+    tournament = _tournament(request, slug)
+    entry = _entry(tournament, entry_id)
+    form = ReinstateForm(request.POST)
+    reason = form.cleaned_data["reason"] if form.is_valid() else ""
+    try:
+        entry = services.reinstate_entry(entry, request.user, reason=reason)
+    except services.DomainError as error:
+        return _section(request, tournament, 422, refused=_refusal(error))
+    return _done(
+        request,
+        tournament,
+        f"#{entry.number} {entry.player.display_name} is back: seated from the next draw. "
+        f"#{entry.number} は復帰しました（次の抽選から）。",
+    )
+
+
+# --- substitutes ---
+
+
+def _substitute_form(tournament: Tournament, entry: Entry, data: Any = None) -> SubstituteForm:
+    choices: list[tuple[int | str, str]] = [
+        (e.pk, f"#{e.number} {e.player.display_name}")
+        for e in substitutes_available(tournament, entry)
+    ]
+    return SubstituteForm(data, choices=choices, auto_id=_row_id(entry))
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def substitute(request: HtmxHttpRequest, slug: str, entry_id: int) -> HttpResponse:
+    """A substitute (補欠) takes the entrant's seat in the round being played (or their place
+    between rounds): an entrant not seated in the round, or a new person."""
+    tournament = _tournament(request, slug)
+    entry = _entry(tournament, entry_id)
+    if request.method == "GET":
+        return _row(request, entry, mode="substitute", form=_substitute_form(tournament, entry))
+    form = _substitute_form(tournament, entry, request.POST)
+    if form.is_valid():
+        data = form.cleaned_data
+        existing = (
+            get_object_or_404(tournament.entries, pk=data["substitute"])
+            if data["substitute"] is not None
+            else None
+        )
+        try:
+            new = services.substitute_entry(
+                entry,
+                request.user,
+                substitute=existing,
+                display_name=data["display_name"],
+                name_kana=data["name_kana"],
+                email=data["email"],
+                reason=data["reason"],
+            )
+        except services.DomainError as error:
+            form.add_error(None, _refusal(error))
+        else:
+            seat = entrant_row(new).day.open_seat  # type: ignore[attr-defined]
+            where = (
+                f" at table {seat.table_number} of round {seat.round_number}"
+                if seat is not None
+                else ""
+            )
+            return _done(
+                request,
+                tournament,
+                f"#{new.number} {new.player.display_name} substitutes for #{entry.number} "
+                f"{entry.player.display_name}{where}. "
+                f"#{new.number} が #{entry.number} の補欠として出場します。",
+            )
+    return _section(request, tournament, 422, mode="substitute", mode_entry=entry.pk, form=form)
+
+
+# --- the CSV import: upload → preview → import ---
+
+
+@login_required
+@require_POST
+def import_preview(request: HtmxHttpRequest, slug: str) -> HttpResponse:
+    """Read the uploaded file (UTF-8 or Shift_JIS) and show what importing it would create, or
+    every problem by row and column (422); nothing is saved."""
+    tournament = _tournament(request, slug)
+    form = CsvImportForm(request.POST, request.FILES)
+    if not form.is_valid():
+        return _section(request, tournament, 422, import_form=form)
+    try:
+        preview = services.preview_entries_csv(
+            tournament, request.user, form.cleaned_data["file"].read()
+        )
+    except services.CsvImportError as error:
+        return _section(
+            request,
+            tournament,
+            422,
+            import_errors=error.errors,
+            import_encoding=error.encoding,
+        )
+    except services.DomainError as error:
+        form.add_error(None, _refusal(error))
+        return _section(request, tournament, 422, import_form=form)
+    confirm = CsvConfirmForm(initial={"preview": services.sign_csv_preview(tournament, preview)})
+    return _section(request, tournament, preview=preview, confirm_form=confirm)
+
+
+@login_required
+@require_POST
+def import_csv(request: HtmxHttpRequest, slug: str) -> HttpResponse:
+    """Import exactly the previewed file (`preview`, signed by the server), validated again,
+    all or nothing. A file posted directly (`file`, no preview: scripts) imports the same way."""
+    tournament = _tournament(request, slug)
+    confirm = CsvConfirmForm(request.POST)
+    form = CsvImportForm(request.POST, request.FILES)
+    try:
+        if confirm.is_valid():
+            imported = services.import_previewed_csv(
+                tournament, request.user, confirm.cleaned_data["preview"]
+            )
+        elif form.is_valid():
+            imported = services.import_entries_csv(
+                tournament, request.user, form.cleaned_data["file"].read()
+            )
+        else:
+            return _section(request, tournament, 422, import_form=form)
+    except services.CsvImportError as error:
+        return _section(
+            request, tournament, 422, import_errors=error.errors, import_encoding=error.encoding
+        )
+    except services.DomainError as error:
+        return _section(request, tournament, 422, import_refused=_refusal(error))
+    if request.htmx:
+        return _section(request, tournament, imported=imported)
+    messages.success(
+        request, f"Imported {len(imported)} entrants. {len(imported)}名を取り込みました。"
+    )
+    return redirect("organiser:dashboard", slug=slug)

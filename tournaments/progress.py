@@ -1,0 +1,279 @@
+"""Read-only queries for following a round (the officials' progress dashboard) and its paper
+(score sheets, the results sheet).
+
+The dashboard is polled every few seconds by every organiser and head referee watching, so the
+whole round is read in a fixed number of queries whatever its size: its tables (with referees
+and seats), its games with their move counts and last move time (one aggregate query; the
+hands and snapshots are never loaded), and the round's blockers.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import ClassVar
+
+from django.db.models import Max, Prefetch
+
+from games.models import Game, GameResult
+from tournaments.models import Round, Seat, Table
+from tournaments.selectors import Blocker, round_blockers
+
+# Wrong PINs after which a table's PIN stops working (games.services.PIN_ATTEMPTS, repeated
+# here so tournaments need not import the games services; a test keeps them equal).
+PIN_ATTEMPTS = 5
+
+
+@dataclass
+class Cell:
+    """One game of a table's round grid (set × game): its latest attempt and earlier voided
+    attempts."""
+
+    set_number: int
+    game_number: int
+    game: Game | None = None
+    voided: list[Game] = field(default_factory=list)
+
+    LABELS: ClassVar[dict[str, tuple[str, str]]] = {
+        "not_started": ("not started", "未開始"),
+        "in_play": ("in play", "対局中"),
+        "undo_pending": ("undo waits for the head referee", "取り消し承認待ち"),
+        "finished": ("waiting for confirmation", "確認待ち"),
+        "confirmed": ("confirmed", "確定"),
+        "forfeit": ("forfeit", "途中棄権"),
+        "void": ("void", "無効"),
+        "redeal_pending": ("void, to be re-dealt", "配り直し待ち"),
+    }
+
+    @property
+    def state(self) -> str:
+        game = self.game
+        if game is None:
+            return "not_started"
+        if game.status == Game.Status.VOID:
+            return "redeal_pending" if game.redeal else "void"
+        if game.status == Game.Status.IN_PLAY:
+            return "undo_pending" if game.undo_pending_seq is not None else "in_play"
+        if game.forfeit_seat is not None:
+            return "forfeit"
+        return "confirmed" if game.status == Game.Status.CONFIRMED else "finished"
+
+    @property
+    def label_en(self) -> str:
+        return self.LABELS[self.state][0]
+
+    @property
+    def label_ja(self) -> str:
+        return self.LABELS[self.state][1]
+
+    @property
+    def settled(self) -> bool:
+        return self.state in ("confirmed", "forfeit", "void")
+
+    @property
+    def moves(self) -> int:
+        return self.game.last_seq if self.game is not None else 0
+
+    @property
+    def last_activity(self) -> datetime | None:
+        game = self.game
+        if game is None:
+            return None
+        times = [
+            t
+            for t in (
+                getattr(game, "last_move_at", None),
+                game.created_at,
+                game.finished_at,
+                game.confirmed_at,
+                game.voided_at,
+            )
+            if t is not None
+        ]
+        return max(times) if times else None
+
+
+@dataclass
+class TableProgress:
+    table: Table
+    sets: list[list[Cell]]
+
+    @property
+    def cells(self) -> list[Cell]:
+        return [cell for row in self.sets for cell in row]
+
+    @property
+    def done(self) -> bool:
+        return all(cell.settled for cell in self.cells)
+
+    @property
+    def in_play(self) -> bool:
+        return any(cell.state in ("in_play", "undo_pending") for cell in self.cells)
+
+    @property
+    def waiting(self) -> bool:
+        return any(cell.state == "finished" for cell in self.cells)
+
+    @property
+    def settled_count(self) -> int:
+        return sum(cell.settled for cell in self.cells)
+
+    @property
+    def pin_locked(self) -> bool:
+        return self.table.pin_failures >= PIN_ATTEMPTS
+
+
+@dataclass
+class RoundProgress:
+    round: Round
+    tables: list[TableProgress]
+    blockers: list[Blocker]
+
+    @property
+    def done(self) -> int:
+        return sum(t.done for t in self.tables)
+
+    @property
+    def in_play(self) -> int:
+        return sum(t.in_play for t in self.tables)
+
+    @property
+    def waiting(self) -> int:
+        return sum(t.waiting for t in self.tables)
+
+    @property
+    def not_started(self) -> int:
+        return sum(t.settled_count == 0 and not t.in_play and not t.waiting for t in self.tables)
+
+    @property
+    def summary_en(self) -> str:
+        return (
+            f"{self.done} of {len(self.tables)} tables done, {self.in_play} in play, "
+            f"{self.waiting} waiting for confirmation"
+        )
+
+    @property
+    def summary_ja(self) -> str:
+        return (
+            f"全{len(self.tables)}卓中 {self.done}卓終了・{self.in_play}卓対局中・"
+            f"{self.waiting}卓確認待ち"
+        )
+
+
+def round_games(round_: Round) -> list[Game]:
+    """Every game of the round, attempts in order, with `last_move_at`; never the hands."""
+    return list(
+        Game.objects.filter(table__round=round_)
+        .defer("hands", "counts", "blind", "state_snapshot", "titles", "ruleset_overrides")
+        .annotate(last_move_at=Max("moves__created_at"))
+        .order_by("table_id", "set_number", "game_number", "attempt")
+    )
+
+
+def progress_tables(round_: Round) -> list[Table]:
+    return list(
+        round_.tables.select_related("referee")
+        .prefetch_related(
+            Prefetch("seats", Seat.objects.select_related("entry__player").order_by("position"))
+        )
+        .order_by("number")
+    )
+
+
+def round_progress(round_: Round) -> RoundProgress:
+    """Each table's grid of games (sets × games) with each game's state, in a fixed number of
+    queries, and what still blocks completing the round."""
+    tournament = round_.stage.tournament
+    by_slot: dict[tuple[int, int, int], Cell] = {}
+    tables = progress_tables(round_)
+    grids = []
+    for table in tables:
+        sets = []
+        for s in range(1, tournament.sets_per_round + 1):
+            row = []
+            for g in range(1, tournament.games_per_set + 1):
+                cell = Cell(s, g)
+                by_slot[(table.pk, s, g)] = cell
+                row.append(cell)
+            sets.append(row)
+        grids.append(TableProgress(table, sets))
+    for game in round_games(round_):
+        slot = by_slot.get((game.table_id, game.set_number, game.game_number))
+        if slot is None:
+            continue
+        if slot.game is not None:
+            slot.voided.append(slot.game)
+        slot.game = game
+    blockers = round_blockers(round_) if round_.is_open else []
+    return RoundProgress(round_, grids, blockers)
+
+
+@dataclass
+class SheetLine:
+    """One entrant's line of a table on the results sheet: each game's result, the total."""
+
+    seat: Seat
+    results: list[GameResult | None]
+    total: int
+
+
+@dataclass
+class SheetTable:
+    table: Table
+    slots: list[tuple[int, int]]
+    lines: list[SheetLine]
+    provisional: int
+
+
+def results_sheet(round_: Round) -> list[SheetTable]:
+    """Per table: each entrant's placing and points in every game that counts (void games are
+    left out), and the round total (the sum of the points the results carry, as scoring sums
+    them; penalties are not part of a round's result)."""
+    tournament = round_.stage.tournament
+    slots = [
+        (s, g)
+        for s in range(1, tournament.sets_per_round + 1)
+        for g in range(1, tournament.games_per_set + 1)
+    ]
+    results: dict[tuple[int, int, int, int], GameResult] = {}
+    provisional: dict[int, int] = {}
+    rows = (
+        GameResult.objects.filter(game__table__round=round_)
+        .exclude(game__status=Game.Status.VOID)
+        .select_related("game")
+        .only(
+            "seat",
+            "place",
+            "title",
+            "foul",
+            "miyako_ochi",
+            "forfeit",
+            "points",
+            "entry_id",
+            "game__table_id",
+            "game__set_number",
+            "game__game_number",
+            "game__status",
+            "game__forfeit_seat",
+        )
+    )
+    for r in rows:
+        game = r.game
+        results[(game.table_id, game.set_number, game.game_number, r.entry_id)] = r
+        if game.status == Game.Status.FINISHED and game.forfeit_seat is None and r.seat == 0:
+            provisional[game.table_id] = provisional.get(game.table_id, 0) + 1
+    totals: dict[int, int] = {}
+    for (_table, _set, _game, entry_id), r in results.items():
+        totals[entry_id] = totals.get(entry_id, 0) + r.points
+    sheet = []
+    for table in progress_tables(round_):
+        lines = [
+            SheetLine(
+                seat,
+                [results.get((table.pk, s, g, seat.entry_id)) for s, g in slots],
+                totals.get(seat.entry_id, 0),
+            )
+            for seat in table.seats.all()
+        ]
+        sheet.append(SheetTable(table, slots, lines, provisional.get(table.pk, 0)))
+    return sheet

@@ -1,0 +1,189 @@
+"""The tournament settings page (htmx): every setting an organiser may change after creation,
+each unsafe change refused and explained on its own field (`services.update_tournament_settings`
+decides; this view only turns the form into changes). The ruleset is pinned: shown read-only."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, render
+from django.views.decorators.http import require_http_methods
+from django_htmx.middleware import HtmxDetails
+
+from tournaments import services
+from tournaments.forms import TournamentSettingsForm
+from tournaments.models import Round, Season, Tournament
+from tournaments.points import (
+    CUSTOM_PRESET,
+    DEFAULT_TIE_BREAKS,
+    TIE_BREAK_KEYS,
+    custom_points_table,
+    preset_choices,
+    preset_points_table,
+)
+from tournaments.selectors import organised_tournaments
+
+
+class HtmxHttpRequest(HttpRequest):
+    htmx: HtmxDetails
+
+
+# Service field → the form field its refusal is shown on.
+FORM_FIELD = {"points_table": "points_preset"}
+
+
+def _form(tournament: Tournament, data: Any = None) -> TournamentSettingsForm:
+    table = tournament.points_table
+    places = table.get("places", {})
+    bonus = table.get("last_game_bonus", {})
+    initial = {
+        "name": tournament.name,
+        "starts_on": tournament.starts_on,
+        "ends_on": tournament.ends_on,
+        "venue": tournament.venue,
+        "season": tournament.season_id,
+        "status": tournament.status,
+        "points_preset": table.get("preset") or CUSTOM_PRESET,
+        **{f"places_{n}": " ".join(str(p) for p in places.get(str(n), [])) for n in (3, 4, 5)},
+        "last_game_bonus": " ".join(f"{k}:{v}" for k, v in bonus.items()),
+        "tie_breaks": " ".join(table.get("tie_breaks") or DEFAULT_TIE_BREAKS),
+        "games_per_set": tournament.games_per_set,
+        "sets_per_round": tournament.sets_per_round,
+        "table_size": tournament.table_size,
+        "uneven_tables": tournament.uneven_tables,
+        "bye_points": tournament.bye_points,
+        "undo_requires_approval": tournament.undo_requires_approval,
+        "forfeit_others": tournament.forfeit_others,
+        "forfeit_leaver_points": tournament.forfeit_leaver_points,
+    }
+    seasons = [
+        (season.pk, f"{season.league.name} · {season.name}")
+        for season in Season.objects.select_related("league").order_by("league__name", "-slug")
+    ]
+    return TournamentSettingsForm(
+        data,
+        initial=initial,
+        seasons=seasons,
+        presets=[*preset_choices(), (CUSTOM_PRESET, "Custom table 独自の順位点")],
+        statuses=Tournament.Status.choices,
+        uneven=Tournament.UnevenTables.choices,
+        forfeit=Tournament.ForfeitOthers.choices,
+    )
+
+
+def _numbers(text: str) -> list[int]:
+    return [int(part) for part in text.replace(",", " ").split()]
+
+
+def _points_table(tournament: Tournament, data: dict[str, Any]) -> dict[str, Any]:
+    """The points table the form describes (raises `ValidationError` or `ValueError`)."""
+    keys = data["tie_breaks"].split()
+    unknown = [k for k in keys if k not in TIE_BREAK_KEYS]
+    if unknown:
+        raise ValidationError(f"Unknown tie-break key(s): {', '.join(unknown)}.")
+    current = tournament.points_table
+    if tuple(keys) == DEFAULT_TIE_BREAKS and "tie_breaks" not in current:
+        keys = []  # the default order, left implicit as it was
+    preset = data["points_preset"]
+    if preset == CUSTOM_PRESET:
+        places = {n: _numbers(data[f"places_{n}"]) for n in (3, 4, 5) if data[f"places_{n}"]}
+        bonus = {}
+        for part in data["last_game_bonus"].replace(",", " ").split():
+            place, _, points = part.partition(":")
+            bonus[int(place)] = int(points)
+        return custom_points_table(places, last_game_bonus=bonus, tie_break_keys=keys or None)
+    table = preset_points_table(preset)
+    if keys:
+        table["tie_breaks"] = keys
+    return table
+
+
+def _changes(tournament: Tournament, form: TournamentSettingsForm) -> dict[str, Any]:
+    data = form.cleaned_data
+    changes = {
+        field: data[field]
+        for field in (
+            "name",
+            "starts_on",
+            "ends_on",
+            "venue",
+            "status",
+            "games_per_set",
+            "sets_per_round",
+            "table_size",
+            "uneven_tables",
+            "bye_points",
+            "undo_requires_approval",
+            "forfeit_others",
+            "forfeit_leaver_points",
+        )
+    }
+    season_id = data["season"]
+    changes["season"] = Season.objects.filter(pk=season_id).first() if season_id else None
+    try:
+        changes["points_table"] = _points_table(tournament, data)
+    except (ValidationError, ValueError) as error:
+        messages = error.messages if isinstance(error, ValidationError) else [str(error)]
+        form.add_error("points_preset", f"{' '.join(messages)} 順位点の表を確認してください。")
+    return changes
+
+
+def _locks(tournament: Tournament) -> dict[str, str]:
+    """What is already fixed, said beside each field before the organiser tries."""
+    rounds = Round.objects.filter(stage__tournament=tournament)
+    locks: dict[str, str] = {}
+    if rounds.exclude(status=Round.Status.DRAFT).exists():
+        fixed = "Fixed: a round is published. 公開済みの回戦があるため固定です。"
+        locks["games_per_set"] = locks["sets_per_round"] = fixed
+    if rounds.exists():
+        locks["table_size"] = "Fixed: a round is drawn. 卓組済みのため固定です。"
+    moves = services.STATUS_MOVES[tournament.status]
+    locks["status"] = (
+        "Can move to: " + ", ".join(moves) if moves else "Finished: stays finished. 終了済みです。"
+    )
+    return locks
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def settings(request: HtmxHttpRequest, slug: str) -> HttpResponse:
+    tournament = get_object_or_404(organised_tournaments(request.user), slug=slug)
+    form = _form(tournament, request.POST or None)
+    status = 200
+    result: services.SettingsChange | None = None
+    if request.method == "POST":
+        status = 422
+        if form.is_valid():
+            changes = _changes(tournament, form)
+            if form.is_valid():  # no points-table error added
+                try:
+                    result = services.update_tournament_settings(
+                        tournament, request.user, **changes
+                    )
+                except services.SettingsRefused as refused:
+                    for field, error in refused.errors.items():
+                        target = FORM_FIELD.get(field, field)
+                        form.add_error(
+                            target if target in form.fields else None,
+                            f"{error.message_en} {error.message_ja} [{error.code}]",
+                        )
+                except services.DomainError as error:
+                    form.add_error(None, f"{error.message_en} {error.message_ja}")
+                else:
+                    status = 200
+                    tournament.refresh_from_db()
+                    form = _form(tournament)
+    context = {
+        "tournament": tournament,
+        "form": form,
+        "result": result,
+        "locks": _locks(tournament),
+        "tie_break_keys": TIE_BREAK_KEYS.items(),
+    }
+    template = (
+        "organiser/settings.html#settings-body" if request.htmx else "organiser/settings.html"
+    )
+    return render(request, template, context, status=status)
