@@ -327,7 +327,7 @@ class ResultVersionListSerializer(serializers.Serializer[Any]):
     versions = ResultVersionSerializer(many=True)
 
 
-class CorrectionSerializer(serializers.Serializer[Any]):
+class PlacingInputSerializer(serializers.Serializer[Any]):
     finishing_order = serializers.ListField(
         child=serializers.IntegerField(min_value=0, max_value=4),
         help_text="0-based seats of the clean finishers in order, ending with the player left "
@@ -347,6 +347,9 @@ class CorrectionSerializer(serializers.Serializer[Any]):
         default=None,
         help_text="The previous 大富豪's seat when they fell (都落ち).",
     )
+
+
+class CorrectionSerializer(PlacingInputSerializer):
     reason = serializers.CharField(max_length=300, allow_blank=True)
     based_on_version = serializers.IntegerField(
         min_value=0, help_text="The result_version you reviewed: refused (409) if it changed."

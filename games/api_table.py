@@ -39,7 +39,13 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games import services
-from games.api import ReadOrAuthenticatedWrite, is_table_device, official_game, ruling_game
+from games.api import (
+    PlacingInputSerializer,
+    ReadOrAuthenticatedWrite,
+    is_table_device,
+    official_game,
+    ruling_game,
+)
 from games.auth import DeviceTokenAuthentication, require_scope
 from games.models import LATEST_FIRST, Game, GameResult, Move
 from games.public import seat_names
@@ -184,28 +190,6 @@ class StartGameSerializer(serializers.Serializer[Any]):
     )
 
 
-class PlacingInputSerializer(serializers.Serializer[Any]):
-    finishing_order = serializers.ListField(
-        child=serializers.IntegerField(min_value=0, max_value=4),
-        help_text="0-based seats of the clean finishers in order, ending with the player left "
-        "holding cards.",
-    )
-    fouls = serializers.ListField(
-        child=serializers.IntegerField(min_value=0, max_value=4),
-        required=False,
-        default=list,
-        help_text="Seats that finished on a foul (反則あがり), in the order they fouled.",
-    )
-    miyako_ochi = serializers.IntegerField(
-        min_value=0,
-        max_value=4,
-        required=False,
-        allow_null=True,
-        default=None,
-        help_text="The previous 大富豪's seat when they fell (都落ち).",
-    )
-
-
 class TableReasonSerializer(serializers.Serializer[Any]):
     reason = serializers.CharField(
         max_length=300, allow_blank=True, help_text="Required (reason_required when blank)."
@@ -343,6 +327,26 @@ def _call(action: Callable[[], Response]) -> Response:
         return _forbidden(error)
     except (services.GameError, tournament_services.DomainError) as error:
         return _refused(error)
+
+
+def game_write(
+    request: Request,
+    game_id: int,
+    body_type: type[serializers.Serializer[Any]],
+    act: Callable[[Game, dict[str, Any]], Response],
+    *,
+    ruling: bool = False,
+) -> Response:
+    """Every game write has one shape: the game, if the user may write it (`ruling`: a ruling
+    needs the head referee or an organiser, never a table's scorer device); the body, checked;
+    then `act`, its refusals answered as API errors."""
+    game = ruling_game(request, game_id) if ruling else official_game(request, game_id)
+    if isinstance(game, Response):
+        return game
+    body = body_type(data=request.data)
+    if not body.is_valid():
+        return _bad_request(body.errors)
+    return _call(lambda: act(game, body.validated_data))
 
 
 def _seat_rows(table_id: int) -> list[dict[str, Any]]:
@@ -561,21 +565,14 @@ class QuickResultView(TableAPIView):
         """Record a quick game's result (the console's quick-result form): the finishing
         order, the fouls in order and the fallen 大富豪 (都落ち); titles and points follow from
         the rules. The result is provisional until a second official confirms it."""
-        game = official_game(request, game_id)
-        if isinstance(game, Response):
-            return game
-        body = PlacingInputSerializer(data=request.data)
-        if not body.is_valid():
-            return _bad_request(body.errors)
-        data = body.validated_data
 
-        def record() -> Response:
+        def record(game: Game, data: dict[str, Any]) -> Response:
             services.record_quick_result(
                 game, request.user, data["finishing_order"], data["fouls"], data["miyako_ochi"]
             )
             return Response(_fresh(game), status=status.HTTP_201_CREATED)
 
-        return _call(record)
+        return game_write(request, game_id, PlacingInputSerializer, record)
 
 
 class QuickResultWithdrawView(TableAPIView):
@@ -596,18 +593,12 @@ class QuickResultWithdrawView(TableAPIView):
         play again; the withdrawn result stays in its versions). Where undos need the head
         referee's approval, only the head referee or an organiser withdraws (403
         `approval_required` for a table referee)."""
-        game = official_game(request, game_id)
-        if isinstance(game, Response):
-            return game
-        body = TableReasonSerializer(data=request.data)
-        if not body.is_valid():
-            return _bad_request(body.errors)
 
-        def withdraw() -> Response:
-            services.withdraw_quick_result(game, request.user, body.validated_data["reason"])
+        def withdraw(game: Game, data: dict[str, Any]) -> Response:
+            services.withdraw_quick_result(game, request.user, data["reason"])
             return Response(_fresh(game))
 
-        return _call(withdraw)
+        return game_write(request, game_id, TableReasonSerializer, withdraw)
 
 
 # --- undo --------------------------------------------------------------------------------------
@@ -631,23 +622,17 @@ class UndoView(TableAPIView):
         once, or — where the tournament wants the head referee's approval and you are not the
         head referee — left pending (`status: pending`; no moves until it is decided). On a
         quick game, as in the console, this withdraws the recorded result."""
-        game = official_game(request, game_id)
-        if isinstance(game, Response):
-            return game
-        body = UndoRequestSerializer(data=request.data)
-        if not body.is_valid():
-            return _bad_request(body.errors)
-        data = body.validated_data
-        if data["seq"] is not None and data["seq"] != game.last_seq:
-            return _error(
-                "seq_conflict",
-                f"The game's log moved on: its last move is now number {game.last_seq}.",
-                f"記録が進んでいます。最新の手番号は {game.last_seq} です。",
-                409,
-                expected_seq=game.last_seq,
-            )
 
-        def undo() -> Response:
+        def undo(game: Game, data: dict[str, Any]) -> Response:
+            if data["seq"] is not None and data["seq"] != game.last_seq:
+                return _error(
+                    "seq_conflict",
+                    f"The game's log moved on: its last move is now number {game.last_seq}.",
+                    f"記録が進んでいます。最新の手番号は {game.last_seq} です。",
+                    409,
+                    expected_seq=game.last_seq,
+                )
+
             body: dict[str, Any]
             if game.mode == Game.Mode.QUICK:
                 services.withdraw_quick_result(game, request.user, data["reason"])
@@ -663,7 +648,7 @@ class UndoView(TableAPIView):
                 }
             return Response(body | {"game": _fresh(game)}, status=status.HTTP_201_CREATED)
 
-        return _call(undo)
+        return game_write(request, game_id, UndoRequestSerializer, undo)
 
 
 class UndoDecisionView(TableAPIView):
@@ -677,15 +662,9 @@ class UndoDecisionView(TableAPIView):
     )
     def post(self, request: Request, game_id: int) -> Response:
         """The head referee (or an organiser) approves or refuses the pending undo."""
-        game = ruling_game(request, game_id)
-        if isinstance(game, Response):
-            return game
-        body = UndoDecisionSerializer(data=request.data)
-        if not body.is_valid():
-            return _bad_request(body.errors)
 
-        def decide() -> Response:
-            row: Move = services.decide_undo(game, request.user, body.validated_data["approve"])
+        def decide(game: Game, data: dict[str, Any]) -> Response:
+            row: Move = services.decide_undo(game, request.user, data["approve"])
             return Response(
                 {
                     "approved": bool(row.approved),
@@ -695,7 +674,7 @@ class UndoDecisionView(TableAPIView):
                 }
             )
 
-        return _call(decide)
+        return game_write(request, game_id, UndoDecisionSerializer, decide, ruling=True)
 
 
 # --- rulings: void, forfeit, correction preview ------------------------------------------------
@@ -719,19 +698,12 @@ class VoidView(TableAPIView):
         `redeal` the table plays it again with a new deal (attempt + 1). Rulings are the head
         referee's or an organiser's until the round's seed is revealed, then an organiser's
         only; after the round is closed, nobody's (409 round_closed)."""
-        game = ruling_game(request, game_id)
-        if isinstance(game, Response):
-            return game
-        body = VoidSerializer(data=request.data)
-        if not body.is_valid():
-            return _bad_request(body.errors)
-        data = body.validated_data
 
-        def void() -> Response:
+        def void(game: Game, data: dict[str, Any]) -> Response:
             services.void_game(game, request.user, reason=data["reason"], redeal=data["redeal"])
             return Response(_fresh(game))
 
-        return _call(void)
+        return game_write(request, game_id, VoidSerializer, void, ruling=True)
 
 
 class ForfeitView(TableAPIView):
@@ -752,28 +724,22 @@ class ForfeitView(TableAPIView):
         tournament's forfeit rule (or `order`); the game counts as settled. Rulings are the head
         referee's or an organiser's until the round's seed is revealed, then an organiser's
         only; after the round is closed, nobody's (409 round_closed)."""
-        game = ruling_game(request, game_id)
-        if isinstance(game, Response):
-            return game
-        body = ForfeitSerializer(data=request.data)
-        if not body.is_valid():
-            return _bad_request(body.errors)
-        data = body.validated_data
-        if data["seat"] >= game.seats:
-            return _error(
-                "forfeit_seat_invalid",
-                "Choose the player who leaves.",
-                "棄権する人を選んでください",
-                422,
-            )
 
-        def forfeit() -> Response:
+        def forfeit(game: Game, data: dict[str, Any]) -> Response:
+            if data["seat"] >= game.seats:
+                return _error(
+                    "forfeit_seat_invalid",
+                    "Choose the player who leaves.",
+                    "棄権する人を選んでください",
+                    422,
+                )
+
             services.forfeit_seat(
                 game, request.user, seat=data["seat"], reason=data["reason"], order=data["order"]
             )
             return Response(_fresh(game), status=status.HTTP_201_CREATED)
 
-        return _call(forfeit)
+        return game_write(request, game_id, ForfeitSerializer, forfeit, ruling=True)
 
 
 class CorrectionPreviewView(TableAPIView):
@@ -792,15 +758,8 @@ class CorrectionPreviewView(TableAPIView):
         """The result before and after a correction, side by side, with the version it is
         based on — nothing is saved. Save it with POST /api/games/{id}/corrections/ (the head
         referee or an organiser; after the seed is revealed an organiser only)."""
-        game = ruling_game(request, game_id)
-        if isinstance(game, Response):
-            return game
-        body = PlacingInputSerializer(data=request.data)
-        if not body.is_valid():
-            return _bad_request(body.errors)
-        data = body.validated_data
 
-        def preview() -> Response:
+        def preview(game: Game, data: dict[str, Any]) -> Response:
             found = services.preview_correction(
                 game, request.user, data["finishing_order"], data["fouls"], data["miyako_ochi"]
             )
@@ -823,7 +782,7 @@ class CorrectionPreviewView(TableAPIView):
                 }
             )
 
-        return _call(preview)
+        return game_write(request, game_id, PlacingInputSerializer, preview, ruling=True)
 
 
 # --- penalties ---------------------------------------------------------------------------------
@@ -887,20 +846,14 @@ class GamePenaltiesView(TableAPIView):
         """A warning (警告) or a points deduction (減点) for a player at the table, in this
         game: the head referee's or an organiser's ruling, audited, counted in every standing
         at once."""
-        game = ruling_game(request, game_id)
-        if isinstance(game, Response):
-            return game
-        body = GamePenaltyCreateSerializer(data=request.data)
-        if not body.is_valid():
-            return _bad_request(body.errors)
-        data = body.validated_data
-        seat = (
-            Seat.objects.filter(table_id=game.table_id, position=data["seat"] + 1)
-            .select_related("entry__tournament")
-            .first()
-        )
 
-        def give() -> Response:
+        def give(game: Game, data: dict[str, Any]) -> Response:
+            seat = (
+                Seat.objects.filter(table_id=game.table_id, position=data["seat"] + 1)
+                .select_related("entry__tournament")
+                .first()
+            )
+
             if seat is None:
                 raise tournament_services.DomainError(
                     "Choose a player seated at this table.",
@@ -919,7 +872,7 @@ class GamePenaltiesView(TableAPIView):
             penalty = Penalty.objects.select_related("entry__player").get(pk=penalty.pk)
             return Response(penalty_dict(penalty), status=status.HTTP_201_CREATED)
 
-        return _call(give)
+        return game_write(request, game_id, GamePenaltyCreateSerializer, give, ruling=True)
 
 
 class PenaltyWithdrawView(TableAPIView):
