@@ -293,15 +293,20 @@ class RulingErrorSerializer(serializers.Serializer[Any]):
     message_ja = serializers.CharField()
 
 
-class VersionPlacingSerializer(serializers.Serializer[Any]):
+class PlacingRowSerializer(serializers.Serializer[Any]):
+    """One seat's place in a game's result, as every result the API shows has it."""
+
     seat = serializers.IntegerField(help_text="0-based engine seat (table position − 1).")
-    entry = serializers.IntegerField(help_text="The entry's id.")
     place = serializers.IntegerField()
     title = serializers.CharField(allow_blank=True)
     foul = serializers.BooleanField()
     miyako_ochi = serializers.BooleanField()
     forfeit = serializers.BooleanField()
     points = serializers.IntegerField()
+
+
+class VersionPlacingSerializer(PlacingRowSerializer):
+    entry = serializers.IntegerField(help_text="The entry's id.")
 
 
 class ResultVersionSerializer(serializers.Serializer[Any]):

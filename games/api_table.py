@@ -41,6 +41,7 @@ from rest_framework.views import APIView
 from games import services
 from games.api import (
     PlacingInputSerializer,
+    PlacingRowSerializer,
     ReadOrAuthenticatedWrite,
     is_table_device,
     official_game,
@@ -104,16 +105,9 @@ class TableErrorSerializer(serializers.Serializer[Any]):
     )
 
 
-class GameResultRowSerializer(serializers.Serializer[Any]):
-    seat = serializers.IntegerField(help_text="0-based engine seat (table position − 1).")
+class GameResultRowSerializer(PlacingRowSerializer):
     entry_number = serializers.IntegerField()
     player = serializers.CharField()
-    place = serializers.IntegerField()
-    title = serializers.CharField(allow_blank=True)
-    foul = serializers.BooleanField()
-    miyako_ochi = serializers.BooleanField()
-    forfeit = serializers.BooleanField()
-    points = serializers.IntegerField()
 
 
 class GameSummarySerializer(serializers.Serializer[Any]):
