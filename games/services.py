@@ -975,13 +975,22 @@ def confirm_game(game: Game, actor: AnyUser) -> Game:
                 "Only a finished game can be confirmed.",
                 "終了したゲームのみ確定できます",
             )
-        game.status = Game.Status.CONFIRMED
-        game.confirmed_by = actor if actor.is_authenticated else None
-        game.confirmed_at = timezone.now()
-        _changed(game)
-        game.save(update_fields=["status", "confirmed_by", "confirmed_at", "version"])
-        transaction.on_commit(partial(live.notify_game_confirmed, game.pk, _tournament(game).pk))
+        _mark_confirmed(game, actor)
     return game
+
+
+def _mark_confirmed(game: Game, actor: AnyUser, *, by_seat: int | None = None) -> None:
+    """The one write of a confirmation (the game row is locked by the caller): by an official's
+    own account, or by a seated player with the table's PIN (`by_seat`)."""
+    game.status = Game.Status.CONFIRMED
+    game.confirmed_by = actor if actor.is_authenticated else None
+    game.confirmed_by_seat = by_seat
+    game.confirmed_at = timezone.now()
+    _changed(game)
+    game.save(
+        update_fields=["status", "confirmed_by", "confirmed_by_seat", "confirmed_at", "version"]
+    )
+    transaction.on_commit(partial(live.notify_game_confirmed, game.pk, _tournament(game).pk))
 
 
 # --- rulings: corrections, void and re-deal, forfeit -----------------------------------------
@@ -1339,20 +1348,7 @@ def confirm_game_by_player(game: Game, actor: AnyUser, seat: int, pin: str) -> G
                         error = _pin_locked_error()
             else:
                 tournament = _tournament(game)
-                game.status = Game.Status.CONFIRMED
-                game.confirmed_by = actor if actor.is_authenticated else None
-                game.confirmed_by_seat = seat
-                game.confirmed_at = timezone.now()
-                _changed(game)
-                game.save(
-                    update_fields=[
-                        "status",
-                        "confirmed_by",
-                        "confirmed_by_seat",
-                        "confirmed_at",
-                        "version",
-                    ]
-                )
+                _mark_confirmed(game, actor, by_seat=seat)
                 if table.pin_failures:
                     table.pin_failures = 0
                     table.save(update_fields=["pin_failures"])
@@ -1376,7 +1372,6 @@ def confirm_game_by_player(game: Game, actor: AnyUser, seat: int, pin: str) -> G
                         "player": player[1] if player else "",
                     },
                 )
-                transaction.on_commit(partial(live.notify_game_confirmed, game.pk, tournament.pk))
     except PermissionDenied as denied:
         _record_player_refusal(game, actor, seat, "forbidden", str(denied), "権限がありません")
         raise
