@@ -5,16 +5,19 @@ sends the `table_changed` signal (in-process listeners: tests, a future Redis/AS
 Feeds — htmx polling and the SSE/long-poll endpoint — compare `table_version()` with what the
 client last saw and, on change, the client refetches the public view through the ordinary
 views, where hidden hands are filtered. The ping itself carries no game data, so it cannot
-leak a card. It works the same on SQLite with eager Celery and on PostgreSQL.
+leak a card. It works the same on SQLite with eager Celery and on PostgreSQL. A mid-round
+substitution (tournaments) pings the same way (`notify_seats_changed`).
 """
 
 from __future__ import annotations
 
 import logging
 
+from django.db.models import Max
 from django.dispatch import Signal
 
 from games.models import LATEST_FIRST, Game
+from tournaments.models import Seat
 
 log = logging.getLogger(__name__)
 
@@ -46,11 +49,33 @@ def notify_game_confirmed(game_id: int, tournament_id: int) -> None:
 
 
 def table_version(table_id: int) -> str:
-    """An opaque marker that changes whenever the table's public view may have changed."""
+    """An opaque marker that changes whenever the table's public view may have changed: a
+    write to its latest game, or a seat taken over by a substitute mid-round
+    (`Seat.substituted_at`: the names shown change)."""
     latest = (
         Game.objects.filter(table_id=table_id)
         .order_by(*LATEST_FIRST)
         .values_list("pk", "version")
         .first()
     )
-    return "0" if latest is None else f"{latest[0]}.{latest[1]}"
+    version = "0" if latest is None else f"{latest[0]}.{latest[1]}"
+    substituted = Seat.objects.filter(table_id=table_id, substituted_at__isnull=False).aggregate(
+        last=Max("substituted_at")
+    )["last"]
+    if substituted is not None:
+        version += f"-s{int(substituted.timestamp() * 1000)}"
+    return version
+
+
+def notify_seats_changed(table_id: int) -> None:
+    """A table's seats changed outside a game (a mid-round substitution, sent after commit by
+    `tournaments.services.substitute_entry`): the same `table_changed` ping, so live viewers
+    refetch and show the new names."""
+    latest = (
+        Game.objects.filter(table_id=table_id)
+        .order_by(*LATEST_FIRST)
+        .values_list("pk", "version")
+        .first()
+    )
+    game_id, version = latest if latest is not None else (0, 0)
+    notify_table_changed(table_id, game_id, version)

@@ -4,6 +4,8 @@ Each row says how much of it is provisional (暫定): `provisional_games` of its
 finished but not yet confirmed by a second official, and `confirmed_points` (with
 `confirmed_rank`) count confirmed results only — what cut lines use. `points` are net of the
 active penalty deductions (`penalty_points`); `warnings` counts active warnings.
+`decided_by_playoff` marks rows whose place among level entrants a settled playoff
+(順位決定戦) decided (its games add nothing to `points`).
 """
 
 from __future__ import annotations
@@ -36,6 +38,7 @@ COLUMNS = (
     "provisional_games",
     "confirmed_points",
     "confirmed_rank",
+    "decided_by_playoff",
 )
 
 
@@ -62,6 +65,8 @@ def standing_dict(row: Standing) -> dict[str, Any]:
         "provisional_games": row.provisional_games,
         "confirmed_points": row.confirmed_points,
         "confirmed_rank": row.confirmed_rank,
+        # Placed among entrants level on every tie-break by a settled playoff (順位決定戦).
+        "decided_by_playoff": bool(row.decided_by_playoff),
     }
 
 

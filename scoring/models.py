@@ -77,6 +77,9 @@ class Standing(models.Model):
     computed_at = models.DateTimeField()
     # The scope's standings version (`StandingsVersion.version`) these rows belong to.
     results_version = models.PositiveIntegerField()
+    # Not stored: `scoring.standings.standings` sets it on the rows whose place among entrants
+    # level on every tie-break a settled playoff (順位決定戦) decided.
+    decided_by_playoff: bool = False
 
     class Meta:
         ordering = ["scope", "tournament", "stage", "season", "rank", "player"]

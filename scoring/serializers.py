@@ -36,6 +36,10 @@ class StandingRowSerializer(serializers.Serializer[Any]):
         allow_null=True, help_text="Points on confirmed results only (what cut lines use)."
     )
     confirmed_rank = serializers.IntegerField(allow_null=True)
+    decided_by_playoff = serializers.BooleanField(
+        help_text="Placed among entrants level on every tie-break by a settled playoff "
+        "(順位決定戦); playoff games add nothing to points."
+    )
     advancing = serializers.BooleanField(
         allow_null=True,
         help_text="Stage boards with a cut: would advance on confirmed results; null elsewhere.",

@@ -32,6 +32,11 @@ What the rows count:
   never provisional) in the scopes the round belongs to, like a game's; a bye is not a game —
   it adds nothing to `games`, the title counts or `best_set`.
 
+Playoffs (順位決定戦): their games never count in any total. Once a playoff is settled, its
+placings order the entrants it was played for — and only them — in the standings of the stage
+it breaks a tie of, and (for the final, the last stage) in the tournament's standings: see
+`playoff_ranks`. The rows it placed are flagged `decided_by_playoff` when read.
+
 The digest also covers the scope's rounds (status, games corrected after the reveal), so a
 round completing or its seed being revealed bumps the version and live boards show it.
 """
@@ -40,7 +45,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 
@@ -53,7 +58,8 @@ from games.models import Game, GameResult
 from scoring.models import Scope, Standing, StandingsVersion
 from tournaments.models import Bye, Entry, Penalty, Round, Season, Stage, Table, Tournament
 from tournaments.points import DEFAULT_TIE_BREAKS, TIE_BREAK_KEYS, points_for, tie_breaks
-from tournaments.selectors import stage_participants
+from tournaments.selectors import main_stages, stage_participants
+from tournaments.services import playoff_order, settled_playoffs
 
 log = logging.getLogger(__name__)
 
@@ -508,6 +514,8 @@ def _lock(ref: ScopeRef) -> None:
 def recompute_scope(ref: ScopeRef) -> Outcome:
     """Rebuild one scope's standings from its results (idempotent; see the module docstring)."""
     sql, _ = standings_sql(ref)
+    # Before the scope's lock: reading a playoff's placings recomputes the playoff's scope.
+    positions = playoff_positions(ref)
     with transaction.atomic():
         _lock(ref)
         version, _ = StandingsVersion.objects.select_for_update().get_or_create(key=ref.key)
@@ -520,6 +528,8 @@ def recompute_scope(ref: ScopeRef) -> Outcome:
                     for statement in prepare:
                         cursor.execute(statement)
                     cursor.execute(insert, [now, version.version + 1])
+                if positions:
+                    _apply_playoffs(ref, positions)
                 digest, rows = _digest(ref)
                 if digest == version.digest:
                     raise _Unchanged
@@ -685,11 +695,17 @@ def scope_rounds(ref: ScopeRef) -> list[RoundLine]:
 
 
 def standings(ref: ScopeRef) -> list[Standing]:
-    return list(
+    """The scope's rows in board order, those a settled playoff placed flagged
+    (`Standing.decided_by_playoff`)."""
+    rows = list(
         Standing.objects.filter(**scope_filter(ref))
         .select_related("player", "entry")
         .order_by("rank", "player__display_name", "player_id")
     )
+    decided = decided_by_playoff(ref, rows)
+    for row in rows:
+        row.decided_by_playoff = row.entry_id in decided
+    return rows
 
 
 def standings_version(ref: ScopeRef) -> int:
@@ -699,3 +715,109 @@ def standings_version(ref: ScopeRef) -> int:
 
 def season_of(season_id: int) -> Season:
     return Season.objects.select_related("league").get(pk=season_id)
+
+
+# --- playoffs (順位決定戦) --------------------------------------------------------------------
+
+# Tie-break key -> the `Standing` column it compares (see ORDER_SQL).
+KEY_COLUMN: dict[str, str] = {"points": "points", "best_set": "best_set", **KEY_COUNT}
+assert set(KEY_COLUMN) == set(TIE_BREAK_KEYS)
+
+
+def playoff_stage(ref: ScopeRef) -> Stage | None:
+    """The stage whose settled playoffs order level entrants in the scope's standings: a
+    stage's own (a cut's or a final's); for a tournament, its final's (the last stage that is
+    not a playoff: the final decides the places). None for a season or a playoff."""
+    if ref.kind == Scope.STAGE:
+        stage = Stage.objects.select_related("tournament").get(pk=ref.id)
+        return None if stage.kind == Stage.Kind.PLAYOFF else stage
+    if ref.kind == Scope.TOURNAMENT:
+        return main_stages(Tournament.objects.get(pk=ref.id)).last()
+    return None
+
+
+def playoff_positions(ref: ScopeRef) -> dict[int, int]:
+    """Entry id -> its position in `tournaments.services.playoff_order` of the scope's
+    playoff stage (0 = best; entrants level in their playoff share one); empty when no
+    playoff of it is settled."""
+    stage = playoff_stage(ref)
+    if stage is None or not stage.playoffs.exists():
+        return {}
+    # A later playoff (among those still level after an earlier one) places them finer.
+    return {entry: i for i, group in enumerate(playoff_order(stage)) for entry in group}
+
+
+def playoff_covers(group: Sequence[int], members: Iterable[int]) -> bool:
+    """The one rule for when a playoff breaks a tie in the standings: the entrants level on
+    every tie-break key (`group`, a shared rank) are more than one and *every* one of them
+    has a place in a settled playoff. A playoff is then the first key that separates them —
+    and it never reaches anyone it was not played for (an entrant level with them after a
+    correction keeps the whole group level)."""
+    covered = set(members)
+    return len(group) > 1 and all(entry in covered for entry in group)
+
+
+def playoff_ranks(
+    ranked: Iterable[tuple[int, int]], positions: Mapping[int, int]
+) -> dict[int, tuple[int, bool]]:
+    """New (rank, shared) for the entrants a settled playoff places: among each shared rank
+    that `playoff_covers`, an entrant's rank goes down by one for each member with a better
+    playoff position; those level in the playoff still share. `ranked`: (entry, rank)."""
+    groups: dict[int, list[int]] = {}
+    for entry, rank in ranked:
+        groups.setdefault(rank, []).append(entry)
+    placed: dict[int, tuple[int, bool]] = {}
+    for rank, group in groups.items():
+        if not playoff_covers(group, positions):
+            continue
+        for entry in group:
+            better = sum(1 for other in group if positions[other] < positions[entry])
+            level = sum(1 for other in group if positions[other] == positions[entry])
+            placed[entry] = (rank + better, level > 1)
+    return placed
+
+
+def _apply_playoffs(ref: ScopeRef, positions: Mapping[int, int]) -> None:
+    """Re-rank the freshly written rows of the scope by its settled playoffs, both the rank
+    and the confirmed rank (what cuts use); totals are untouched."""
+    rows = list(
+        Standing.objects.filter(**scope_filter(ref)).values_list(
+            "pk", "entry_id", "rank", "confirmed_rank"
+        )
+    )
+    # Tournament and stage rows always name their entry (only seasons' do not).
+    ranks = playoff_ranks(((e, r) for _, e, r, _ in rows), positions)
+    confirmed = playoff_ranks(((e, c) for _, e, _, c in rows), positions)
+    for pk, entry, _, _ in rows:
+        changes: dict[str, object] = {}
+        if entry in ranks:
+            changes["rank"], changes["shared"] = ranks[entry]
+        if entry in confirmed:
+            changes["confirmed_rank"], changes["confirmed_shared"] = confirmed[entry]
+        if changes:
+            Standing.objects.filter(pk=pk).update(**changes)
+
+
+def decided_by_playoff(ref: ScopeRef, rows: Sequence[Standing]) -> frozenset[int]:
+    """The entry ids among `rows` whose place a settled playoff decided: level with others on
+    every tie-break key, the group `playoff_covers`, and their ranks no longer all equal."""
+    stage = playoff_stage(ref)
+    if stage is None:
+        return frozenset()
+    members = {
+        entry
+        for playoff in settled_playoffs(stage)
+        for entry in playoff.entrants.values_list("entry_id", flat=True)
+    }
+    if not members:
+        return frozenset()
+    keys = tie_breaks(stage.tournament.points_table)
+    groups: dict[tuple[object, ...], list[Standing]] = {}
+    for row in rows:
+        groups.setdefault(tuple(getattr(row, KEY_COLUMN[k]) for k in keys), []).append(row)
+    decided: set[int] = set()
+    for group in groups.values():
+        entries = [row.entry_id for row in group if row.entry_id is not None]
+        if playoff_covers(entries, members) and len({row.rank for row in group}) > 1:
+            decided.update(entries)
+    return frozenset(decided)

@@ -12,17 +12,28 @@ from tournaments.rulesets import ruleset_choices
 
 
 class TournamentFromPresetForm(forms.Form):
-    name = forms.CharField(max_length=200)
-    slug = forms.SlugField(max_length=80, help_text="Used in addresses, e.g. nagoya-open-2026.")
+    name = forms.CharField(label="Name 大会名", max_length=200)
+    slug = forms.SlugField(
+        label="Address アドレス",
+        max_length=80,
+        help_text="Used in the tournament's web addresses, e.g. nagoya-open-2026. "
+        "半角英数字とハイフン。",
+    )
     ruleset = forms.ChoiceField(label="Ruleset preset ルール", choices=ruleset_choices)
     points_preset = forms.ChoiceField(
         label="Points table 順位点",
         choices=[(key, label) for key, (label, _) in POINTS_PRESETS.items()],
         help_text="The JDF's own points per title are not published; pick a labelled preset.",
     )
-    games_per_set = forms.IntegerField(min_value=1, max_value=20, initial=4)
-    sets_per_round = forms.IntegerField(min_value=1, max_value=10, initial=3)
-    table_size = forms.IntegerField(min_value=3, max_value=5, initial=4)
+    games_per_set = forms.IntegerField(
+        label="Games a set 1セットのゲーム数", min_value=1, max_value=20, initial=4
+    )
+    sets_per_round = forms.IntegerField(
+        label="Sets a round 1回戦のセット数", min_value=1, max_value=10, initial=3
+    )
+    table_size = forms.IntegerField(
+        label="Table size 卓の人数", min_value=3, max_value=5, initial=4
+    )
     uneven_tables = forms.ChoiceField(
         label="When the field does not divide into full tables 端数の扱い",
         choices=Tournament.UnevenTables.choices,
@@ -37,8 +48,10 @@ class TournamentFromPresetForm(forms.Form):
         required=False,
         help_text="Scored by a player who sits out a round (byes only).",
     )
-    venue = forms.CharField(max_length=200, required=False)
-    starts_on = forms.DateField(required=False, widget=forms.DateInput(attrs={"type": "date"}))
+    venue = forms.CharField(label="Venue 会場", max_length=200, required=False)
+    starts_on = forms.DateField(
+        label="Starts on 開始日", required=False, widget=forms.DateInput(attrs={"type": "date"})
+    )
 
     def clean_bye_points(self) -> int:
         return int(self.cleaned_data.get("bye_points") or 0)

@@ -617,6 +617,7 @@ class AuditEntry(models.Model):
         STAGE_CREATED = "stage_created", "Stage created"
         STAGE_EDITED = "stage_edited", "Stage edited"
         PLAYOFF_CREATED = "playoff_created", "Playoff table created"
+        STAGE_ADVANCED = "stage_advanced", "Qualifiers advanced to the next stage"
         RESULT_CONFIRMED_BY_PLAYER = "result_confirmed_by_player", "Result confirmed by a player"
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="audit")

@@ -20,6 +20,7 @@ from django_htmx.middleware import HtmxDetails
 from games import services as game_services
 from games.models import Game
 from tournaments.models import Official, Round, Table, Tournament
+from tournaments.permissions import is_organiser
 from tournaments.progress import progress_tables, results_sheet, round_progress
 from tournaments.selectors import officiated_tournaments
 
@@ -57,6 +58,9 @@ def _progress_context(request: HttpRequest, round_: Round, **extra: Any) -> dict
     return {
         "tournament": round_.stage.tournament,
         "round": round_,
+        # The head referee follows the round here too, but the organiser pages (dashboard,
+        # round page, completing the round) are the organisers': no links that 404 for them.
+        "organises": is_organiser(request.user, round_.stage.tournament),
         "progress": round_progress(round_),
         "poll_seconds": POLL_SECONDS,
         "user_id": request.user.pk,
@@ -153,6 +157,7 @@ def score_sheets(request: HttpRequest, slug: str, round_id: int) -> HttpResponse
         {
             "tournament": tournament,
             "round": round_,
+            "organises": is_organiser(request.user, tournament),
             "tables": progress_tables(round_),
             "sets": range(1, tournament.sets_per_round + 1),
             "games": range(1, tournament.games_per_set + 1),
@@ -172,6 +177,7 @@ def results_sheet_view(request: HttpRequest, slug: str, round_id: int) -> HttpRe
         {
             "tournament": round_.stage.tournament,
             "round": round_,
+            "organises": is_organiser(request.user, round_.stage.tournament),
             "sheet": results_sheet(round_),
             "final": round_.is_settled,
         },

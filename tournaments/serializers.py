@@ -5,7 +5,10 @@ from typing import Any
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from games import services as game_services
+from games.models import LATEST_FIRST, Game
 from tournaments.models import Bye, Entry, Round, Seat, Stage, Table, Tournament
+from tournaments.services import DomainError, require_round_open
 
 
 class EntrySerializer(serializers.ModelSerializer[Entry]):
@@ -256,13 +259,128 @@ class SeatSerializer(serializers.ModelSerializer[Seat]):
         fields = ["position", "entry_number", "player"]
 
 
+class TableCurrentGameSerializer(serializers.Serializer[Any]):
+    id = serializers.IntegerField()
+    set_number = serializers.IntegerField()
+    game_number = serializers.IntegerField()
+    attempt = serializers.IntegerField(help_text="2, 3… for a voided game dealt again.")
+    status = serializers.ChoiceField(choices=Game.Status.choices)
+    next_seq = serializers.IntegerField(help_text="The seq to send with the next move.")
+    undo_pending_seq = serializers.IntegerField(
+        allow_null=True, help_text="An undo waiting for the head referee (no moves meanwhile)."
+    )
+
+
+class TableNextGameSerializer(serializers.Serializer[Any]):
+    set_number = serializers.IntegerField()
+    game_number = serializers.IntegerField()
+    attempt = serializers.IntegerField()
+
+
+class TableBlockerSerializer(serializers.Serializer[Any]):
+    code = serializers.CharField(help_text="game_in_play, round_complete, round_not_open…")
+    message_en = serializers.CharField()
+    message_ja = serializers.CharField()
+
+
 class TableSerializer(serializers.ModelSerializer[Table]):
+    """A table, its seats (who sits there now, substitutes included), its current game and
+    what starting a game there would start — the same answers as `/api/tables/<id>/games/`
+    (`games.api_table.TableGamesView`), which lists every game with its result. That view's
+    summaries are not reused here: `games.api_table` imports scoring, which tournaments never
+    does (docs/design.md §2); the next game comes from the same `games.services` function."""
+
     seats = SeatSerializer(many=True, read_only=True)
     referee = serializers.CharField(source="referee.username", read_only=True, allow_null=True)
+    current_game = serializers.SerializerMethodField(
+        help_text="The table's latest game (in play or the last one played); null before any."
+    )
+    next_game = serializers.SerializerMethodField(
+        help_text="What starting a game now starts; null when none can start (see next_blocker)."
+    )
+    next_blocker = serializers.SerializerMethodField(
+        help_text="Why no game can start now; null when one can."
+    )
+    games_url = serializers.SerializerMethodField(
+        help_text="Every game of the table with its result: /api/tables/<id>/games/."
+    )
 
     class Meta:
         model = Table
-        fields = ["id", "round", "number", "referee", "explanation", "seats"]
+        fields = [
+            "id",
+            "round",
+            "number",
+            "referee",
+            "explanation",
+            "seats",
+            "current_game",
+            "next_game",
+            "next_blocker",
+            "games_url",
+        ]
+
+    def _play(self, table: Table) -> dict[str, Any]:
+        cache: dict[int, dict[str, Any]] = self.context.setdefault("table_play", {})
+        if table.pk not in cache:
+            cache[table.pk] = table_play(table)
+        return cache[table.pk]
+
+    @extend_schema_field(TableCurrentGameSerializer(allow_null=True))
+    def get_current_game(self, table: Table) -> dict[str, Any] | None:
+        current: dict[str, Any] | None = self._play(table)["current_game"]
+        return current
+
+    @extend_schema_field(TableNextGameSerializer(allow_null=True))
+    def get_next_game(self, table: Table) -> dict[str, int] | None:
+        nxt: dict[str, int] | None = self._play(table)["next_game"]
+        return nxt
+
+    @extend_schema_field(TableBlockerSerializer(allow_null=True))
+    def get_next_blocker(self, table: Table) -> dict[str, str] | None:
+        blocker: dict[str, str] | None = self._play(table)["next_blocker"]
+        return blocker
+
+    @extend_schema_field(serializers.CharField())
+    def get_games_url(self, table: Table) -> str:
+        return f"/api/tables/{table.pk}/games/"
+
+
+def table_play(table: Table) -> dict[str, Any]:
+    """A table's current game (never a hand), the next game a start would start, or why none
+    can start — as `games.api_table.TableGamesView` answers them."""
+    latest = table.games.order_by(*LATEST_FIRST).first()
+    current = None
+    if latest is not None:
+        current = {
+            "id": latest.pk,
+            "set_number": latest.set_number,
+            "game_number": latest.game_number,
+            "attempt": latest.attempt,
+            "status": latest.status,
+            "next_seq": latest.last_seq + 1,
+            "undo_pending_seq": latest.undo_pending_seq,
+        }
+    next_game: dict[str, int] | None = None
+    blocker: dict[str, str] | None = None
+    try:
+        try:
+            require_round_open(table.round)
+        except DomainError as closed:
+            raise game_services.GameError.of(closed) from closed
+        nxt = game_services.next_game_numbers(table)
+        next_game = {
+            "set_number": nxt.set_number,
+            "game_number": nxt.game_number,
+            "attempt": nxt.attempt,
+        }
+    except game_services.GameError as error:
+        blocker = {
+            "code": error.code,
+            "message_en": error.message_en,
+            "message_ja": error.message_ja,
+        }
+    return {"current_game": current, "next_game": next_game, "next_blocker": blocker}
 
 
 class DrawRequestSerializer(serializers.Serializer[Round]):

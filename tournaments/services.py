@@ -24,6 +24,7 @@ from django.db.models import F, Max, Q, QuerySet
 from django.utils import timezone
 
 from games import refusals
+from games.live import notify_seats_changed
 from games.models import DeviceToken, Game
 from tournaments import seating
 from tournaments.advancement import (
@@ -642,6 +643,8 @@ def substitute_entry(
         seat.entry = substitute
         seat.substituted_at = now
         seat.save(update_fields=["entry", "substituted_entry", "substituted_at"])
+        # Live tables and consoles refetch (after commit) and show the substitute's name.
+        transaction.on_commit(partial(notify_seats_changed, seat.table_id))
     record_audit(
         tournament,
         actor,
@@ -1480,6 +1483,22 @@ def advance_stage(
     created = StageEntrant.objects.bulk_create(places)
     stage.advanced_at = timezone.now()
     stage.save(update_fields=["advanced_at"])
+    numbers = dict(stage.tournament.entries.values_list("pk", "number"))
+    record_audit(
+        stage.tournament,
+        actor,
+        AuditEntry.Action.STAGE_ADVANCED,
+        data={
+            "stage": stage.name,
+            "to": target.name,
+            "advanced": sorted(numbers[p.entry_id] for p in created),
+            # The order an organiser typed for tied entrants (a playoff's or a lot's).
+            "tie_break": [
+                [numbers[e] for e in ([group] if isinstance(group, int) else group)]
+                for group in tie_break
+            ],
+        },
+    )
     # After commit: scoring sends the `stage.cut` webhook and recomputes the next stage.
     transaction.on_commit(
         partial(
@@ -2115,6 +2134,53 @@ def stage_rule_notices(stage: Stage) -> list[Notice]:
 
 
 _UNSET: object = object()
+
+
+@transaction.atomic
+def seed_entries(stage: Stage, actor: AnyUser, numbers: Sequence[int]) -> list[Entry]:
+    """Seed entrants straight into a later stage (e.g. last year's finalists into the final):
+    they skip the stages before it and join it when the previous stage advances. `numbers` is
+    the whole list of the stage's seeds (an empty list clears them). Refused for the first
+    stage and playoffs (nothing to skip), and once the previous stage has advanced (the seeds
+    would never be placed). Audited (STAGE_EDITED)."""
+    tournament = stage.tournament
+    require_organiser(actor, tournament)
+    stage = Stage.objects.select_for_update().get(pk=stage.pk)
+    previous = previous_stage(stage)
+    if previous is None:
+        raise DomainError(
+            f"{stage.name} is where everyone starts: seed entrants into a later stage.",
+            f"{stage.name} は最初のステージです。シードは後のステージに設定してください。",
+            code="seed_first_stage",
+        )
+    if previous.advanced_at is not None:
+        raise DomainError(
+            f"{previous.name} has already advanced to {stage.name}: seeds can no longer join it.",
+            f"{previous.name} は進出処理済みのため、{stage.name} にシードを追加できません。",
+            code="stage_advanced",
+        )
+    wanted = sorted(set(numbers))
+    entries = list(tournament.entries.filter(number__in=wanted))
+    unknown = sorted(set(wanted) - {e.number for e in entries})
+    dropped = sorted(e.number for e in entries if e.status == Entry.Status.DROPPED)
+    if unknown or dropped:
+        listed = ", ".join(f"#{n}" for n in unknown + dropped)
+        raise DomainError(
+            f"Not an entrant who can be seeded (unknown or withdrawn): {listed}.",
+            f"シードにできない参加者番号です（存在しないか棄権）：{listed}。",
+            code="seed_unknown_entry",
+        )
+    before = sorted(tournament.entries.filter(seeded_into=stage).values_list("number", flat=True))
+    tournament.entries.filter(seeded_into=stage).exclude(number__in=wanted).update(seeded_into=None)
+    tournament.entries.filter(number__in=wanted).update(seeded_into=stage)
+    if before != wanted:
+        record_audit(
+            tournament,
+            actor,
+            AuditEntry.Action.STAGE_EDITED,
+            data={"stage": stage.name, "seeded": {"old": before, "new": wanted}},
+        )
+    return list(tournament.entries.filter(seeded_into=stage).order_by("number"))
 
 
 @transaction.atomic
@@ -2866,3 +2932,13 @@ def update_season(
     season.slug = slug or season.slug
     season.save()
     return season
+
+
+# ---------------------------------------------------------------------------------------------
+# Playoffs in the standings (issue #12): which settled playoffs order a board's level entrants
+
+
+def settled_playoffs(stage: Stage) -> list[Stage]:
+    """The playoffs (順位決定戦) of `stage` whose every round is settled — the ones whose
+    placings `playoff_order` counts; a playoff still in play orders nobody."""
+    return [p for p in stage.playoffs.order_by("order") if _playoff_settled(p)]

@@ -35,6 +35,11 @@ class HtmxHttpRequest(HttpRequest):
 FORM_FIELD = {"points_table": "points_preset"}
 
 
+def _label(form: TournamentSettingsForm, field: str) -> str:
+    name = FORM_FIELD.get(field, field)
+    return str(form.fields[name].label) if name in form.fields else field
+
+
 def _form(tournament: Tournament, data: Any = None) -> TournamentSettingsForm:
     table = tournament.points_table
     places = table.get("places", {})
@@ -180,6 +185,9 @@ def settings(request: HtmxHttpRequest, slug: str) -> HttpResponse:
         "tournament": tournament,
         "form": form,
         "result": result,
+        # What was saved, in the words of the form ("Games a set 1セットのゲーム数", not
+        # "games_per_set").
+        "saved": [_label(form, field) for field in result.changed] if result else [],
         "locks": _locks(tournament),
         "tie_break_keys": TIE_BREAK_KEYS.items(),
     }

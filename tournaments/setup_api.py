@@ -29,6 +29,7 @@ from tournaments.setup_serializers import (
     LeagueSerializer,
     PlayoffRequestSerializer,
     SeasonSerializer,
+    SeedsSerializer,
     SettingsChangedSerializer,
     SettingsErrorSerializer,
     StageCreateSerializer,
@@ -114,6 +115,26 @@ class StageSetupMixin:
         last stage: the final places, ordered by any playoff). Organisers only."""
         preview = services.preview_advancement(self.get_object(), request.user)
         return Response(AdvancementPreviewSerializer(preview).data)
+
+    @extend_schema(
+        operation_id="stages_seeds",
+        request=SeedsSerializer,
+        responses={200: SeedsSerializer, 400: ErrorSerializer},
+    )
+    @action(detail=True, methods=["put"])
+    def seeds(self, request: Request, pk: str) -> Response:
+        """Set the entrants seeded straight into the stage (they skip the earlier stages and
+        join it when the previous stage advances). Refused for the first stage, playoffs and
+        once the previous stage has advanced."""
+        body = SeedsSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        try:
+            seeded = services.seed_entries(
+                self.get_object(), request.user, body.validated_data["entries"]
+            )
+        except services.DomainError as error:
+            return domain_error(error)
+        return Response({"entries": [e.number for e in seeded]})
 
     @extend_schema(
         operation_id="stages_playoff",

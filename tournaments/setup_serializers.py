@@ -117,6 +117,13 @@ class AdvancementPreviewSerializer(serializers.Serializer[Any]):
         return [p.pk for p in preview.playoffs]
 
 
+class SeedsSerializer(serializers.Serializer[None]):
+    entries = serializers.ListField(
+        child=serializers.IntegerField(min_value=1),
+        help_text="Entrant numbers seeded straight into the stage: the whole list ([] clears).",
+    )
+
+
 class PlayoffRequestSerializer(serializers.Serializer[None]):
     entries = serializers.ListField(
         child=serializers.IntegerField(min_value=1),

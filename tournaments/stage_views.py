@@ -54,6 +54,11 @@ def _stage_rows(tournament: Tournament) -> list[dict[str, Any]]:
                 "status_ja": status_ja,
                 "notices": services.stage_rule_notices(stage),
                 "editable": not rounds,
+                "seeds": sorted(
+                    tournament.entries.filter(seeded_into=stage).values_list("number", flat=True)
+                ),
+                "seedable": (previous := services.previous_stage(stage)) is not None
+                and previous.advanced_at is None,
             }
         )
     return rows
@@ -195,6 +200,33 @@ def delete_stage(request: HtmxHttpRequest, slug: str, stage_id: int) -> HttpResp
         status = 422
     else:
         messages.success(request, f"{stage.name} deleted. 削除しました。")
+    if not request.htmx:
+        return redirect("organiser:stages", slug=slug)
+    return render(request, "organiser/stages.html#stages-body", _context(tournament), status=status)
+
+
+@login_required
+@require_POST
+def seed(request: HtmxHttpRequest, slug: str, stage_id: int) -> HttpResponse:
+    """Set the entrants seeded straight into the stage (entrant numbers, spaces or commas)."""
+    tournament = _tournament(request, slug)
+    stage = _stage(tournament, stage_id)
+    status = 200
+    raw = request.POST.get("numbers", "")
+    try:
+        numbers = [int(n) for n in raw.replace(",", " ").replace("#", " ").split()]
+        seeded = services.seed_entries(stage, request.user, numbers)
+    except ValueError as error:
+        status = 422
+        messages.error(
+            request,
+            f"{error.message_en} {error.message_ja}"
+            if isinstance(error, services.DomainError)
+            else "Entrant numbers, separated by spaces. 参加者番号を空白区切りで入力してください。",
+        )
+    else:
+        listed = ", ".join(f"#{e.number}" for e in seeded) or "none なし"
+        messages.success(request, f"{stage.name}: seeded {listed}. シードを保存しました。")
     if not request.htmx:
         return redirect("organiser:stages", slug=slug)
     return render(request, "organiser/stages.html#stages-body", _context(tournament), status=status)

@@ -36,6 +36,7 @@ urlpatterns = [
         name="stage_delete",
     ),
     path("<slug:slug>/stages/<int:stage_id>/preview/", stage_views.preview, name="stage_preview"),
+    path("<slug:slug>/stages/<int:stage_id>/seeds/", stage_views.seed, name="stage_seeds"),
     path(
         "<slug:slug>/stages/<int:stage_id>/playoff/",
         stage_views.create_playoff,

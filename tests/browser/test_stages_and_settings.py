@@ -89,7 +89,7 @@ def test_stages_preview_settings_and_leagues(
     assert Tournament.objects.get(pk=cup.pk).venue == ""
     page.get_by_label("Table size 卓の人数").fill("4")
     page.get_by_role("button", name="Save settings").click()
-    expect(page.get_by_role("status")).to_contain_text("venue")
+    expect(page.get_by_role("status")).to_contain_text("Venue 会場")
     assert Tournament.objects.get(pk=cup.pk).venue == "Hall B 会場B"
 
     # Leagues and seasons.
@@ -109,7 +109,7 @@ def test_stages_preview_settings_and_leagues(
     page.goto(f"{live_server.url}/organiser/nagoya-open/settings/")
     page.get_by_label("Season シーズン").select_option(str(season.pk))
     page.get_by_role("button", name="Save settings").click()
-    expect(page.get_by_role("status")).to_contain_text("season")
+    expect(page.get_by_role("status")).to_contain_text("Season シーズン")
     page.goto(f"{live_server.url}/organiser/leagues/")
     expect(page.locator(".season")).to_contain_text("Nagoya Open")
     expect(page.get_by_role("link", name="Season standings")).to_be_visible()
