@@ -88,3 +88,16 @@ def test_the_referee_console_shows_all_five_seats(client: Client) -> None:
     page = client.get(table.get_referee_url()).content.decode()
 
     assert all(name in page for name in FIVE)
+
+
+def test_a_table_of_three_reads_its_placings_without_empty_titles(client: Client) -> None:
+    # No titles at a table of 3: a placing reads "Chiba · 3 pt", never "Chiba — · 3 pt".
+    table, referee = table_of(FIVE[:3], "5-4-3-2-1")
+    game = start_game(table, referee, mode=Game.Mode.QUICK)
+    record_quick_result(game, referee, finishing_order=[2, 0, 1])
+    client.force_login(referee)
+
+    for url in (table.get_referee_url(), f"/referee/games/{game.pk}/confirm/"):
+        page = client.get(url).content.decode()
+        assert "Chiba · 3 pt" in page, url
+        assert "— ·" not in page, url
