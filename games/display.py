@@ -109,3 +109,73 @@ TITLE_LABELS = {
     "hinmin": "貧民 Hinmin",
     "daihinmin": "大貧民 Daihinmin",
 }
+
+
+# Engine events (`games.engine.events`, public form) told as sentences for spectators.
+GAME_STATUS_LABELS = {
+    "in_play": "in play 対局中",
+    "finished": "finished 終了",
+    "confirmed": "confirmed 確定",
+    "void": "void 無効",
+}
+
+
+def event_sentence(event: Mapping[str, object], names: Mapping[int, str]) -> str:
+    """One public event in words, e.g. "佐藤 played ♠8 ♥8" or "8切り eight-cut: 佐藤". Cards
+    an event does not show (an exchange give during play) are told as a count."""
+    seat = event.get("seat")
+    who = names.get(seat, f"Seat {seat + 1}") if isinstance(seat, int) else ""
+    kind = str(event.get("kind", ""))
+    shown = _labels(_names(event.get("cards")))
+    place = event.get("place")
+    if kind == "played":
+        return f"{who} played {shown}"
+    if kind == "exchange_given":
+        count = event.get("count", len(_names(event.get("cards"))))
+        given = shown or f"{count} card(s)"
+        return f"{who} gave {given} カード交換"
+    if kind == "revolution":
+        return (
+            f"革命！ revolution: {who}"
+            if event.get("on")
+            else f"革命返し revolution reversed: {who}"
+        )
+    if kind == "lock_started":
+        suits = event.get("suits")
+        locked = (
+            " ".join(SUITS[s][0] for s in suits if s in SUITS) if isinstance(suits, list) else ""
+        )
+        return f"しばり lock {locked}".rstrip()
+    if kind == "eleven_back":
+        order = "reversed 逆" if event.get("order") == "down" else "normal 順"
+        return f"11バック eleven-back ({order}): {who}"
+    if kind in ("finished", "foul_finish"):
+        what = "went out あがり" if kind == "finished" else "反則あがり foul finish"
+        return f"{who} {what}" + (f" — place {place} {place}位" if isinstance(place, int) else "")
+    simple = {
+        "passed": f"{who} passed パス",
+        "trick_cleared": "trick cleared 場が流れました",
+        "eight_cut": f"8切り eight-cut: {who}",
+        "spade_three_return": f"スペ3返し spade-3 return: {who}",
+        "heart_three_return": f"ハート3返し heart-3 return: {who}",
+        "passes_reset": "passes reset パスのリセット",
+        "number_lock_started": "数字しばり number lock",
+        "instant_win": f"イッツー instant win: {who}",
+        "miyako_ochi": f"都落ち miyako-ochi: {who}",
+        "exchange_done": "card exchange done カード交換終了",
+        "game_over": "game over 終了",
+    }
+    return simple.get(kind, kind.replace("_", " "))
+
+
+def move_sentence(move: Mapping[str, object], names: Mapping[int, str]) -> str:
+    """A public log row (`games.public.public_move`) as one line of sentences."""
+    events = move.get("events")
+    if isinstance(events, list) and events:
+        return " · ".join(event_sentence(e, names) for e in events if isinstance(e, Mapping))
+    reason = move.get("reason")
+    if move.get("kind") == "undo":
+        return "undo 取り消し" + (f" — {reason}" if reason else "")
+    if move.get("kind") == "decision":
+        return "undo decided 取り消しの判定"
+    return str(move.get("kind", ""))

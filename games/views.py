@@ -19,7 +19,14 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from django_htmx.middleware import HtmxDetails
 
 from games import services
-from games.display import SUITS, TITLE_LABELS, cards, log_line
+from games.display import (
+    GAME_STATUS_LABELS,
+    SUITS,
+    TITLE_LABELS,
+    cards,
+    log_line,
+    move_sentence,
+)
 from games.engine import PHASE_EXCHANGE, PHASE_PLAY, State, card_names, is_legal, observe
 from games.engine import Move as EngineMove
 from games.models import LATEST_FIRST, Game, Move
@@ -499,14 +506,26 @@ def live(request: HttpRequest, table_id: int) -> HttpResponse:
                     "is_turn": game["state"]["turn"] == i,
                 }
             )
+    events = [
+        {"seq": m["seq"], "words": move_sentence(m, names)} for m in (game or {}).get("recent", [])
+    ]
+    results = [
+        r | {"name": names.get(r["seat"], ""), "title_label": TITLE_LABELS.get(r["title"], "")}
+        for r in (game or {}).get("results") or []
+    ]
     ctx = {
         "table": table,
         "data": data,
         "game": game,
+        "status_label": GAME_STATUS_LABELS.get((game or {}).get("status", ""), ""),
+        "lock": " ".join(
+            SUITS[s][0] for s in ((game or {}).get("state") or {}).get("lock", []) if s in SUITS
+        ),
         "trick": trick,
         "hands": hands,
         "names": names,
-        "titles": TITLE_LABELS,
+        "events": events,
+        "results": results,
     }
     htmx = getattr(request, "htmx", False)
     template = "games/live.html#live" if htmx else "games/live.html"

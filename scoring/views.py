@@ -23,6 +23,7 @@ from django.views.decorators.clickjacking import xframe_options_exempt
 from django.views.decorators.http import require_GET
 from django_htmx.middleware import HtmxDetails
 
+from games.display import TITLE_LABELS
 from games.models import GameResult
 from scoring.charts import progression_svg
 from scoring.cuts import cut_line
@@ -226,6 +227,11 @@ class PlayerResult:
     def corrected_after_reveal(self) -> bool:
         """The organiser corrected it after the round's seed was revealed (公開後訂正)."""
         return bool(self.result.game.corrected_after_reveal)
+
+    @property
+    def title_label(self) -> str:
+        """The title in game words (大富豪 Daifugō), not its code."""
+        return TITLE_LABELS.get(self.result.title, self.result.title)
 
 
 @dataclass(frozen=True, slots=True)
