@@ -466,24 +466,20 @@ class TableGamesView(TableAPIView):
         current = next((s for s in summaries if s["id"] == latest), None)
         next_game: dict[str, int] | None = None
         blocker: dict[str, Any] | None = None
-        try:
-            try:
-                tournament_services.require_round_open(table.round)
-            except tournament_services.DomainError as closed:
-                raise services.GameError.of(closed) from closed
-            nxt = services.next_game_numbers(table)
+        found = services.next_game_or_refusal(table)
+        if isinstance(found, services.NextGame):
             next_game = {
-                "set_number": nxt.set_number,
-                "game_number": nxt.game_number,
-                "attempt": nxt.attempt,
+                "set_number": found.set_number,
+                "game_number": found.game_number,
+                "attempt": found.attempt,
             }
-        except services.GameError as error:
+        else:
             blocker = {
-                "code": error.code,
-                "message_en": error.message_en,
-                "message_ja": error.message_ja,
+                "code": found.code,
+                "message_en": found.message_en,
+                "message_ja": found.message_ja,
             }
-            if error.code == "game_in_play" and latest is not None:
+            if found.code == "game_in_play" and latest is not None:
                 blocker["game_id"] = latest
         return Response(
             {

@@ -262,6 +262,20 @@ def next_game_numbers(table: Table) -> NextGame:
     raise GameError("round_complete", "Every set of this round is played.", "全セット終了しました")
 
 
+def next_game_or_refusal(table: Table) -> NextGame | GameError:
+    """What `start_game` would start at the table now, or the refusal it would give (the
+    round not open, a game in play, every set played) — starting nothing. The table API and
+    the table detail show it."""
+    try:
+        try:
+            require_round_open(table.round)
+        except DomainError as closed:
+            raise GameError.of(closed) from closed
+        return next_game_numbers(table)
+    except GameError as refusal:
+        return refusal
+
+
 def _titles_before(table: Table, set_number: int, game_number: int, seats: int) -> list[str] | None:
     """Titles carried into a game: those of the set's previous game that counts (not void)."""
     previous = (

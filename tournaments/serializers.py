@@ -8,7 +8,6 @@ from rest_framework import serializers
 from games import services as game_services
 from games.models import LATEST_FIRST, Game
 from tournaments.models import Bye, Entry, Round, Seat, Stage, Table, Tournament
-from tournaments.services import DomainError, require_round_open
 
 
 class EntrySerializer(serializers.ModelSerializer[Entry]):
@@ -363,22 +362,18 @@ def table_play(table: Table) -> dict[str, Any]:
         }
     next_game: dict[str, int] | None = None
     blocker: dict[str, str] | None = None
-    try:
-        try:
-            require_round_open(table.round)
-        except DomainError as closed:
-            raise game_services.GameError.of(closed) from closed
-        nxt = game_services.next_game_numbers(table)
+    found = game_services.next_game_or_refusal(table)
+    if isinstance(found, game_services.NextGame):
         next_game = {
-            "set_number": nxt.set_number,
-            "game_number": nxt.game_number,
-            "attempt": nxt.attempt,
+            "set_number": found.set_number,
+            "game_number": found.game_number,
+            "attempt": found.attempt,
         }
-    except game_services.GameError as error:
+    else:
         blocker = {
-            "code": error.code,
-            "message_en": error.message_en,
-            "message_ja": error.message_ja,
+            "code": found.code,
+            "message_en": found.message_en,
+            "message_ja": found.message_ja,
         }
     return {"current_game": current, "next_game": next_game, "next_blocker": blocker}
 
