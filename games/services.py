@@ -1326,7 +1326,7 @@ def games_for_user_tables(user: AnyUser) -> Q:
     return Q(table__referee_id=user.pk) | Q(table__round__stage__tournament__in=staff)
 
 
-# ---- confirmation at the table: a seated player's PIN (issue #12, H2) -----------------------
+# ---- confirmation at the table: a seated player's PIN -------------------------------------------
 
 # Wrong PINs in a row after which a table's PIN stops working until a head referee resets it.
 PIN_ATTEMPTS = 5
