@@ -10,7 +10,7 @@ from __future__ import annotations
 import logging
 
 from django.conf import settings
-from django.db import connection
+from django.db import DatabaseError, connection
 from django.http import HttpRequest, JsonResponse
 from django.utils import timezone
 from django.views.decorators.cache import never_cache
@@ -59,7 +59,15 @@ def healthz(request: HttpRequest) -> JsonResponse:
             logger.warning("health check %s failed: %s", name, exc)
             checks[name] = f"error: {type(exc).__name__}"
             healthy = False
-    body: dict[str, object] = {"status": "ok" if healthy else "unavailable", "checks": checks}
+    seen: float | None = None
     if checks.get("database") == "ok":
-        body["worker_last_seen_seconds_ago"] = last_worker_seen()
+        try:
+            seen = last_worker_seen()
+        except DatabaseError as exc:  # e.g. migrations not applied yet: not ready, not a 500
+            logger.warning("health check schema failed: %s", exc)
+            checks["schema"] = f"error: {type(exc).__name__}"
+            healthy = False
+    body: dict[str, object] = {"status": "ok" if healthy else "unavailable", "checks": checks}
+    if checks.get("database") == "ok" and "schema" not in checks:
+        body["worker_last_seen_seconds_ago"] = seen
     return JsonResponse(body, status=200 if healthy else 503)
