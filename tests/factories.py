@@ -229,3 +229,19 @@ def play_round_quickly(round_: Round, referee: object, confirmer: object) -> lis
             services.confirm_game(game, confirmer)  # type: ignore[arg-type]
             games.append(game)
     return games
+
+
+def play_legal_moves(game: object, referee: object, moves: int) -> None:
+    """Play `moves` legal moves of a known-deal game in play (a play where there is one:
+    some deals leave a seat nothing that beats the trick, and then it passes)."""
+    from games import services
+    from games.engine import legal_moves
+    from games.models import Game
+    from games.state import canonical
+
+    assert isinstance(game, Game)
+    for _ in range(moves):
+        legal = list(legal_moves(services.current_state(game)))
+        move = next((m for m in legal if not m.is_pass), legal[0])
+        assert services.submit_move(game, canonical(move), game.last_seq + 1, referee).ok  # type: ignore[arg-type]
+        game.refresh_from_db()

@@ -20,10 +20,9 @@ from django.test import Client, override_settings
 from django.urls import URLPattern, URLResolver, get_resolver
 
 from games import services as games
-from games.engine import card_names, legal_moves
+from games.engine import card_names
 from games.models import Game
-from games.state import canonical
-from tests.factories import EntryFactory, OfficialFactory, UserFactory
+from tests.factories import EntryFactory, OfficialFactory, UserFactory, play_legal_moves
 from tournaments import services
 from tournaments.models import Entry, Official, Round, Tournament
 
@@ -33,11 +32,7 @@ LABELS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 
 
 def play_some(game: Game, referee: User, moves: int) -> None:
-    for _ in range(moves):
-        state = games.current_state(game)
-        move = next(m for m in legal_moves(state) if not m.is_pass)
-        assert games.submit_move(game, canonical(move), game.last_seq + 1, referee).ok
-        game.refresh_from_db()
+    play_legal_moves(game, referee, moves)
 
 
 def held_cards(game: Game) -> set[str]:

@@ -46,10 +46,14 @@ from pytest_django.live_server_helper import LiveServer
 
 from games import services as games
 from games.devices import issue_device
-from games.engine import legal_moves
 from games.models import Game
-from games.state import canonical
-from tests.factories import EntryFactory, OfficialFactory, UserFactory, play_round_quickly
+from tests.factories import (
+    EntryFactory,
+    OfficialFactory,
+    UserFactory,
+    play_legal_moves,
+    play_round_quickly,
+)
 from tests.test_no_hand_leaks_anywhere import PARAM, routes
 from tournaments import services
 from tournaments.models import Entry, Official, Penalty, Round, Tournament
@@ -90,11 +94,7 @@ class Venue:
 
 
 def play_some(game: Game, referee: User, moves: int) -> None:
-    for _ in range(moves):
-        state = games.current_state(game)
-        move = next(m for m in legal_moves(state) if not m.is_pass)
-        assert games.submit_move(game, canonical(move), game.last_seq + 1, referee).ok
-        game.refresh_from_db()
+    play_legal_moves(game, referee, moves)
 
 
 @pytest.fixture

@@ -7,9 +7,9 @@ import pytest
 from django.test import Client
 
 from games import services
-from games.engine import card_names, legal_moves
+from games.engine import card_names
 from games.models import Game
-from games.state import canonical
+from tests.factories import play_legal_moves
 
 from .conftest import Crew
 
@@ -18,11 +18,7 @@ pytestmark = pytest.mark.django_db
 
 def test_a_game_in_play_shows_no_card_anyone_holds(crew: Crew) -> None:
     game = services.start_game(crew.table, crew.referee)
-    for _ in range(3):
-        state = services.current_state(game)
-        move = next(m for m in legal_moves(state) if not m.is_pass)
-        assert services.submit_move(game, canonical(move), game.last_seq + 1, crew.referee).ok
-        game.refresh_from_db()
+    play_legal_moves(game, crew.referee, 3)
     state = services.current_state(game)
     held = {c for seat in range(game.seats) for c in card_names(state.hands[seat])}
     referee = Client()
