@@ -373,8 +373,10 @@ def _version_dict(version: ResultVersion) -> dict[str, Any]:
     }
 
 
-def _ruling_error(code: str, en: str, ja: str, http: int) -> Response:
-    return Response({"code": code, "message_en": en, "message_ja": ja}, status=http)
+def error_response(code: str, en: str, ja: str, http: int, **extra: Any) -> Response:
+    """The API's refusal: a stable code and the message in English and Japanese (plus any
+    `extra` the caller can act on, e.g. the expected seq)."""
+    return Response({"code": code, "message_en": en, "message_ja": ja, **extra}, status=http)
 
 
 def scope_allows_request(request: Request, game: Game) -> bool:
@@ -392,7 +394,7 @@ def ruling_game(request: Request, game_id: int) -> Game | Response:
     """`official_game` for rulings (corrections, voids, forfeits, penalties, undo decisions):
     those need an official's own sign-in, never a table's scorer device."""
     if is_table_device(request):
-        return _ruling_error(
+        return error_response(
             "device_cannot_rule",
             "A table's scorer device records play; rulings (corrections, voids, forfeits, "
             "penalties, undo decisions) need an official's own sign-in.",
@@ -412,7 +414,7 @@ def official_game(request: Request, game_id: int) -> Game | Response:
     if services.can_run_table(request.user, game.table) and scope_allows_request(request, game):
         return game
     visible_game(request, game_id)  # raises 404 when the user may not see the game at all
-    return _ruling_error(
+    return error_response(
         "permission_denied",
         "Only this table's referee, the head referee or an organiser.",
         "この卓の審判・主審・主催者のみ",
@@ -491,8 +493,8 @@ class GameCorrectionsView(APIView):
                 based_on_version=data["based_on_version"],
             )
         except PermissionDenied as error:
-            return _ruling_error("permission_denied", str(error), "訂正する権限がありません", 403)
+            return error_response("permission_denied", str(error), "訂正する権限がありません", 403)
         except services.GameError as error:
             http = 409 if error.code in CONFLICT_CODES else 400
-            return _ruling_error(error.code, error.message_en, error.message_ja, http)
+            return error_response(error.code, error.message_en, error.message_ja, http)
         return Response(_version_dict(version), status=status.HTTP_201_CREATED)

@@ -22,7 +22,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games import services
-from games.api import visible_game
+from games.api import error_response, visible_game
 from games.auth import DeviceTokenAuthentication, require_scope
 from games.models import Game
 
@@ -69,10 +69,6 @@ class ConfirmErrorSerializer(serializers.Serializer[Any]):
     message_ja = serializers.CharField()
 
 
-def _error(code: str, en: str, ja: str, http: int) -> Response:
-    return Response({"code": code, "message_en": en, "message_ja": ja}, status=http)
-
-
 # Refusals that say the game's or table's state is in the way, not the request.
 CONFLICTS = frozenset({"not_finished", "already_confirmed", "pin_locked"})
 
@@ -112,7 +108,7 @@ class GameConfirmView(APIView):
             require_scope(request.auth, game_id=game.pk)
             if not serializer.is_valid():
                 visible_game(request, game.pk)
-                return _error(
+                return error_response(
                     "bad_request",
                     'Send nothing (an official confirms), or {"seat": n, "pin": "123456"}.',
                     "本文なし(審判の確定)、または seat と6桁の pin を送ってください。",
@@ -127,7 +123,7 @@ class GameConfirmView(APIView):
                 game = services.confirm_game(game, request.user)
         except PermissionDenied as denied:
             visible_game(request, game.pk)  # 404 for a game the user may not even see
-            return _error(
+            return error_response(
                 "permission_denied",
                 str(denied) or "You may not confirm this game.",
                 "この結果を確定する権限がありません。",
@@ -141,7 +137,7 @@ class GameConfirmView(APIView):
                 http = status.HTTP_403_FORBIDDEN
             else:
                 http = status.HTTP_400_BAD_REQUEST
-            return _error(error.code, error.message_en, error.message_ja, http)
+            return error_response(error.code, error.message_en, error.message_ja, http)
         return Response(
             {
                 "game": game.pk,

@@ -43,6 +43,7 @@ from games.api import (
     PlacingInputSerializer,
     PlacingRowSerializer,
     ReadOrAuthenticatedWrite,
+    error_response,
     is_table_device,
     official_game,
     ruling_game,
@@ -285,16 +286,14 @@ class GamePenaltySerializer(serializers.Serializer[Any]):
 # --- helpers -----------------------------------------------------------------------------------
 
 
-def _error(code: str, en: str, ja: str, http: int, **extra: Any) -> Response:
-    return Response({"code": code, "message_en": en, "message_ja": ja, **extra}, status=http)
-
-
 def _bad_request(errors: Any) -> Response:
-    return _error("bad_request", json.dumps(errors), "リクエストの形式が正しくありません", 400)
+    return error_response(
+        "bad_request", json.dumps(errors), "リクエストの形式が正しくありません", 400
+    )
 
 
 def _forbidden(error: PermissionDenied | str) -> Response:
-    return _error(
+    return error_response(
         "permission_denied",
         str(error) or "Not allowed.",
         "この操作を行う権限がありません",
@@ -310,7 +309,7 @@ def _refused(error: services.GameError | tournament_services.DomainError) -> Res
         http = status.HTTP_403_FORBIDDEN
     else:
         http = status.HTTP_422_UNPROCESSABLE_ENTITY
-    return _error(error.code, error.message_en, error.message_ja, http)
+    return error_response(error.code, error.message_en, error.message_ja, http)
 
 
 def _call(action: Callable[[], Response]) -> Response:
@@ -529,7 +528,9 @@ class TableGamesView(TableAPIView):
                 if error.code != "game_in_play":
                     raise
                 in_play = table.games.order_by(*LATEST_FIRST).values_list("pk", flat=True).first()
-                return _error(error.code, error.message_en, error.message_ja, 409, game_id=in_play)
+                return error_response(
+                    error.code, error.message_en, error.message_ja, 409, game_id=in_play
+                )
             return Response(_fresh(game), status=status.HTTP_201_CREATED)
 
         return _call(start)
@@ -615,7 +616,7 @@ class UndoView(TableAPIView):
 
         def undo(game: Game, data: dict[str, Any]) -> Response:
             if data["seq"] is not None and data["seq"] != game.last_seq:
-                return _error(
+                return error_response(
                     "seq_conflict",
                     f"The game's log moved on: its last move is now number {game.last_seq}.",
                     f"記録が進んでいます。最新の手番号は {game.last_seq} です。",
@@ -717,7 +718,7 @@ class ForfeitView(TableAPIView):
 
         def forfeit(game: Game, data: dict[str, Any]) -> Response:
             if data["seat"] >= game.seats:
-                return _error(
+                return error_response(
                     "forfeit_seat_invalid",
                     "Choose the player who leaves.",
                     "棄権する人を選んでください",
