@@ -56,7 +56,7 @@ from tournaments.serializers import (
     TableSerializer,
     TournamentSerializer,
 )
-from tournaments.setup_api import StageSetupMixin, TournamentSettingsMixin
+from tournaments.setup_api import StageSetupMixin, TournamentSettingsMixin, domain_error
 
 
 def tournament_of(obj: object) -> Tournament:
@@ -90,23 +90,10 @@ class OrganiserWritesOnly(permissions.BasePermission):
 
 
 def _domain_error(error: Exception) -> Response:
-    body: dict[str, Any] = {"detail": str(error)}
+    """`domain_error`, and an advancement tie (not a service refusal) as its bare detail."""
     if isinstance(error, services.DomainError):
-        body |= {"code": error.code, "message_en": error.message_en, "message_ja": error.message_ja}
-    if isinstance(error, services.RoundBlocked):
-        body["blockers"] = [
-            {
-                "table": b.table,
-                "set_number": b.set_number,
-                "game_number": b.game_number,
-                "code": b.code,
-                "game_id": b.game_id,
-                "message_en": b.message_en,
-                "message_ja": b.message_ja,
-            }
-            for b in error.blockers
-        ]
-    return Response(body, status=status.HTTP_400_BAD_REQUEST)
+        return domain_error(error)
+    return Response({"detail": str(error)}, status=status.HTTP_400_BAD_REQUEST)
 
 
 class TournamentViewSet(TournamentSettingsMixin, viewsets.ReadOnlyModelViewSet[Tournament]):

@@ -40,6 +40,8 @@ from tournaments.setup_serializers import (
 
 
 def domain_error(error: services.DomainError) -> Response:
+    """A service's refusal as the tournaments API answers it (400): the code and messages,
+    the form field it concerns, the games that keep a round from a step."""
     body: dict[str, Any] = {
         "detail": error.message_en,
         "code": error.code,
@@ -49,6 +51,19 @@ def domain_error(error: services.DomainError) -> Response:
     field = getattr(error, "field", "")
     if field:
         body["field"] = field
+    if isinstance(error, services.RoundBlocked):
+        body["blockers"] = [
+            {
+                "table": b.table,
+                "set_number": b.set_number,
+                "game_number": b.game_number,
+                "code": b.code,
+                "game_id": b.game_id,
+                "message_en": b.message_en,
+                "message_ja": b.message_ja,
+            }
+            for b in error.blockers
+        ]
     return Response(body, status=status.HTTP_400_BAD_REQUEST)
 
 
