@@ -7,7 +7,7 @@
   the raw `key` is in this answer only, with `qr_text` (`https://host/api/#token=…`);
 - `POST /api/devices/<id>/revoke/`.
 
-A table's scorer token never manages tokens (`tournaments.api_officials.require_management_scope`).
+A table's scorer token never manages tokens (`games.auth.require_management_scope`).
 """
 
 from __future__ import annotations
@@ -28,11 +28,10 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games import devices
-from games.auth import DeviceTokenAuthentication
+from games.auth import DeviceTokenAuthentication, require_management_scope
 from games.models import DeviceToken
 from tournaments import services
 from tournaments.api import _domain_error
-from tournaments.api_officials import require_management_scope
 from tournaments.models import Official, Tournament
 from tournaments.permissions import has_role, is_head_referee, is_organiser
 from tournaments.serializers import ErrorSerializer

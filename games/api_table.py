@@ -48,7 +48,7 @@ from games.api import (
     official_game,
     ruling_game,
 )
-from games.auth import DeviceTokenAuthentication, require_scope
+from games.auth import DeviceTokenAuthentication, require_management_scope, require_scope
 from games.models import LATEST_FIRST, Game, GameResult, Move
 from games.public import seat_names
 from scoring.standings import result_is_provisional
@@ -890,11 +890,7 @@ class PenaltyWithdrawView(TableAPIView):
                 return game
         else:
             try:
-                if getattr(request.auth, "table_number", None) is not None:
-                    raise PermissionDenied("This device's token is limited to one table.")
-                tournament_id = getattr(request.auth, "tournament_id", None)
-                if tournament_id is not None and tournament_id != penalty.tournament_id:
-                    raise PermissionDenied("This device's token is limited to one tournament.")
+                require_management_scope(request.auth, penalty.tournament)
             except PermissionDenied as error:
                 return _forbidden(error)
         body = TableReasonSerializer(data=request.data)

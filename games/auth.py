@@ -79,6 +79,17 @@ def require_scope(auth: object, *, game_id: int | None = None, table: Table | No
         raise PermissionDenied(f"This device's token is limited to {where}.")
 
 
+def require_management_scope(auth: object, tournament: Tournament) -> None:
+    """Refuse a device token acting on the tournament as a whole (its officials, devices,
+    penalties outside a game): a table's scorer token never may, another token only inside
+    its own tournament."""
+    if isinstance(auth, DeviceToken) and (
+        auth.table_number is not None
+        or (auth.tournament_id is not None and auth.tournament_id != tournament.pk)
+    ):
+        raise PermissionDenied("This device's token cannot act for the whole tournament.")
+
+
 class DeviceTokenAuthentication(authentication.BaseAuthentication):
     def authenticate(self, request: Request) -> tuple[AbstractBaseUser, DeviceToken] | None:
         parts = authentication.get_authorization_header(request).split()

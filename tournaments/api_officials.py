@@ -17,7 +17,6 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth.models import User
-from django.core.exceptions import PermissionDenied
 from django.db.models import QuerySet
 from django.http import Http404
 from django.shortcuts import get_object_or_404
@@ -31,8 +30,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games.auth import DeviceTokenAuthentication
-from games.models import DeviceToken
+from games.auth import DeviceTokenAuthentication, require_management_scope
 from tournaments import services
 from tournaments.api import _domain_error
 from tournaments.models import Official, Round, Tournament
@@ -40,16 +38,6 @@ from tournaments.permissions import is_head_referee
 from tournaments.serializers import ErrorSerializer
 
 AUTH = [DeviceTokenAuthentication, SessionAuthentication]
-
-
-def require_management_scope(auth: object, tournament: Tournament) -> None:
-    """Refuse a device token that may not manage `tournament`: a table's scorer token never,
-    another token only inside its own tournament."""
-    if isinstance(auth, DeviceToken) and (
-        auth.table_number is not None
-        or (auth.tournament_id is not None and auth.tournament_id != tournament.pk)
-    ):
-        raise PermissionDenied("This device's token cannot manage the tournament.")
 
 
 def managed_tournament(request: Request, slug: str) -> Tournament:
