@@ -62,6 +62,8 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    # After sessions (a signed-in person's saved language lives there), before CommonMiddleware.
+    "config.language.LanguageMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -84,6 +86,7 @@ TEMPLATES = [
         "OPTIONS": {
             "context_processors": [
                 "django.template.context_processors.request",
+                "django.template.context_processors.i18n",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
             ],
@@ -133,8 +136,13 @@ LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "welcome"
 LOGOUT_REDIRECT_URL = "home"
 
-LANGUAGE_CODE = "en"
-LANGUAGES = [("en", "English"), ("ja", "日本語")]
+# Japanese first: a browser that states no preference gets Japanese; one that asks for
+# English (Accept-Language, the header's switch, or a signed-in person's saved choice) gets it.
+LANGUAGE_CODE = "ja"
+LANGUAGES = [("ja", "日本語"), ("en", "English")]
+LOCALE_PATHS = [BASE_DIR / "locale"]
+# Dates as people write them: 2026年12月20日(日) 13:00 / Sun 20 Dec 2026, 13:00.
+FORMAT_MODULE_PATH = ["config.formats"]
 TIME_ZONE = env.str("TIME_ZONE", default="Asia/Tokyo")
 USE_I18N = True
 USE_TZ = True

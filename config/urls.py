@@ -7,6 +7,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView
 from rest_framework.routers import DefaultRouter
 
 from config.health import healthz
+from config.language import set_language
 from tournaments.api import (
     EntryViewSet,
     RoundViewSet,
@@ -35,6 +36,7 @@ urlpatterns = [
     path("", include("games.urls")),
     path("", include("scoring.urls")),
     path("healthz", healthz, name="healthz"),
+    path("language/", set_language, name="set_language"),
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     # Sign-in links, PIN cards and the after-sign-in landing page (issue #12).

@@ -13,6 +13,7 @@ import hashlib
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 from django.utils import timezone
 
 # A table's games, latest first: by set, game and re-deal attempt.
@@ -23,15 +24,15 @@ class Game(models.Model):
     """One game (局) of a set at a table, played under the tournament's pinned ruleset."""
 
     class Mode(models.TextChoices):
-        KNOWN_DEAL = "known_deal", "Known deal 配布済み"
-        OPEN_TABLE = "open_table", "Open table 手配り"
-        QUICK = "quick", "Quick result 結果のみ"
+        KNOWN_DEAL = "known_deal", _("Known deal")
+        OPEN_TABLE = "open_table", _("Open table")
+        QUICK = "quick", _("Quick result")
 
     class Status(models.TextChoices):
-        IN_PLAY = "in_play", "In play 対局中"
-        FINISHED = "finished", "Finished 終了"
-        CONFIRMED = "confirmed", "Confirmed 確定"
-        VOID = "void", "Void 無効"
+        IN_PLAY = "in_play", _("In play")
+        FINISHED = "finished", _("Finished")
+        CONFIRMED = "confirmed", _("Confirmed")
+        VOID = "void", _("Void")
 
     table = models.ForeignKey("tournaments.Table", on_delete=models.PROTECT, related_name="games")
     set_number = models.PositiveSmallIntegerField()
@@ -177,9 +178,9 @@ class Move(models.Model):
     """
 
     class Kind(models.TextChoices):
-        ACTION = "action", "Action"
-        UNDO = "undo", "Undo 取り消し"
-        DECISION = "decision", "Decision 裁定"
+        ACTION = "action", _("Action")
+        UNDO = "undo", _("Undo")
+        DECISION = "decision", _("Decision")
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="moves")
     seq = models.PositiveIntegerField()
@@ -272,11 +273,11 @@ class ResultVersion(models.Model):
     version here with the placings as they became (`placings`: [] when the game has none)."""
 
     class Kind(models.TextChoices):
-        RECORDED = "recorded", "Recorded 記録"
-        CORRECTION = "correction", "Correction 訂正"
-        FORFEIT = "forfeit", "Forfeit 途中棄権"
-        REOPENED = "reopened", "Reopened by an undo 取り消し"
-        VOID = "void", "Void 無効"
+        RECORDED = "recorded", _("Recorded")
+        CORRECTION = "correction", _("Correction")
+        FORFEIT = "forfeit", _("Forfeit")
+        REOPENED = "reopened", _("Reopened by an undo")
+        VOID = "void", _("Void")
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="result_versions")
     number = models.PositiveIntegerField()

@@ -14,13 +14,15 @@ import secrets
 from uuid import uuid4
 
 from django.db import models
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 from django.db.models import Q
 
 
 class Scope(models.TextChoices):
-    TOURNAMENT = "tournament", "Tournament 大会"
-    STAGE = "stage", "Stage ステージ"
-    SEASON = "season", "Season シーズン"
+    TOURNAMENT = "tournament", _("Tournament")
+    STAGE = "stage", _("Stage")
+    SEASON = "season", _("Season")
 
 
 class Standing(models.Model):
@@ -168,10 +170,10 @@ class RecomputeRun(models.Model):
     """A full recompute (beat, or an organiser's "recompute now"), with its progress."""
 
     class Status(models.TextChoices):
-        RUNNING = "running", "Running 実行中"
-        DONE = "done", "Done 完了"
-        FAILED = "failed", "Failed 失敗"
-        ABANDONED = "abandoned", "Abandoned (worker lost) 中断"
+        RUNNING = "running", pgettext_lazy("recompute run", "Running")
+        DONE = "done", _("Done")
+        FAILED = "failed", _("Failed")
+        ABANDONED = "abandoned", _("Abandoned (worker lost)")
 
     # Empty: every tournament; otherwise the one tournament an organiser asked for.
     tournament = models.ForeignKey(
@@ -272,9 +274,9 @@ class WebhookDelivery(models.Model):
     """One event sent (or being sent) to one endpoint: the delivery log."""
 
     class Status(models.TextChoices):
-        PENDING = "pending", "Pending"
-        DELIVERED = "delivered", "Delivered"
-        FAILED = "failed", "Failed"
+        PENDING = "pending", _("Pending")
+        DELIVERED = "delivered", _("Delivered")
+        FAILED = "failed", _("Failed")
 
     endpoint = models.ForeignKey(
         WebhookEndpoint, on_delete=models.CASCADE, related_name="deliveries"

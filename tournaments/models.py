@@ -17,6 +17,7 @@ from typing import Any
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 from django.urls import reverse
 
 from tournaments.points import DEFAULT_PRESET, preset_points_table, validate_points_table
@@ -80,10 +81,10 @@ class Tournament(models.Model):
     """An event played under one pinned ruleset (e.g. a 天下一大富豪大会 regional qualifier)."""
 
     class Status(models.TextChoices):
-        DRAFT = "draft", "Draft"
-        REGISTRATION = "registration", "Registration open"
-        RUNNING = "running", "Running"
-        FINISHED = "finished", "Finished"
+        DRAFT = "draft", _("Draft")
+        REGISTRATION = "registration", _("Registration open")
+        RUNNING = "running", _("Running")
+        FINISHED = "finished", _("Finished")
 
     name = models.CharField(max_length=200)
     slug = models.SlugField(max_length=80, unique=True)
@@ -105,9 +106,9 @@ class Tournament(models.Model):
     table_size = models.PositiveSmallIntegerField(default=4)
 
     class UnevenTables(models.TextChoices):
-        SHORT = "short", "Some tables one seat short (e.g. tables of 3) 少人数卓"
-        LONG = "long", "Some tables one seat larger (e.g. tables of 5) 多人数卓"
-        BYES = "byes", "Byes for the players left over 不戦"
+        SHORT = "short", _("Some tables one seat short (e.g. tables of 3)")
+        LONG = "long", _("Some tables one seat larger (e.g. tables of 5)")
+        BYES = "byes", _("Byes for the players left over")
 
     # The policy when the field is not a multiple of table_size (tournaments.seating).
     uneven_tables = models.CharField(
@@ -119,8 +120,8 @@ class Tournament(models.Model):
     undo_requires_approval = models.BooleanField(default=False)
 
     class ForfeitOthers(models.TextChoices):
-        CARDS_LEFT = "cards_left", "By cards left (fewest first) 残り枚数順"
-        REFEREE_ORDER = "referee_order", "In the order the referee enters 審判が決める"
+        CARDS_LEFT = "cards_left", _("By cards left (fewest first)")
+        REFEREE_ORDER = "referee_order", _("In the order the referee enters")
 
     # A player who leaves mid-game (途中棄権) is placed last; the others still in play finish
     # by this rule, after those already out.
@@ -187,9 +188,9 @@ class Official(models.Model):
     """A per-tournament role: organiser, head referee (主審) or referee (審判)."""
 
     class Role(models.TextChoices):
-        ORGANISER = "organiser", "Organiser 主催"
-        HEAD_REFEREE = "head_referee", "Head referee 主審"
-        REFEREE = "referee", "Referee 審判"
+        ORGANISER = "organiser", _("Organiser")
+        HEAD_REFEREE = "head_referee", _("Head referee")
+        REFEREE = "referee", _("Referee")
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="officials")
     user = models.ForeignKey(
@@ -222,11 +223,11 @@ class Stage(models.Model):
     """
 
     class Kind(models.TextChoices):
-        QUALIFYING = "qualifying", "Qualifying 予選"
-        CUT = "cut", "Cut 準決勝"
-        FINAL = "final", "Final 決勝"
+        QUALIFYING = "qualifying", _("Qualifying")
+        CUT = "cut", _("Cut")
+        FINAL = "final", _("Final")
         # A tie-break table for entrants tied for places at a cut or the final (順位決定戦).
-        PLAYOFF = "playoff", "Playoff 順位決定戦"
+        PLAYOFF = "playoff", _("Playoff")
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="stages")
     order = models.PositiveSmallIntegerField()
@@ -286,9 +287,9 @@ class Entry(models.Model):
     """A player's registration in a tournament."""
 
     class Status(models.TextChoices):
-        REGISTERED = "registered", "Registered"
-        CHECKED_IN = "checked_in", "Checked in"
-        DROPPED = "dropped", "Dropped"
+        REGISTERED = "registered", _("Registered")
+        CHECKED_IN = "checked_in", _("Checked in")
+        DROPPED = "dropped", _("Dropped")
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="entries")
     player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="entries")
@@ -331,9 +332,9 @@ class StageEntrant(models.Model):
     """An entry playing in a stage: from the start, by advancement, or seeded."""
 
     class Source(models.TextChoices):
-        START = "start", "Started here"
-        ADVANCED = "advanced", "Advanced"
-        SEEDED = "seeded", "Seeded"
+        START = "start", _("Started here")
+        ADVANCED = "advanced", _("Advanced")
+        SEEDED = "seeded", _("Seeded")
 
     stage = models.ForeignKey(Stage, on_delete=models.CASCADE, related_name="entrants")
     entry = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="stage_places")
@@ -368,11 +369,11 @@ class Round(models.Model):
     """
 
     class Status(models.TextChoices):
-        DRAFT = "draft", "Draft (draw preview)"
-        PUBLISHED = "published", "Published"
-        IN_PLAY = "in_play", "In play"
-        COMPLETE = "complete", "Complete"
-        REVEALED = "revealed", "Seed revealed"
+        DRAFT = "draft", _("Draft (draw preview)")
+        PUBLISHED = "published", _("Published")
+        IN_PLAY = "in_play", _("In play")
+        COMPLETE = "complete", _("Complete")
+        REVEALED = "revealed", _("Seed revealed")
 
     # Rounds whose games may still be played or change.
     OPEN = (Status.PUBLISHED, Status.IN_PLAY)
@@ -541,8 +542,8 @@ class Penalty(models.Model):
     entry's totals. Never deleted; a mistaken one is withdrawn (kept, no longer counted)."""
 
     class Kind(models.TextChoices):
-        WARNING = "warning", "Warning 警告"
-        DEDUCTION = "deduction", "Points deduction 減点"
+        WARNING = "warning", _("Warning")
+        DEDUCTION = "deduction", _("Points deduction")
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="penalties")
     entry = models.ForeignKey(Entry, on_delete=models.PROTECT, related_name="penalties")
@@ -594,31 +595,31 @@ class AuditEntry(models.Model):
     Append-only: written by the services in the same transaction as the change it records."""
 
     class Action(models.TextChoices):
-        ROUND_COMPLETED = "round_completed", "Round completed"
-        SEED_REVEALED = "seed_revealed", "Seed revealed"
-        ROUND_CLOSED = "round_closed", "Round closed"
-        DRAW_OVERRIDE = "draw_override", "Round drawn before the previous one was complete"
-        RESULT_CORRECTED = "result_corrected", "Result corrected"
-        GAME_VOIDED = "game_voided", "Game voided"
-        SEAT_FORFEITED = "seat_forfeited", "Seat forfeited"
-        PENALTY_GIVEN = "penalty_given", "Penalty given"
-        PENALTY_WITHDRAWN = "penalty_withdrawn", "Penalty withdrawn"
-        SETTINGS_CHANGED = "settings_changed", "Tournament settings changed"
-        OFFICIAL_ADDED = "official_added", "Official added"
-        OFFICIAL_REVOKED = "official_revoked", "Official revoked"
-        REFEREES_ASSIGNED = "referees_assigned", "Referees assigned"
-        SIGN_IN_ISSUED = "sign_in_issued", "Sign-in link or PIN card issued"
-        DEVICE_ISSUED = "device_issued", "Device token issued"
-        DEVICE_REVOKED = "device_revoked", "Device token revoked"
-        ENTRY_ADDED = "entry_added", "Entrant added"
-        ENTRY_EDITED = "entry_edited", "Entrant edited"
-        ENTRY_WITHDRAWN = "entry_withdrawn", "Entrant withdrawn"
-        ENTRY_SUBSTITUTED = "entry_substituted", "Substitute seated"
-        STAGE_CREATED = "stage_created", "Stage created"
-        STAGE_EDITED = "stage_edited", "Stage edited"
-        PLAYOFF_CREATED = "playoff_created", "Playoff table created"
-        STAGE_ADVANCED = "stage_advanced", "Qualifiers advanced to the next stage"
-        RESULT_CONFIRMED_BY_PLAYER = "result_confirmed_by_player", "Result confirmed by a player"
+        ROUND_COMPLETED = "round_completed", _("Round completed")
+        SEED_REVEALED = "seed_revealed", _("Seed revealed")
+        ROUND_CLOSED = "round_closed", _("Round closed")
+        DRAW_OVERRIDE = "draw_override", _("Round drawn before the previous one was complete")
+        RESULT_CORRECTED = "result_corrected", _("Result corrected")
+        GAME_VOIDED = "game_voided", _("Game voided")
+        SEAT_FORFEITED = "seat_forfeited", _("Seat forfeited")
+        PENALTY_GIVEN = "penalty_given", _("Penalty given")
+        PENALTY_WITHDRAWN = "penalty_withdrawn", _("Penalty withdrawn")
+        SETTINGS_CHANGED = "settings_changed", _("Tournament settings changed")
+        OFFICIAL_ADDED = "official_added", _("Official added")
+        OFFICIAL_REVOKED = "official_revoked", _("Official revoked")
+        REFEREES_ASSIGNED = "referees_assigned", _("Referees assigned")
+        SIGN_IN_ISSUED = "sign_in_issued", _("Sign-in link or PIN card issued")
+        DEVICE_ISSUED = "device_issued", _("Device token issued")
+        DEVICE_REVOKED = "device_revoked", _("Device token revoked")
+        ENTRY_ADDED = "entry_added", _("Entrant added")
+        ENTRY_EDITED = "entry_edited", _("Entrant edited")
+        ENTRY_WITHDRAWN = "entry_withdrawn", _("Entrant withdrawn")
+        ENTRY_SUBSTITUTED = "entry_substituted", _("Substitute seated")
+        STAGE_CREATED = "stage_created", _("Stage created")
+        STAGE_EDITED = "stage_edited", _("Stage edited")
+        PLAYOFF_CREATED = "playoff_created", _("Playoff table created")
+        STAGE_ADVANCED = "stage_advanced", _("Qualifiers advanced to the next stage")
+        RESULT_CONFIRMED_BY_PLAYER = "result_confirmed_by_player", _("Result confirmed by a player")
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="audit")
     round = models.ForeignKey(
@@ -651,8 +652,8 @@ class SignInCode(models.Model):
     tries."""
 
     class Kind(models.TextChoices):
-        LINK = "link", "Sign-in link"
-        PIN = "pin", "PIN card"
+        LINK = "link", _("Sign-in link")
+        PIN = "pin", _("PIN card")
 
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="sign_in_codes"
@@ -702,3 +703,16 @@ class Bye(models.Model):
 
     def __str__(self) -> str:
         return f"{self.round}: bye for {self.entry}"
+
+
+class LanguagePreference(models.Model):
+    """The language a signed-in person chose with the header's switch: it follows them to
+    another phone or browser (the cookie alone stays on one device)."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="language_preference"
+    )
+    language = models.CharField(max_length=8, choices=settings.LANGUAGES)
+
+    def __str__(self) -> str:
+        return f"{self.user}: {self.language}"
