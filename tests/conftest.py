@@ -20,8 +20,10 @@ from typing import Any
 
 import pytest
 from django.db import connection
+from django.test import Client
 
 from config.celery import app as celery_app
+from tests.factories import browser
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -113,3 +115,17 @@ def fast_password_hashing(settings: Any) -> None:
     (hundreds of thousands of PBKDF2 rounds) would dominate the suite. Logins still check
     passwords for real, with a fast hasher."""
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture
+def client() -> Client:
+    """A browser that asks for English (most tests read the English pages; the site's default,
+    for a browser that asks for nothing, is Japanese). Tests of the Japanese pages use
+    `client_ja`."""
+    return browser("en")
+
+
+@pytest.fixture
+def client_ja() -> Client:
+    """A browser that asks for Japanese, as a phone set to Japanese does."""
+    return browser("ja")

@@ -7,6 +7,7 @@ import secrets
 
 import factory
 from django.contrib.auth import get_user_model
+from django.test import Client
 from django.utils import timezone
 
 from tournaments.models import Entry, Official, Player, Round, Seat, Stage, Table, Tournament
@@ -245,3 +246,9 @@ def play_legal_moves(game: object, referee: object, moves: int) -> None:
         move = next((m for m in legal if not m.is_pass), legal[0])
         assert services.submit_move(game, canonical(move), game.last_seq + 1, referee).ok  # type: ignore[arg-type]
         game.refresh_from_db()
+
+
+def browser(language: str = "en") -> Client:
+    """A fresh browser that asks for `language` (Accept-Language). Most tests read the English
+    pages; the site's default, for a browser that asks for nothing, is Japanese."""
+    return Client(headers={"accept-language": language})

@@ -8,6 +8,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+from tests.factories import browser
 from tests.games import conftest as games_conftest
 from tests.games.conftest import Crew
 
@@ -17,7 +18,7 @@ crew = games_conftest.crew  # the referee crew fixture, shared
 
 
 def test_another_referees_table_says_ask_the_head_referee(crew: Crew) -> None:
-    client = Client()
+    client = browser()
     client.force_login(crew.other_referee)
     response = client.get(crew.table.get_referee_url())
     assert response.status_code == 403
@@ -29,7 +30,7 @@ def test_another_referees_table_says_ask_the_head_referee(crew: Crew) -> None:
 
 
 def test_an_htmx_request_gets_the_error_partial(crew: Crew) -> None:
-    client = Client()
+    client = browser()
     client.force_login(crew.other_referee)
     response = client.post(
         reverse("referee:start", args=[crew.table.pk]), {"mode": "quick"}, HTTP_HX_REQUEST="true"

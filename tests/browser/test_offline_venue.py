@@ -27,7 +27,6 @@ from urllib.parse import urldefrag, urlsplit
 
 import pytest
 from django.contrib.auth.models import User
-from django.test import Client
 from django.urls import get_resolver
 from playwright.sync_api import (
     Browser,
@@ -51,6 +50,7 @@ from tests.factories import (
     EntryFactory,
     OfficialFactory,
     UserFactory,
+    browser,
     play_legal_moves,
     play_round_quickly,
 )
@@ -239,7 +239,7 @@ def pages_among(urls: Iterable[str], user: User | None) -> list[str]:
     redirect (to the log-in page, visited anyway) and a POST-only URL's 405 are no page to
     look at, and one 403 or 404 page looks like the next. A 5xx is kept, for the browser to
     report."""
-    client = Client()
+    client = browser()
     if user is not None:
         client.force_login(user)
     kept, errors = [], Counter[int]()

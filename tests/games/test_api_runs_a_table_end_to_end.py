@@ -19,7 +19,7 @@ from games.auth import issue_device_token
 from games.engine import card_names, legal_moves
 from games.models import Game
 from games.state import canonical
-from tests.factories import EntryFactory, OfficialFactory, UserFactory
+from tests.factories import EntryFactory, OfficialFactory, UserFactory, browser
 from tournaments import services
 from tournaments.models import Entry, Official, Tournament
 
@@ -130,7 +130,7 @@ def test_a_scorer_device_runs_table_one_end_to_end(
     assert [r["seat"] for r in recorded.json()["results"]] == order
 
     # 5. The head referee confirms both results through the API (their own session).
-    official = Client()
+    official = browser()
     official.force_login(head)
     for confirmed_id in (game_id, quick_id):
         with django_capture_on_commit_callbacks(execute=True):
@@ -141,7 +141,7 @@ def test_a_scorer_device_runs_table_one_end_to_end(
         assert confirmed.json()["status"] == "confirmed"
 
     # 6. The standings count both games of table 1's players, nothing provisional.
-    standings = Client().get(f"/api/tournaments/{cup.slug}/standings/").json()
+    standings = browser().get(f"/api/tournaments/{cup.slug}/standings/").json()
     seated = {s["entry_number"] for s in table["seats"]}
     rows = {row["entry"]: row for row in standings["results"]}
     assert {n for n, row in rows.items() if row["games"] == 2} == seated

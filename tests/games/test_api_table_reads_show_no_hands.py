@@ -4,12 +4,11 @@ only once the game has ended."""
 from __future__ import annotations
 
 import pytest
-from django.test import Client
 
 from games import services
 from games.engine import card_names
 from games.models import Game
-from tests.factories import play_legal_moves
+from tests.factories import browser, play_legal_moves
 
 from .conftest import Crew
 
@@ -21,10 +20,10 @@ def test_a_game_in_play_shows_no_card_anyone_holds(crew: Crew) -> None:
     play_legal_moves(game, crew.referee, 3)
     state = services.current_state(game)
     held = {c for seat in range(game.seats) for c in card_names(state.hands[seat])}
-    referee = Client()
+    referee = browser()
     referee.force_login(crew.referee)
 
-    for client in (Client(), referee):
+    for client in (browser(), referee):
         response = client.get(f"/api/tables/{crew.table.pk}/games/")
         text = response.content.decode()
         assert response.status_code == 200
@@ -38,9 +37,9 @@ def test_results_show_once_the_game_has_ended(crew: Crew) -> None:
     game = services.start_game(crew.table, crew.referee, mode=Game.Mode.QUICK)
     url = f"/api/tables/{crew.table.pk}/games/"
 
-    assert Client().get(url).json()["games"][0]["results"] == []
+    assert browser().get(url).json()["games"][0]["results"] == []
     services.record_quick_result(game, crew.referee, [3, 2, 1, 0])
-    rows = Client().get(url).json()["games"][0]["results"]
+    rows = browser().get(url).json()["games"][0]["results"]
 
     assert [r["seat"] for r in rows] == [3, 2, 1, 0]
     assert [r["place"] for r in rows] == [1, 2, 3, 4]

@@ -11,7 +11,7 @@ from django.test import Client
 from games import services
 from games.auth import issue_device_token
 from games.models import Game
-from tests.factories import SeatFactory, TableFactory
+from tests.factories import SeatFactory, TableFactory, browser
 from tournaments.models import Tournament
 
 from .conftest import Crew
@@ -43,14 +43,14 @@ def start(client: Client, table_id: int, mode: str = "quick") -> int:
     ],
 )
 def test_starting_a_game_is_for_the_tables_officials(crew: Crew, role: str, expected: int) -> None:
-    client = Client() if role == "anonymous" else device(getattr(crew, role))
+    client = browser() if role == "anonymous" else device(getattr(crew, role))
 
     assert start(client, crew.table.pk) == expected
     assert crew.table.games.count() == (1 if expected == 201 else 0)
 
 
 def test_a_session_works_as_well_as_a_token(crew: Crew) -> None:
-    client = Client()
+    client = browser()
     client.force_login(crew.referee)
 
     assert start(client, crew.table.pk) == 201
@@ -110,7 +110,9 @@ def test_another_tables_referee_is_refused_every_game_write(
     response = device(crew.other_referee).post(
         f"/api/games/{game.pk}/{path}", body, content_type="application/json"
     )
-    anonymous = Client().post(f"/api/games/{game.pk}/{path}", body, content_type="application/json")
+    anonymous = browser().post(
+        f"/api/games/{game.pk}/{path}", body, content_type="application/json"
+    )
 
     assert response.status_code == 403
     assert response.json()["code"] == "permission_denied"

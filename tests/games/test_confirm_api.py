@@ -9,6 +9,7 @@ from django.test import Client
 from games import services
 from games.auth import issue_device_token
 from games.models import Game
+from tests.factories import browser
 from tests.games.conftest import Crew
 from tournaments.models import Table
 
@@ -29,7 +30,7 @@ def post(client: Client, game: Game, body: object = None, **headers: str):  # ty
 
 def test_an_official_confirms_with_an_empty_body(crew: Crew) -> None:
     game = finished(crew)
-    client = Client()
+    client = browser()
     client.force_login(crew.head_referee)
     response = post(client, game)
     assert response.status_code == 200
@@ -42,7 +43,7 @@ def test_an_official_confirms_with_an_empty_body(crew: Crew) -> None:
 
 def test_the_recorder_cannot_confirm_with_an_empty_body(crew: Crew) -> None:
     game = finished(crew)
-    client = Client()
+    client = browser()
     client.force_login(crew.referee)
     response = post(client, game)
     assert response.status_code == 403
@@ -56,10 +57,10 @@ def test_a_player_confirms_with_seat_and_pin_on_a_scoped_device(crew: Crew) -> N
     token.table_number = crew.table.number
     token.save()
     pin = Table.objects.get(pk=crew.table.pk).confirm_pin
-    wrong = post(Client(), game, {"seat": 3, "pin": "000000" if pin != "000000" else "111111"},
+    wrong = post(browser(), game, {"seat": 3, "pin": "000000" if pin != "000000" else "111111"},
                  HTTP_AUTHORIZATION=f"Token {raw}")  # fmt: skip
     assert wrong.status_code == 403 and wrong.json()["code"] == "wrong_pin"
-    response = post(Client(), game, {"seat": 3, "pin": pin}, HTTP_AUTHORIZATION=f"Token {raw}")
+    response = post(browser(), game, {"seat": 3, "pin": pin}, HTTP_AUTHORIZATION=f"Token {raw}")
     assert response.status_code == 200, response.content
     assert response.json()["confirmed_by_seat"] == 3
     assert pin not in response.content.decode()
@@ -72,7 +73,7 @@ def test_a_device_scoped_to_another_table_is_refused(crew: Crew) -> None:
     token.table_number = 9
     token.save()
     pin = Table.objects.get(pk=crew.table.pk).confirm_pin
-    response = post(Client(), game, {"seat": 0, "pin": pin}, HTTP_AUTHORIZATION=f"Token {raw}")
+    response = post(browser(), game, {"seat": 0, "pin": pin}, HTTP_AUTHORIZATION=f"Token {raw}")
     assert response.status_code == 403
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED
@@ -80,7 +81,7 @@ def test_a_device_scoped_to_another_table_is_refused(crew: Crew) -> None:
 
 def test_half_a_player_body_is_a_bad_request(crew: Crew) -> None:
     game = finished(crew)
-    client = Client()
+    client = browser()
     client.force_login(crew.referee)
     assert post(client, game, {"seat": 0}).json()["code"] == "bad_request"
     assert post(client, game, {"seat": 0, "pin": "12ab56"}).status_code == 400
@@ -88,7 +89,7 @@ def test_half_a_player_body_is_a_bad_request(crew: Crew) -> None:
 
 def test_an_outsider_gets_404(crew: Crew) -> None:
     game = finished(crew)
-    client = Client()
+    client = browser()
     client.force_login(crew.outsider_organiser)
     crew.tournament.status = "draft"
     crew.tournament.save()

@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import pytest
 from django.core.exceptions import PermissionDenied
-from django.test import Client
 from django.urls import reverse
 
 from games import services
 from games.models import Game, RejectedSubmission
+from tests.factories import browser
 from tests.games.conftest import Crew
 from tournaments.models import AuditEntry, Table
 
@@ -122,7 +122,7 @@ def test_the_recorder_cannot_confirm_their_own_recording_with_their_account(crew
     game = finished_quick_game(crew)
     with pytest.raises(PermissionDenied):
         services.confirm_game(game, crew.referee)
-    client = Client()
+    client = browser()
     client.force_login(crew.referee)
     page = client.get(reverse("referee:confirm", args=[game.pk])).content.decode()
     assert "Confirm 確定する" not in page
@@ -136,7 +136,7 @@ def test_the_recorder_cannot_confirm_their_own_recording_with_their_account(crew
 
 def test_the_confirm_page_takes_the_pin_and_says_what_is_next(crew: Crew) -> None:
     game = finished_quick_game(crew)
-    client = Client()
+    client = browser()
     client.force_login(crew.referee)
     url = reverse("referee:confirm", args=[game.pk])
     page = client.get(url).content.decode()
@@ -155,7 +155,7 @@ def test_the_confirm_page_takes_the_pin_and_says_what_is_next(crew: Crew) -> Non
 
 def test_the_confirm_page_answers_htmx_with_its_partial(crew: Crew) -> None:
     game = finished_quick_game(crew)
-    client = Client()
+    client = browser()
     client.force_login(crew.referee)
     response = client.post(
         reverse("referee:confirm", args=[game.pk]),
@@ -171,9 +171,9 @@ def test_the_confirm_page_answers_htmx_with_its_partial(crew: Crew) -> None:
 def test_the_pin_never_appears_on_referee_or_public_pages_or_the_api(crew: Crew) -> None:
     game = finished_quick_game(crew)
     pin = pin_of(crew)
-    referee = Client()
+    referee = browser()
     referee.force_login(crew.referee)
-    head = Client()
+    head = browser()
     head.force_login(crew.head_referee)
     slug = crew.tournament.slug
     round_id = crew.table.round_id
@@ -181,7 +181,7 @@ def test_the_pin_never_appears_on_referee_or_public_pages_or_the_api(crew: Crew)
         referee.get(crew.table.get_referee_url()),
         referee.get(reverse("referee:confirm", args=[game.pk])),
         referee.get(reverse("referee:game", args=[game.pk])),
-        Client().get(reverse("games:live", args=[crew.table.pk])),
+        browser().get(reverse("games:live", args=[crew.table.pk])),
         referee.get(f"/api/tables/{crew.table.pk}/live/"),
         referee.get(f"/api/games/{game.pk}/moves/"),
         head.get(reverse("organiser:progress", args=[slug, round_id])),

@@ -18,7 +18,7 @@ from games.services import (
     start_game,
     submit_move,
 )
-from tests.factories import play_round_quickly
+from tests.factories import browser, play_round_quickly
 from tournaments.models import Tournament
 from tournaments.services import reveal_round_seed
 
@@ -30,7 +30,7 @@ CORRECTION_FORM = 'data-testid="correction-form"'
 
 
 def client_for(user: object) -> Client:
-    client = Client()
+    client = browser()
     client.force_login(user)  # type: ignore[arg-type]
     return client
 
@@ -58,7 +58,7 @@ def test_the_page_is_for_the_tables_referee_the_head_referee_and_organisers(crew
     assert allowed == [200, 200, 200]
     assert client_for(crew.other_referee).get(url).status_code == 403
     assert client_for(crew.outsider_organiser).get(url).status_code == 403
-    assert Client().get(url).status_code == 302  # to the login page
+    assert browser().get(url).status_code == 302  # to the login page
     missing = reverse("referee:game", args=[game.pk + 1000])
     assert client_for(crew.organiser).get(missing).status_code == 404
 

@@ -12,7 +12,7 @@ from django.urls import reverse
 
 from games.models import Game
 from games.services import start_game
-from tests.factories import EntryFactory
+from tests.factories import EntryFactory, browser
 from tournaments.models import AuditEntry, Entry, Penalty
 from tournaments.services import give_penalty, withdraw_penalty
 
@@ -26,7 +26,7 @@ def seated(crew: Crew, position: int) -> Entry:
 
 
 def client_for(user: object) -> Client:
-    client = Client()
+    client = browser()
     client.force_login(user)  # type: ignore[arg-type]
     return client
 

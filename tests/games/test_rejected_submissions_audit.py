@@ -20,7 +20,7 @@ from games.services import (
     start_game,
     submit_move,
 )
-from tests.factories import TableFactory
+from tests.factories import TableFactory, browser
 from tournaments.models import AuditEntry
 
 from .conftest import T17_MOVES, Crew
@@ -37,7 +37,7 @@ def log_of(game: Game) -> list[tuple[int, str, object]]:
 
 
 def client_for(user: object) -> Client:
-    client = Client()
+    client = browser()
     client.force_login(user)  # type: ignore[arg-type]
     return client
 
@@ -154,7 +154,7 @@ def test_the_audit_page_is_for_the_tournaments_officials_only(crew: Crew) -> Non
     url = reverse("organiser:audit", args=[crew.tournament.slug])
 
     assert client_for(crew.outsider_organiser).get(url).status_code == 404
-    assert Client().get(url).status_code == 302  # to the login page
+    assert browser().get(url).status_code == 302  # to the login page
 
 
 def test_the_audit_page_shows_a_hundred_entries_a_page_newest_first(crew: Crew) -> None:

@@ -8,10 +8,9 @@ import random
 from typing import Any
 
 import pytest
-from django.test import Client
 
 from scoring.standings import recompute_tournament
-from tests.factories import UserFactory
+from tests.factories import UserFactory, browser
 from tournaments.models import League, Penalty, Season, Stage, Tournament
 
 from .conftest import Cup, play_random_sets, seat_round
@@ -39,8 +38,8 @@ def without_api_fields(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
 def test_tournament_standings_are_the_boards_rows(cup: Cup) -> None:
     played(cup)
 
-    api = Client().get(f"/api/tournaments/{cup.tournament.slug}/standings/").json()
-    export = Client().get(f"/standings/{cup.tournament.slug}/standings.json").json()
+    api = browser().get(f"/api/tournaments/{cup.tournament.slug}/standings/").json()
+    export = browser().get(f"/standings/{cup.tournament.slug}/standings.json").json()
 
     assert without_api_fields(api["results"]) == export["standings"]
     assert api["count"] == 8 and api["version"] == export["version"]
@@ -56,9 +55,11 @@ def test_stage_standings_carry_the_cut_line(cup: Cup) -> None:
     Stage.objects.filter(pk=cup.stage.pk).update(advance_top_n=4)
     played(cup)
 
-    api = Client().get(f"/api/stages/{cup.stage.pk}/standings/").json()
+    api = browser().get(f"/api/stages/{cup.stage.pk}/standings/").json()
     export = (
-        Client().get(f"/standings/{cup.tournament.slug}/stage/{cup.stage.pk}/standings.json").json()
+        browser()
+        .get(f"/standings/{cup.tournament.slug}/stage/{cup.stage.pk}/standings.json")
+        .json()
     )
 
     assert without_api_fields(api["results"]) == export["standings"]
@@ -75,21 +76,21 @@ def test_season_standings(cup: Cup) -> None:
     Tournament.objects.filter(pk=cup.tournament.pk).update(season=season)
     played(cup)
 
-    api = Client().get(f"/api/seasons/{season.pk}/standings/").json()
-    export = Client().get(f"/standings/season/{season.pk}/standings.json").json()
+    api = browser().get(f"/api/seasons/{season.pk}/standings/").json()
+    export = browser().get(f"/standings/season/{season.pk}/standings.json").json()
 
     assert api["scope"] == {"kind": "season", "id": season.pk}
     assert without_api_fields(api["results"]) == export["standings"]
-    assert Client().get("/api/seasons/999999/standings/").status_code == 404
+    assert browser().get("/api/seasons/999999/standings/").status_code == 404
 
 
 def test_large_fields_are_paged(cup: Cup) -> None:
     played(cup)
     url = f"/api/tournaments/{cup.tournament.slug}/standings/"
 
-    first = Client().get(url, {"limit": 3}).json()
-    second = Client().get(url, {"limit": 3, "offset": 3}).json()
-    whole = Client().get(url).json()
+    first = browser().get(url, {"limit": 3}).json()
+    second = browser().get(url, {"limit": 3, "offset": 3}).json()
+    whole = browser().get(url).json()
 
     assert first["count"] == 8 and len(first["results"]) == 3
     assert first["previous"] is None and "offset=3" in first["next"]
@@ -100,13 +101,13 @@ def test_a_draft_tournaments_standings_are_for_its_organisers_only(cup: Cup) -> 
     played(cup)
     Tournament.objects.filter(pk=cup.tournament.pk).update(status=Tournament.Status.DRAFT)
     url = f"/api/tournaments/{cup.tournament.slug}/standings/"
-    organiser = Client()
+    organiser = browser()
     organiser.force_login(cup.organiser)
-    stranger = Client()
+    stranger = browser()
     stranger.force_login(UserFactory(username="someone"))
 
-    assert Client().get(url).status_code == 404
+    assert browser().get(url).status_code == 404
     assert stranger.get(url).status_code == 404
-    assert Client().get(f"/api/stages/{cup.stage.pk}/standings/").status_code == 404
+    assert browser().get(f"/api/stages/{cup.stage.pk}/standings/").status_code == 404
     assert organiser.get(url).status_code == 200
     assert organiser.get(url).json()["count"] == 8

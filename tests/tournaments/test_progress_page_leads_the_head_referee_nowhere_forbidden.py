@@ -12,6 +12,7 @@ from django.urls import reverse
 
 from games import services
 from games.models import Game
+from tests.factories import browser
 from tests.games import conftest as games_conftest
 from tests.games.conftest import Crew
 
@@ -21,7 +22,7 @@ crew = games_conftest.crew  # the referee crew fixture, shared
 
 
 def page(user: User, name: str, crew: Crew) -> tuple[str, Client]:
-    client = Client()
+    client = browser()
     client.force_login(user)
     url = reverse(f"organiser:{name}", args=[crew.tournament.slug, crew.table.round_id])
     return client.get(url).content.decode(), client

@@ -13,6 +13,7 @@ from django.urls import reverse
 from games import services
 from games.models import Game
 from scoring.standings import recompute_tournament
+from tests.factories import browser
 from tests.games import conftest as games_conftest
 from tests.games.conftest import Crew
 from tournaments.models import Round
@@ -25,7 +26,7 @@ CARD = re.compile(r"\b(?:[3-9TJQKA2][SHDC]|JK)\b")
 
 
 def login(crew: Crew) -> Client:
-    client = Client()
+    client = browser()
     client.force_login(crew.organiser)
     return client
 
@@ -94,13 +95,13 @@ def test_the_results_sheet_is_provisional_until_the_round_is_complete(crew: Crew
 
 def test_the_paper_is_for_officials(crew: Crew) -> None:
     url = reverse("organiser:results-sheet", args=[crew.tournament.slug, crew.table.round_id])
-    head = Client()
+    head = browser()
     head.force_login(crew.head_referee)
     assert head.get(url).status_code == 200
-    referee = Client()
+    referee = browser()
     referee.force_login(crew.referee)
     assert referee.get(url).status_code == 403
-    outsider = Client()
+    outsider = browser()
     outsider.force_login(crew.outsider_organiser)
     assert outsider.get(url).status_code == 404
 
@@ -114,7 +115,7 @@ def test_standings_print_page_shows_provisional_marks_and_no_navigation_when_pri
     services.record_quick_result(next_game, crew.referee, [0, 1, 2, 3])
     recompute_tournament(crew.tournament.pk)
     html = (
-        Client()
+        browser()
         .get(reverse("scoring:tournament_print", args=[crew.tournament.slug]))
         .content.decode()
     )
@@ -125,7 +126,7 @@ def test_standings_print_page_shows_provisional_marks_and_no_navigation_when_pri
     no_hands(html, game)
     stage = crew.table.round.stage
     stage_html = (
-        Client()
+        browser()
         .get(reverse("scoring:stage_print", args=[crew.tournament.slug, stage.pk]))
         .content.decode()
     )

@@ -12,7 +12,7 @@ from pytest_django import DjangoAssertNumQueries
 
 from games import services
 from games.models import Game
-from tests.factories import OfficialFactory, SeatFactory, TableFactory, UserFactory
+from tests.factories import OfficialFactory, SeatFactory, TableFactory, UserFactory, browser
 from tests.games import conftest as games_conftest
 from tests.games.conftest import Crew
 from tournaments.models import Round, Table
@@ -27,7 +27,7 @@ def url(crew: Crew) -> str:
 
 
 def login(user: User) -> Client:
-    client = Client()
+    client = browser()
     client.force_login(user)
     return client
 
@@ -125,7 +125,7 @@ def test_who_may_see_it(crew: Crew) -> None:
     assert refused.status_code == 403
     assert "ask the head referee" in refused.content.decode()
     assert login(crew.outsider_organiser).get(url(crew)).status_code == 404
-    anonymous = Client().get(url(crew))
+    anonymous = browser().get(url(crew))
     assert anonymous.status_code == 302
 
 

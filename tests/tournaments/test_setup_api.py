@@ -7,7 +7,7 @@ import pytest
 from django.contrib.auth.models import User
 from django.test import Client
 
-from tests.factories import UserFactory
+from tests.factories import UserFactory, browser
 from tournaments import services
 from tournaments.models import League, Stage, Tournament
 
@@ -63,7 +63,7 @@ def test_preview_and_playoff_through_the_api(
     preview = client.get(f"/api/stages/{stage.pk}/advancement-preview/").json()
     (tie,) = preview["ties"]
     playoff = client.post(f"/api/stages/{stage.pk}/playoff/", {"entries": tie["numbers"]}, JSON)
-    anonymous = Client().get(f"/api/stages/{stage.pk}/advancement-preview/")
+    anonymous = browser().get(f"/api/stages/{stage.pk}/advancement-preview/")
 
     assert sorted(tie["numbers"]) == sorted(e.number for e in seats[2])
     assert {r["status"] for r in preview["rows"]} == {"in", "tied", "out"}
@@ -121,7 +121,7 @@ def test_leagues_and_seasons_are_public_to_read_and_staff_to_write(
     ).json()
     Tournament.objects.filter(pk=tournament.pk).update(season_id=season["id"])
     renamed = client.patch(f"/api/leagues/{league['id']}/", {"name": "JDF Cup 天下一"}, JSON)
-    listed = Client().get("/api/seasons/").json()
+    listed = browser().get("/api/seasons/").json()
 
     assert renamed.json()["name"] == "JDF Cup 天下一"
     rows = listed["results"] if isinstance(listed, dict) else listed
