@@ -11,9 +11,14 @@ COPY tournaments ./tournaments
 COPY scoring ./scoring
 COPY templates ./templates
 COPY static ./static
+COPY locale ./locale
 COPY manage.py ./
+# GNU gettext compiles the Japanese catalogue (locale/ja/LC_MESSAGES/django.po) into the image.
+RUN apt-get update -qq && apt-get install -y -qq --no-install-recommends gettext \
+    && rm -rf /var/lib/apt/lists/*
 RUN pip install --no-cache-dir . \
     && DEBUG=False SECRET_KEY=build-only python manage.py collectstatic --no-input -v0 \
+    && python manage.py compilemessages -v0 \
     && useradd --system --uid 1000 kakumei
 USER kakumei
 

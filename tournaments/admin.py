@@ -11,6 +11,7 @@ from django.contrib import admin, messages
 from django.db.models import QuerySet
 from django.http import HttpRequest
 
+from config.language import in_active_language
 from tournaments import services
 from tournaments.models import (
     Entry,
@@ -145,7 +146,9 @@ def _round_step_action(
                 step(round_, request.user)
             except services.DomainError as error:
                 modeladmin.message_user(
-                    request, f"{round_}: {error.message_en} {error.message_ja}", messages.WARNING
+                    request,
+                    f"{round_}: {in_active_language(error.message_en, error.message_ja)}",
+                    messages.WARNING,
                 )
 
     run.__name__ = step.__name__
