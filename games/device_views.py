@@ -16,6 +16,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.cache import add_never_cache_headers
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from games import devices
@@ -126,9 +127,8 @@ def revoke(request: HttpRequest, slug: str, token_id: int) -> HttpResponse:
         devices.revoke_device(token, request.user)
     except DomainError as refused:
         error = refused
-    context = _page_context(
-        tournament, error=error, done=None if error else f"“{token.name}” revoked. 無効にしました。"
-    )
+    done = None if error else _("“%(name)s” revoked.") % {"name": token.name}
+    context = _page_context(tournament, error=error, done=done)
     return _render(request, context, status=422 if error else 200)
 
 
@@ -161,9 +161,15 @@ def issue_own(request: HttpRequest) -> HttpResponse:
         token, raw = devices.issue_own_device(
             tournament, request.user, name=request.POST.get("name", "")
         )
-    except (DomainError, PermissionDenied) as refused:
-        error = refused if isinstance(refused, DomainError) else DomainError(str(refused))
+    except PermissionDenied:
+        error = DomainError(
+            "Only an official of the tournament issues tokens for its devices.",
+            "この大会の役員だけが端末トークンを発行できます。",
+            code="permission_denied",
+        )
         return _render_home(request, status=422, device_error=error)
+    except DomainError as refused:
+        return _render_home(request, status=422, device_error=refused)
     return _render_home(request, new=new_token_context(request, token, raw))
 
 
@@ -180,7 +186,8 @@ def revoke_own(request: HttpRequest, token_id: int) -> HttpResponse:
         devices.revoke_device(token, request.user)
     except DomainError as error:
         return _render_home(request, status=422, device_error=error)
+    done = _("“%(name)s” revoked.") % {"name": token.name}
     if not getattr(request, "htmx", False):
-        messages.success(request, f"“{token.name}” revoked. 無効にしました。")
+        messages.success(request, done)
         return redirect("referee:home")
-    return _render_home(request, device_done=f"“{token.name}” revoked. 無効にしました。")
+    return _render_home(request, device_done=done)

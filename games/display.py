@@ -1,6 +1,11 @@
-"""Cards and log rows in words for the referee console: a stored payload is record-format JSON,
-which a referee should never have to read (`{'seat': 0, 'play': ['3S']}`), so each row of a
-game's log is told as a sentence with card symbols ("Seat 1 played ♠3").
+"""Cards and log rows in words for the referee console and the public live page: a stored
+payload is record-format JSON, which a referee should never have to read
+(`{'seat': 0, 'play': ['3S']}`), so each row of a game's log is told as a sentence with card
+symbols ("Seat 1 played ♠3" / 「1番席が♠3を出しました」), in the active language.
+
+Every sentence is one translated message with placeholders. A log row keeps its cards apart
+(the console shows them as cards): the sentence is split where its `%(cards)s` placeholder
+stands, into `words` before the cards and `tail` after them.
 
 Seats are shown 1-based, as the console's seat table numbers them (a payload's `seat` is the
 0-based record seat).
@@ -8,12 +13,37 @@ Seats are shown 1-based, as the console's seat table numbers them (a payload's `
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext, pgettext
+from django_stubs_ext import StrOrPromise
+
+
+class Labels(Mapping[str, str]):
+    """Labels by code, defined at import time (lazy messages) and read in the language active
+    when they are looked up: `TITLE_LABELS["daifugo"]` is "Grand millionaire" or 「大富豪」."""
+
+    def __init__(self, labels: Mapping[str, StrOrPromise]) -> None:
+        self._labels = dict(labels)
+
+    def __getitem__(self, code: str) -> str:
+        return str(self._labels[code])
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._labels)
+
+    def __len__(self) -> int:
+        return len(self._labels)
+
+
 SUITS = {"S": ("♠", "black"), "H": ("♥", "red"), "D": ("♦", "red"), "C": ("♣", "black")}
-CALLS = {"up": "up 上", "down": "down 下"}
-DECLARES = {"set": "read as a set 組", "stairs": "read as stairs 階段"}
+# An 11-back call (イレブンバック) and how a set of cards was declared, as log notes.
+CALLS = Labels({"up": gettext_lazy("11-back call: up"), "down": gettext_lazy("11-back call: down")})
+DECLARES = Labels({"set": gettext_lazy("read as a set"), "stairs": gettext_lazy("read as stairs")})
+
+_CARDS = "\x00"  # where a sentence's cards stand, to split it around them
 
 
 def card(code: str) -> dict[str, str]:
@@ -27,6 +57,11 @@ def card(code: str) -> dict[str, str]:
 
 def cards(codes: list[str]) -> list[dict[str, str]]:
     return [card(c) for c in codes]
+
+
+def seat_name(seat: int) -> str:
+    """A 0-based record seat as people number it: "Seat 3" / 「3番席」."""
+    return _("Seat %(number)s") % {"number": seat + 1}
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,7 +79,7 @@ class LogLine:
         parts = [self.words, *(c["label"] for c in self.cards)]
         if self.tail:
             parts.append(self.tail)
-        return " · ".join([" ".join(parts), *self.notes])
+        return " · ".join([" ".join(p for p in parts if p), *self.notes])
 
 
 def _names(value: object) -> list[str]:
@@ -62,108 +97,148 @@ def _labels(codes: list[str]) -> str:
     return " ".join(card(c)["label"] for c in codes)
 
 
+def _around_cards(sentence: str, **values: object) -> tuple[str, str]:
+    """A translated sentence with a `%(cards)s` placeholder, split into the words before the
+    cards and the words after them."""
+    words, _mark, tail = (sentence % {**values, "cards": _CARDS}).partition(_CARDS)
+    return words.strip(), tail.strip()
+
+
 def log_line(
     seq: int, kind: str, payload: object, *, undone: bool = False, reason: str = ""
 ) -> LogLine:
     """A log row (`games.models.Move`: kind action / undo / decision) in words."""
     data: Mapping[str, object] = payload if isinstance(payload, Mapping) else {}
     if kind == "undo":
-        words = f"Undo of move {data.get('undo', '?')} 取り消し"
+        words = _("Undo of move %(seq)s") % {"seq": data.get("undo", "?")}
         return LogLine(seq, words, tail=f"— {reason}" if reason else "")
     if kind == "decision":
-        verdict = "approved 承認" if data.get("approve") is True else "refused 却下"
-        return LogLine(seq, f"Undo request {data.get('decide', '?')} {verdict}")
+        request = {"seq": data.get("decide", "?")}
+        if data.get("approve") is True:
+            return LogLine(seq, _("Undo request %(seq)s approved") % request)
+        return LogLine(seq, _("Undo request %(seq)s refused") % request)
     seat = data.get("seat")
-    who = f"Seat {seat + 1}" if isinstance(seat, int) and not isinstance(seat, bool) else "A seat"
-    undone_note = ("undone 取り消し済み",) if undone else ()
+    who = seat_name(seat) if isinstance(seat, int) and not isinstance(seat, bool) else _("A seat")
+    undone_note = (_("undone"),) if undone else ()
     if "give" in data:
         given = tuple(cards(_names(data["give"])))
-        return LogLine(seq, f"{who} gave", given, "to the exchange 交換", undone_note)
+        words, tail = _around_cards(_("%(who)s gave %(cards)s to the exchange"), who=who)
+        return LogLine(seq, words, given, tail, undone_note)
     if data.get("pass") is True:
-        return LogLine(seq, f"{who} passed パス", notes=undone_note)
+        return LogLine(seq, _("%(who)s passed") % {"who": who}, notes=undone_note)
     notes: list[str] = []
     if data.get("respond") is True:
-        notes.append("out of turn 手番外")
+        notes.append(_("out of turn"))
     choice = data.get("choice")
     if isinstance(choice, str):
-        notes.append(f"11-back call {CALLS.get(choice, choice)} イレブンバック")
+        notes.append(CALLS.get(choice) or _("11-back call: %(call)s") % {"call": choice})
     declare = data.get("declare")
     if declare == "instant_win":
-        notes.append("イッツー instant win")
+        notes.append(_("instant win (itsū)"))
     elif isinstance(declare, str):
-        notes.append(DECLARES.get(declare, f"declared {declare}"))
+        notes.append(DECLARES.get(declare) or _("declared %(what)s") % {"what": declare})
     joker_as = data.get("as")
     if isinstance(joker_as, Mapping):
         joker_as = joker_as.get("JK")
     if _names(joker_as):
-        notes.append(f"joker as {_labels(_names(joker_as))}")
+        notes.append(_("joker as %(cards)s") % {"cards": _labels(_names(joker_as))})
     played = tuple(cards(_names(data.get("play"))))
-    return LogLine(seq, f"{who} played", played, notes=(*notes, *undone_note))
+    words, tail = _around_cards(_("%(who)s played %(cards)s"), who=who)
+    return LogLine(seq, words, played, tail, (*notes, *undone_note))
 
 
 # Titles by finishing place (they drive the next game's card exchange).
-TITLE_LABELS = {
-    "daifugo": "大富豪 Daifugō",
-    "fugo": "富豪 Fugō",
-    "heimin": "平民 Heimin",
-    "hinmin": "貧民 Hinmin",
-    "daihinmin": "大貧民 Daihinmin",
-}
+TITLE_LABELS = Labels(
+    {
+        "daifugo": gettext_lazy("Grand millionaire"),
+        "fugo": gettext_lazy("Millionaire"),
+        "heimin": gettext_lazy("Commoner"),
+        "hinmin": gettext_lazy("Poor"),
+        "daihinmin": gettext_lazy("Extreme poor"),
+    }
+)
 
 
-# Engine events (`games.engine.events`, public form) told as sentences for spectators.
-GAME_STATUS_LABELS = {
-    "in_play": "in play 対局中",
-    "finished": "finished 終了",
-    "confirmed": "confirmed 確定",
-    "void": "void 無効",
-}
+# A game's status on the public live page (the same words as `Game.Status`).
+GAME_STATUS_LABELS = Labels(
+    {
+        "in_play": gettext_lazy("In play"),
+        "finished": gettext_lazy("Finished"),
+        "confirmed": gettext_lazy("Confirmed"),
+        "void": gettext_lazy("Void"),
+    }
+)
 
 
 def event_sentence(event: Mapping[str, object], names: Mapping[int, str]) -> str:
-    """One public event in words, e.g. "佐藤 played ♠8 ♥8" or "8切り eight-cut: 佐藤". Cards
-    an event does not show (an exchange give during play) are told as a count."""
+    """One public event (`games.engine.events`, public form) in words for spectators, e.g.
+    "Sato played ♠8 ♥8" / 「佐藤さんが♠8 ♥8を出しました」 or "Sato: eight-cut" /
+    「佐藤さんが8切り」. Cards an event does not show (an exchange give during play) are told
+    as a count."""
     seat = event.get("seat")
-    who = names.get(seat, f"Seat {seat + 1}") if isinstance(seat, int) else ""
+    if isinstance(seat, int) and not isinstance(seat, bool):
+        name = names.get(seat) or seat_name(seat)
+    else:
+        name = _("A player")
+    who = {"name": name}
     kind = str(event.get("kind", ""))
     shown = _labels(_names(event.get("cards")))
     place = event.get("place")
     if kind == "played":
-        return f"{who} played {shown}"
+        return _("%(name)s played %(cards)s") % {**who, "cards": shown}
     if kind == "exchange_given":
-        count = event.get("count", len(_names(event.get("cards"))))
-        given = shown or f"{count} card(s)"
-        return f"{who} gave {given} カード交換"
+        if shown:
+            return _("%(name)s gave %(cards)s in the card exchange") % {**who, "cards": shown}
+        count = event.get("count", 0)
+        count = count if isinstance(count, int) else 0
+        return ngettext(
+            "%(name)s gave %(count)s card in the card exchange",
+            "%(name)s gave %(count)s cards in the card exchange",
+            count,
+        ) % {**who, "count": count}
     if kind == "revolution":
-        return (
-            f"革命！ revolution: {who}"
-            if event.get("on")
-            else f"革命返し revolution reversed: {who}"
-        )
+        if event.get("on"):
+            return _("%(name)s: revolution!") % who
+        return _("%(name)s: counter-revolution!") % who
     if kind == "lock_started":
         suits = event.get("suits")
         locked = (
             " ".join(SUITS[s][0] for s in suits if s in SUITS) if isinstance(suits, list) else ""
         )
-        return f"しばり lock {locked}".rstrip()
+        if locked:
+            return _("Lock: %(suits)s") % {"suits": locked}
+        return pgettext("game event", "Lock")
     if kind == "eleven_back":
-        order = "reversed 逆" if event.get("order") == "down" else "normal 順"
-        return f"11バック eleven-back ({order}): {who}"
+        if event.get("order") == "down":
+            return _("%(name)s: 11-back (card order reversed)") % who
+        return _("%(name)s: 11-back (card order back to normal)") % who
     if kind in ("finished", "foul_finish"):
-        what = "went out あがり" if kind == "finished" else "反則あがり foul finish"
-        return f"{who} {what}" + (f" — place {place} {place}位" if isinstance(place, int) else "")
+        if isinstance(place, int) and not isinstance(place, bool):
+            at = {**who, "place": place}
+            if kind == "finished":
+                return _("%(name)s went out — place %(place)s") % at
+            return _("%(name)s: foul finish — place %(place)s") % at
+        if kind == "finished":
+            return _("%(name)s went out") % who
+        return _("%(name)s: foul finish") % who
+    if kind == "passed":
+        return _("%(name)s passed") % who
+    if kind == "eight_cut":
+        return _("%(name)s: eight-cut") % who
+    if kind == "spade_three_return":
+        return _("%(name)s: spade-3 return") % who
+    if kind == "heart_three_return":
+        return _("%(name)s: heart-3 return") % who
+    if kind == "instant_win":
+        return _("%(name)s: instant win (itsū)") % who
+    if kind == "miyako_ochi":
+        return _("Miyako-ochi: %(name)s") % who
     simple = {
-        "passed": f"{who} passed パス",
-        "trick_cleared": "trick cleared 場が流れました",
-        "eight_cut": f"8切り eight-cut: {who}",
-        "spade_three_return": f"スペ3返し spade-3 return: {who}",
-        "heart_three_return": f"ハート3返し heart-3 return: {who}",
-        "passes_reset": "passes reset パスのリセット",
-        "number_lock_started": "数字しばり number lock",
-        "instant_win": f"イッツー instant win: {who}",
-        "miyako_ochi": f"都落ち miyako-ochi: {who}",
-        "exchange_done": "card exchange done カード交換終了",
-        "game_over": "game over 終了",
+        "trick_cleared": _("Trick cleared"),
+        "passes_reset": _("Passes reset"),
+        "number_lock_started": _("Number lock"),
+        "exchange_done": _("Card exchange done"),
+        "game_over": _("Game over"),
     }
     return simple.get(kind, kind.replace("_", " "))
 
@@ -175,7 +250,9 @@ def move_sentence(move: Mapping[str, object], names: Mapping[int, str]) -> str:
         return " · ".join(event_sentence(e, names) for e in events if isinstance(e, Mapping))
     reason = move.get("reason")
     if move.get("kind") == "undo":
-        return "undo 取り消し" + (f" — {reason}" if reason else "")
+        if reason:
+            return _("Undo: %(reason)s") % {"reason": reason}
+        return pgettext("game log", "Undo")
     if move.get("kind") == "decision":
-        return "undo decided 取り消しの判定"
+        return _("Undo request decided")
     return str(move.get("kind", ""))

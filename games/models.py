@@ -13,8 +13,8 @@ import hashlib
 
 from django.conf import settings
 from django.db import models
-from django.utils.translation import gettext_lazy as _
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 # A table's games, latest first: by set, game and re-deal attempt.
 LATEST_FIRST = ("-set_number", "-game_number", "-attempt")

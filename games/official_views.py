@@ -28,9 +28,11 @@ from django.core.paginator import Page, Paginator
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
+from config.language import in_active_language
 from games import services
 from games.display import TITLE_LABELS
 from games.models import LATEST_FIRST, Game, GameResult, RejectedSubmission
@@ -42,19 +44,6 @@ from tournaments.permissions import AnyUser, is_head_referee, is_organiser
 TEMPLATE = "games/official_game.html"
 
 AUDIT_PAGE_SIZE = 100
-
-# `AuditEntry.Action` labels are English; officials read both.
-ACTION_JA: dict[str, str] = {
-    AuditEntry.Action.ROUND_COMPLETED: "回戦完了",
-    AuditEntry.Action.SEED_REVEALED: "シード公開",
-    AuditEntry.Action.ROUND_CLOSED: "回戦締切",
-    AuditEntry.Action.DRAW_OVERRIDE: "未完了のまま次回戦を抽選",
-    AuditEntry.Action.RESULT_CORRECTED: "結果の訂正",
-    AuditEntry.Action.GAME_VOIDED: "ゲーム無効",
-    AuditEntry.Action.SEAT_FORFEITED: "途中棄権",
-    AuditEntry.Action.PENALTY_GIVEN: "罰則",
-    AuditEntry.Action.PENALTY_WITHDRAWN: "罰則の取り消し",
-}
 
 
 def reason_required() -> services.GameError:
@@ -96,11 +85,16 @@ def quick_outcome_choices(seats: int) -> list[tuple[str, str]]:
     """The choices of a seat's select, as the console's quick-result form offers them."""
     choices = [("", "—")]
     choices += [
-        (f"clean-{n}", f"{n}. out あがり" + (" / left 残り" if n == seats else ""))
+        (
+            f"clean-{n}",
+            _("%(place)s. out / left with cards") % {"place": n}
+            if n == seats
+            else _("%(place)s. out") % {"place": n},
+        )
         for n in range(1, seats + 1)
     ]
-    choices += [(f"foul-{n}", f"foul {n} 反則") for n in range(1, seats + 1)]
-    choices.append(("miyako", "都落ち miyako-ochi"))
+    choices += [(f"foul-{n}", _("foul %(number)s") % {"number": n}) for n in range(1, seats + 1)]
+    choices.append(("miyako", _("Miyako-ochi")))
     return choices
 
 
@@ -132,7 +126,9 @@ def game_for_official(request: HttpRequest, game_id: int) -> Game:
         pk=game_id,
     )
     if not services.can_run_table(request.user, game.table):
-        raise PermissionDenied("Only this table's referee, the head referee or an organiser.")
+        raise PermissionDenied(
+            _("Only this table's referee, the head referee or an organiser see this game.")
+        )
     return game
 
 
@@ -172,14 +168,18 @@ def _audit_row(entry: AuditEntry) -> dict[str, Any]:
     return {
         "a": entry,
         "label": entry.get_action_display(),
-        "label_ja": ACTION_JA.get(entry.action, ""),
         "actor": _who(entry.actor),
         "data": _pretty(entry.data),
     }
 
 
 def _refusal_row(refusal: RejectedSubmission) -> dict[str, Any]:
-    return {"r": refusal, "actor": _who(refusal.actor), "payload": _pretty(refusal.payload)}
+    return {
+        "r": refusal,
+        "actor": _who(refusal.actor),
+        "payload": _pretty(refusal.payload),
+        "message": in_active_language(refusal.message_en, refusal.message_ja),
+    }
 
 
 @dataclass(frozen=True, slots=True)
@@ -319,7 +319,10 @@ def game_context(request: HttpRequest, game: Game, **extra: Any) -> dict[str, An
         ctx["forfeit"] = _forfeit_setup(game, tournament)
         ctx["forfeit_leaver_points"] = tournament.forfeit_leaver_points
         ctx["place_numbers"] = list(range(1, game.seats))
-    return ctx | extra
+    ctx |= extra
+    error = ctx["error"]
+    ctx["error_message"] = in_active_language(error.message_en, error.message_ja) if error else ""
+    return ctx
 
 
 def _render(
@@ -423,9 +426,7 @@ def correction_save(request: HttpRequest, game_id: int) -> HttpResponse:
     except services.GameError as error:
         return _failed(request, game, "correction", error, outcomes=chosen, reason=reason)
     return _done(
-        request,
-        game,
-        f"Result corrected: version {version.number}. 結果を訂正しました（第{version.number}版）。",
+        request, game, _("Result corrected: version %(number)s.") % {"number": version.number}
     )
 
 
@@ -450,7 +451,7 @@ def void(request: HttpRequest, game_id: int) -> HttpResponse:
         services.void_game(game, request.user, reason=reason, redeal=redeal)
     except services.GameError as error:
         return _failed(request, game, "rulings", error)
-    return _done(request, game, "Game voided. ゲームを無効にしました。")
+    return _done(request, game, _("Game voided."))
 
 
 def _forfeit_order(request: HttpRequest, seats: int, leaver: int) -> list[int]:
@@ -508,7 +509,7 @@ def forfeit(request: HttpRequest, game_id: int) -> HttpResponse:
         services.forfeit_seat(game, request.user, seat=seat, reason=reason, order=order)
     except services.GameError as error:
         return _failed(request, game, "rulings", error)
-    return _done(request, game, "Forfeit recorded. 途中棄権を記録しました。")
+    return _done(request, game, _("Forfeit recorded."))
 
 
 # --- penalties -------------------------------------------------------------------------------
@@ -544,7 +545,8 @@ def give_penalty(request: HttpRequest, game_id: int) -> HttpResponse:
     return _done(
         request,
         game,
-        f"{penalty.get_kind_display()} given to {entry}. 罰則を記録しました。",
+        _("%(kind)s given to %(entrant)s.")
+        % {"kind": penalty.get_kind_display(), "entrant": entry},
     )
 
 
@@ -566,7 +568,7 @@ def withdraw_penalty(request: HttpRequest, game_id: int, penalty_id: int) -> Htt
         )
     except tournament_services.DomainError as error:
         return _failed(request, game, "penalties", error, withdraw_error_for=penalty.pk)
-    return _done(request, game, "Penalty withdrawn. 罰則を取り消しました。")
+    return _done(request, game, _("Penalty withdrawn."))
 
 
 # --- the tournament's audit page -------------------------------------------------------------

@@ -12,6 +12,7 @@ from django.contrib.auth.decorators import login_required
 from django.db.models import Prefetch, Q
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
 from games.devices import own_devices
@@ -29,15 +30,19 @@ class TableStatus:
 def table_status(game: Game | None) -> TableStatus:
     """Where a table's latest game stands, in words for the referee."""
     if game is None:
-        return TableStatus("not_started", "Not started 未開始")
-    where = f"Set {game.set_number} · game {game.game_number}"
+        return TableStatus("not_started", _("Not started"))
+    where = {"set": game.set_number, "game": game.game_number}
     if game.status == Game.Status.IN_PLAY:
-        return TableStatus("in_play", f"{where} in play 対局中")
+        return TableStatus("in_play", _("Set %(set)s · game %(game)s in play") % where)
     if game.status == Game.Status.FINISHED:
-        return TableStatus("unconfirmed", f"{where} waiting for confirmation 確認待ち")
+        return TableStatus(
+            "unconfirmed", _("Set %(set)s · game %(game)s waiting for confirmation") % where
+        )
     if game.status == Game.Status.CONFIRMED:
-        return TableStatus("confirmed", f"{where} confirmed 確定 — next game to start")
-    return TableStatus("void", f"{where} void 無効")
+        return TableStatus(
+            "confirmed", _("Set %(set)s · game %(game)s confirmed — next game to start") % where
+        )
+    return TableStatus("void", _("Set %(set)s · game %(game)s void") % where)
 
 
 @dataclass

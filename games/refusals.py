@@ -12,6 +12,8 @@ from functools import wraps
 from typing import Any, ParamSpec, TypeVar
 
 from django.contrib.auth.models import AnonymousUser, User
+from django.utils import translation
+from django.utils.functional import Promise
 
 from games.models import RejectedSubmission
 from tournaments.permissions import AnyUser
@@ -49,6 +51,21 @@ def record_refusal(
     )
 
 
+def _messages(error: Exception) -> tuple[str, str]:
+    """A refusal's two wordings: the error's own pair, else (a `PermissionDenied`) its text —
+    in both languages when it is a lazily translated message, so the record does not depend
+    on the language of the page that was refused."""
+    if hasattr(error, "message_en"):
+        return str(error.message_en), str(getattr(error, "message_ja", ""))
+    text = error.args[0] if error.args else ""
+    if isinstance(text, Promise):
+        with translation.override("en"):
+            message_en = str(text)
+        with translation.override("ja"):
+            return message_en, str(text)
+    return str(error), "権限がありません"
+
+
 P = ParamSpec("P")
 R = TypeVar("R")
 
@@ -69,14 +86,15 @@ def refusals_recorded(
             try:
                 return service(*args, **kwargs)
             except errors as error:
+                message_en, message_ja = _messages(error)
                 actor = args[1]
                 assert isinstance(actor, User | AnonymousUser)
                 record_refusal(
                     actor=actor,
                     action=action,
                     code=getattr(error, "code", "forbidden"),
-                    message_en=getattr(error, "message_en", str(error)),
-                    message_ja=getattr(error, "message_ja", "権限がありません"),
+                    message_en=message_en,
+                    message_ja=message_ja,
                     payload={"args": list(args[2:]), **kwargs},
                     **where(args[0]),  # type: ignore[arg-type]
                 )

@@ -15,9 +15,12 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.middleware import HtmxDetails
 
+from config.language import in_active_language
 from games import services
 from games.display import (
     GAME_STATUS_LABELS,
@@ -67,6 +70,7 @@ def console_context(
         "tournament": tournament,
         "game": game,
         "error": error,
+        "error_message": in_active_language(error.message_en, error.message_ja) if error else "",
         "modes": Game.Mode.choices,
         "outcome_choices": quick_outcome_choices(len(seats)),
         "seat_choices": [(s.position - 1, s.entry.player.display_name) for s in seats],
@@ -81,6 +85,7 @@ def console_context(
     except services.GameError as exc:
         ctx["next_numbers"] = None
         ctx["next_blocker"] = exc
+        ctx["next_blocker_message"] = in_active_language(exc.message_en, exc.message_ja)
     rows: list[Move] = []
     state: State | None = None
     if game is not None:
@@ -154,13 +159,26 @@ def console_context(
         table_view = view["table"]
         ctx["trick"] = cards(table_view["cards"]) if isinstance(table_view, dict) else []
         ctx["trick_seat"] = table_view["seat"] if isinstance(table_view, dict) else None
-        ctx["trick_kind"] = table_view["combination"] if isinstance(table_view, dict) else ""
+        ctx["trick_kind"] = (
+            COMBINATIONS.get(table_view["combination"], table_view["combination"])
+            if isinstance(table_view, dict)
+            else ""
+        )
         ctx["lock"] = "".join(SUITS[s][0] for s in view["lock"])  # type: ignore[attr-defined]
         ctx["known"] = game is not None and game.mode == Game.Mode.KNOWN_DEAL
     return ctx
 
 
-RETURN_NAMES = {"3S": "♠3 return スペ3返し", "3H": "♥3 return ハート3返し"}
+RETURN_NAMES = {"3S": gettext_lazy("♠3 return"), "3H": gettext_lazy("♥3 return")}
+
+# The engine's names of a trick's combination (`observe()["table"]["combination"]`).
+COMBINATIONS = {
+    "single": gettext_lazy("single"),
+    "set": gettext_lazy("set"),
+    "stairs": gettext_lazy("stairs"),
+    "double_stairs": gettext_lazy("double stairs"),
+    "triple_run": gettext_lazy("triple run"),
+}
 
 
 def out_of_turn(
@@ -188,13 +206,13 @@ def out_of_turn(
                     c for c in returns if is_legal(state, EngineMove.play(seat, c, respond=True))
                 ]
             if returns:
-                label = " / ".join(RETURN_NAMES.get(c, c) for c in returns)
-                found.append(_responder(row, label, "Answer 返す", returns, unsure=hand is None))
+                label = " / ".join(str(RETURN_NAMES.get(c, c)) for c in returns)
+                found.append(_responder(row, label, _("Answer"), returns, unsure=hand is None))
         elif state.start and rules.instant_win:
             move = EngineMove(seat, hand or 0, declare="instant_win", respond=True)
             if hand is None or is_legal(state, move):
                 whole = card_names(hand) if hand else []
-                label, button = "イッツー instant win", "Declare イッツー 宣言"
+                label, button = _("instant win (itsū)"), _("Declare instant win (itsū)")
                 found.append(
                     _responder(
                         row, label, button, whole, unsure=hand is None, declare="instant_win"
@@ -248,7 +266,7 @@ def render_console(
     htmx = getattr(request, "htmx", False)
     if request.method == "POST" and not htmx:
         if error is not None:
-            messages.error(request, f"{error.message_ja} — {error.message_en}")
+            messages.error(request, in_active_language(error.message_en, error.message_ja))
         return redirect("referee:table", table_id=table.pk)
     template = "games/console.html#console" if htmx else "games/console.html"
     return render(request, template, console_context(request, table, error), status=status)
@@ -385,9 +403,10 @@ def confirm(request: HttpRequest, game_id: int) -> HttpResponse:
         request.user, game.table
     ):
         raise PermissionDenied(
-            "Only the officials of this tournament and the players at this table confirm its "
-            "results: ask the table's referee or the head referee. "
-            "結果を確認できるのは大会の審判団とこの卓の選手のみです。審判または主審に声をかけてください。"
+            _(
+                "Only the officials of this tournament and the players at this table confirm "
+                "its results: ask the table's referee or the head referee."
+            )
         )
     error: services.GameError | None = None
     status = 200
@@ -402,10 +421,10 @@ def confirm(request: HttpRequest, game_id: int) -> HttpResponse:
                     int(seat_text) if seat_text.isdigit() else -1,
                     request.POST.get("pin", ""),
                 )
-                done = "Result confirmed by the player. 選手が結果を確認しました。"
+                done = _("Result confirmed by the player.")
             else:
                 services.confirm_game(game, request.user)
-                done = "Result confirmed. 結果を確定しました。"
+                done = _("Result confirmed.")
         except services.GameError as exc:
             error, status = exc, 422
         except PermissionDenied:
@@ -500,7 +519,7 @@ def live(request: HttpRequest, table_id: int) -> HttpResponse:
         for i, hand in enumerate(game["state"]["hands"]):
             hands.append(
                 {
-                    "name": names.get(i, f"Seat {i + 1}"),
+                    "name": names.get(i, _("Seat %(number)s") % {"number": i + 1}),
                     "count": game["state"]["counts"][i],
                     "cards": cards(hand) if hand else None,
                     "is_turn": game["state"]["turn"] == i,

@@ -4,30 +4,58 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('games', '0005_event_without_admin'),
+        ("games", "0005_event_without_admin"),
     ]
 
     operations = [
         migrations.AlterField(
-            model_name='game',
-            name='mode',
-            field=models.CharField(choices=[('known_deal', 'Known deal'), ('open_table', 'Open table'), ('quick', 'Quick result')], max_length=20),
+            model_name="game",
+            name="mode",
+            field=models.CharField(
+                choices=[
+                    ("known_deal", "Known deal"),
+                    ("open_table", "Open table"),
+                    ("quick", "Quick result"),
+                ],
+                max_length=20,
+            ),
         ),
         migrations.AlterField(
-            model_name='game',
-            name='status',
-            field=models.CharField(choices=[('in_play', 'In play'), ('finished', 'Finished'), ('confirmed', 'Confirmed'), ('void', 'Void')], default='in_play', max_length=20),
+            model_name="game",
+            name="status",
+            field=models.CharField(
+                choices=[
+                    ("in_play", "In play"),
+                    ("finished", "Finished"),
+                    ("confirmed", "Confirmed"),
+                    ("void", "Void"),
+                ],
+                default="in_play",
+                max_length=20,
+            ),
         ),
         migrations.AlterField(
-            model_name='move',
-            name='kind',
-            field=models.CharField(choices=[('action', 'Action'), ('undo', 'Undo'), ('decision', 'Decision')], default='action', max_length=10),
+            model_name="move",
+            name="kind",
+            field=models.CharField(
+                choices=[("action", "Action"), ("undo", "Undo"), ("decision", "Decision")],
+                default="action",
+                max_length=10,
+            ),
         ),
         migrations.AlterField(
-            model_name='resultversion',
-            name='kind',
-            field=models.CharField(choices=[('recorded', 'Recorded'), ('correction', 'Correction'), ('forfeit', 'Forfeit'), ('reopened', 'Reopened by an undo'), ('void', 'Void')], max_length=20),
+            model_name="resultversion",
+            name="kind",
+            field=models.CharField(
+                choices=[
+                    ("recorded", "Recorded"),
+                    ("correction", "Correction"),
+                    ("forfeit", "Forfeit"),
+                    ("reopened", "Reopened by an undo"),
+                    ("void", "Void"),
+                ],
+                max_length=20,
+            ),
         ),
     ]

@@ -125,7 +125,7 @@ def test_the_recorder_cannot_confirm_their_own_recording_with_their_account(crew
     client = browser()
     client.force_login(crew.referee)
     page = client.get(reverse("referee:confirm", args=[game.pk])).content.decode()
-    assert "Confirm 確定する" not in page
+    assert "Confirm with my own account" not in page
     assert "Confirm at the table" in page
     refused = client.post(reverse("referee:confirm", args=[game.pk]), {"by": "official"})
     assert refused.status_code == 403
@@ -199,3 +199,20 @@ def test_the_pin_never_appears_on_referee_or_public_pages_or_the_api(crew: Crew)
     for response in pages:
         assert response.status_code < 500
         assert pin not in response.content.decode(), response.request["PATH_INFO"]
+
+
+def test_the_confirm_page_speaks_japanese_to_a_japanese_browser(crew: Crew) -> None:
+    game = finished_quick_game(crew)
+    client = browser("ja")
+    client.force_login(crew.referee)
+    url = reverse("referee:confirm", args=[game.pk])
+
+    page = client.get(url).content.decode()
+    refused = client.post(url, {"by": "player", "seat": "1", "pin": wrong_pin(crew)})
+
+    assert "結果の確認" in page and "卓で確認" in page and "選手として確認" in page
+    assert "選手のPIN入力または主審の確定待ちです" in page
+    for english in ("Confirm result", "Confirm at the table", "Confirm as this player", "Waiting"):
+        assert english not in page
+    assert "卓カード" in refused.content.decode()
+    assert "Wrong PIN" not in refused.content.decode()

@@ -10,7 +10,7 @@ from django.test import Client
 
 from games.models import Game, Move
 from games.services import submit_move
-from tests.factories import GameFactory
+from tests.factories import GameFactory, browser
 
 from .conftest import T17_HANDS, Crew
 
@@ -58,16 +58,28 @@ def test_a_set_of_js_called_down_is_recorded_with_the_call(
     assert 'data-testid="move-error"' not in page
 
 
-def test_a_call_on_anything_but_js_shows_the_engines_message_in_both_languages(
-    client: Client, crew: Crew, gekijo_game: Game
+ENGINE_EN = "only a set of Js (not in stairs) may call up or down"
+ENGINE_JA = "上・下を宣言できるのは J の組だけです（階段は不可）"
+
+
+@pytest.mark.parametrize(
+    ("language", "shown", "hidden"), [("en", ENGINE_EN, ENGINE_JA), ("ja", ENGINE_JA, ENGINE_EN)]
+)
+def test_a_call_on_anything_but_js_shows_the_engines_message_in_the_readers_language(
+    crew: Crew, gekijo_game: Game, language: str, shown: str, hidden: str
 ) -> None:
-    page = post_play(client, crew, {"seq": "1", "seat": "0", "cards": ["5S"], "choice": "up"})
+    version = gekijo_game.version
+    page = post_play(
+        browser(language), crew, {"seq": "1", "seat": "0", "cards": ["5S"], "choice": "up"}
+    )
 
     error = re.search(r'<div class="error" role="alert" data-testid="move-error">.*?</div>', page)
     assert error, page
     assert "choice_invalid" in error.group(0)
-    assert "only a set of Js (not in stairs) may call up or down" in error.group(0)
-    assert "上・下を宣言できるのは J の組だけです（階段は不可）" in error.group(0)
+    assert shown in error.group(0)
+    assert hidden not in page
+    gekijo_game.refresh_from_db()
+    assert gekijo_game.version == version  # the game is unchanged
     assert not Move.objects.filter(game=gekijo_game).exists()
 
 

@@ -24,7 +24,19 @@ def test_the_console_header_links_to_the_referee_home(client: Client, crew: Crew
     html = client.get(f"/referee/tables/{crew.table.pk}/").content.decode()
 
     assert HOME_LINK.search(html)
-    assert "My tables 担当卓" in html
+    assert "My tables" in html and "担当卓" not in html
+
+
+def test_the_console_speaks_japanese_to_a_japanese_browser(client_ja: Client, crew: Crew) -> None:
+    client_ja.force_login(crew.referee)
+
+    html = client_ja.get(f"/referee/tables/{crew.table.pk}/").content.decode()
+
+    assert HOME_LINK.search(html)
+    for japanese in ("担当卓", "審判用", "選手", "開始"):
+        assert japanese in html
+    for english in ("My tables", "Referee console", "Start game", "Player"):
+        assert english not in html
 
 
 def test_the_confirm_page_links_to_the_referee_home_and_the_console(

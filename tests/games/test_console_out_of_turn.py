@@ -56,11 +56,11 @@ def test_the_console_lists_the_seat_that_may_answer_the_joker(
 
     # Baba (seat 2) is in turn; Chiba (seat 3) holds ♥3 and may answer although she passed;
     # Doi (seat 4) has the window open too but no ♥3, so nothing to offer.
-    assert re.search(r'data-testid="out-of-turn">Chiba \(seat 3\): ♥3 return ハート3返し<', page)
+    assert re.search(r'data-testid="out-of-turn">Chiba \(seat 3\): ♥3 return<', page)
     answer = form(page, 3)
     assert 'name="respond" value="1"' in answer and 'name="seat" value="2"' in answer
     assert re.search(r'value="3H" aria-label="3H" checked>', answer)  # the card to answer with
-    assert "Out of turn 手番外" in answer
+    assert "Out of turn" in answer and "手番外" not in answer
     assert 'data-testid="respond-4"' not in page
 
 
@@ -87,7 +87,7 @@ def test_posting_the_answer_records_it_out_of_turn(
     assert 'data-testid="out-of-turn"' not in page  # the window closed
 
 
-def test_a_refused_answer_shows_beside_its_form_in_both_languages(
+def test_a_refused_answer_shows_beside_its_form_in_the_readers_language(
     client: Client, crew: Crew, joker_game: Game
 ) -> None:
     client.force_login(crew.referee)
@@ -100,8 +100,27 @@ def test_a_refused_answer_shows_beside_its_form_in_both_languages(
 
     answer = form(response.content.decode(), 3)
     assert 'data-testid="move-error"' in answer and "response_invalid" in answer
-    assert "ジョーカーに割り込めるのは返しのカードだけです" in answer
     assert "only a return card answers a lone joker out of turn" in answer
+    assert "ジョーカーに割り込めるのは返しのカードだけです" not in answer
+    assert Move.objects.filter(game=joker_game).count() == 5
+
+
+def test_the_out_of_turn_answer_reads_in_japanese_for_a_japanese_browser(
+    client_ja: Client, crew: Crew, joker_game: Game
+) -> None:
+    page = console(client_ja, crew)
+
+    assert re.search(r'data-testid="out-of-turn">Chiba（3番席）：ハート3返し（♥3）<', page)
+    assert "手番外" in form(page, 3) and ">返す<" in form(page, 3)
+    assert "Out of turn" not in page and "♥3 return" not in page and ">Answer<" not in page
+
+    refused = client_ja.post(
+        f"/referee/tables/{crew.table.pk}/play/",
+        {"seq": "6", "seat": "2", "cards": ["4D"], "respond": "1", "action": "play"},
+        HTTP_HX_REQUEST="true",
+    ).content.decode()
+    assert "ジョーカーに割り込めるのは返しのカードだけです" in form(refused, 3)
+    assert "only a return card answers a lone joker out of turn" not in refused
     assert Move.objects.filter(game=joker_game).count() == 5
 
 
@@ -117,7 +136,7 @@ def test_a_seat_holding_itsu_may_declare_it_before_the_first_play(
     page = console(client, crew)
     declare = form(page, 2)
 
-    assert "イッツー instant win" in declare and 'name="declare" value="instant_win"' in declare
+    assert "instant win (itsū)" in declare and 'name="declare" value="instant_win"' in declare
     assert declare.count(" checked>") == 13  # the whole hand is shown
     assert 'data-testid="respond-3"' not in page and 'data-testid="respond-4"' not in page
 

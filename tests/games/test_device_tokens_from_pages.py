@@ -70,7 +70,7 @@ def test_a_tables_token_writes_to_its_table_only_and_dies_when_revoked(
     client.force_login(crew.head_referee)
     revoked = client.post(f"{devices_url(crew)}{token.pk}/revoke/", HTTP_HX_REQUEST="true")
     client.logout()
-    assert revoked.status_code == 200 and "revoked 無効" in revoked.content.decode()
+    assert revoked.status_code == 200 and "“T1 tab” revoked." in revoked.content.decode()
     assert post_move(client, t17_game, raw) == 401
     actions = list(
         crew.tournament.audit.filter(action__startswith="device_").values_list("action", "actor")
@@ -150,7 +150,7 @@ def test_mistakes_are_explained_and_nothing_is_issued(client: Client, crew: Crew
     ]
 
     assert [a[0] for a in answers] == [422, 422, 422]
-    assert "卓番号" in answers[0][2] and "端末名" in answers[1][2]
+    assert "Give a table number" in answers[0][2] and "Name the device" in answers[1][2]
     assert not DeviceToken.objects.exists()
 
 
@@ -195,3 +195,25 @@ def test_a_referee_issues_and_revokes_tokens_for_their_own_devices(
     outsider_tournament = crew.outsider_organiser.official_roles.get().tournament
     refused = client.post("/referee/devices/", {"tournament": outsider_tournament.pk, "name": "x"})
     assert refused.status_code == 422
+
+
+def test_a_japanese_browser_reads_the_own_devices_section_in_japanese(
+    client_ja: Client, crew: Crew
+) -> None:
+    client_ja.force_login(crew.referee)
+
+    issued = client_ja.post(
+        "/referee/devices/",
+        {"tournament": crew.tournament.pk, "name": "my phone"},
+        HTTP_HX_REQUEST="true",
+    ).content.decode()
+    token = DeviceToken.objects.get(name="my phone")
+    revoked = client_ja.post(
+        f"/referee/devices/{token.pk}/revoke/", HTTP_HX_REQUEST="true"
+    ).content.decode()
+
+    assert "「my phone」の端末トークン" in issued and "一度だけ表示されます" in issued
+    assert "自分の端末" in issued and "コピー" in issued
+    for english in ("Token for", "Shown once", "My devices", "Copy", "Revoke"):
+        assert english not in issued
+    assert "「my phone」を無効にしました。" in revoked and "” revoked." not in revoked

@@ -42,8 +42,10 @@ def finished_quick_game(crew: Crew) -> Game:
     return game
 
 
-def page(user: object, game: Game) -> str:
-    answer = client_for(user).get(reverse("referee:game", args=[game.pk]))
+def page(user: object, game: Game, language: str = "en") -> str:
+    client = browser(language)
+    client.force_login(user)  # type: ignore[arg-type]
+    answer = client.get(reverse("referee:game", args=[game.pk]))
     assert answer.status_code == 200
     return answer.content.decode()
 
@@ -70,10 +72,32 @@ def test_an_unconfirmed_result_is_shown_as_provisional(crew: Crew) -> None:
     confirm_game(game, crew.head_referee)
     after = page(crew.referee, game)
 
-    assert "provisional 暫定" in before
-    assert "provisional 暫定" not in after
-    for text in ("Quick result 結果のみ", "Attempt 回目", "Aoki", "大富豪 Daifugō"):
+    assert 'data-testid="provisional">provisional<' in before
+    assert 'data-testid="provisional"' not in after
+    for text in ("Quick result", "Attempt", "Aoki", "Grand millionaire"):
         assert text in before
+    assert "暫定" not in before and "現在の結果" not in before
+
+
+def test_the_page_speaks_japanese_to_a_japanese_browser(crew: Crew) -> None:
+    game = finished_quick_game(crew)
+
+    html = page(crew.head_referee, game, "ja")
+
+    assert 'data-testid="provisional">暫定<' in html
+    for japanese in (
+        "現在の結果",
+        "結果のみ",
+        "回目",
+        "大富豪",
+        "結果の訂正",
+        "罰則",
+        "理由",
+        "却下なし",
+    ):
+        assert japanese in html
+    for english in ("Current result", "Quick result", "Attempt", "Grand millionaire", "Penalties"):
+        assert english not in html
 
 
 def test_the_history_audit_and_refusals_read_as_text_not_python(crew: Crew) -> None:
@@ -90,8 +114,10 @@ def test_the_history_audit_and_refusals_read_as_text_not_python(crew: Crew) -> N
     html = page(crew.referee, game)
 
     assert 'data-testid="version-1"' in html and 'data-testid="version-2"' in html
-    assert "Correction 訂正" in html and "score sheet misread" in html
+    assert "Correction" in html and "score sheet misread" in html
     assert "Result corrected" in html  # the audit entry
+    assert "This game records only its result." in html  # the refusal, in the page's language
+    assert "このゲームは結果のみを記録します" not in html
     assert "quick_game" in html  # the refusal, with what was sent as JSON
     assert "&quot;pass&quot;: true" in html
     assert "{'" not in html and "{&#x27;" not in html and "True" not in html
@@ -241,4 +267,5 @@ def test_a_forfeit_under_referee_order_asks_the_order_then_confirms(crew: Crew) 
     game.refresh_from_db()
     assert (game.forfeit_seat, game.status) == (1, Game.Status.FINISHED)
     assert [r.seat for r in game.results.order_by("place")] == [2, 0, 3, 1]
-    assert "forfeit 途中棄権" in page(crew.referee, game)
+    assert "<small>forfeit</small>" in page(crew.referee, game)
+    assert "<small>途中棄権</small>" in page(crew.referee, game, "ja")

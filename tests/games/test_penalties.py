@@ -159,9 +159,9 @@ def test_plain_referees_see_penalties_but_no_penalty_forms(crew: Crew) -> None:
 
     assert "phone rang" in as_referee
     assert 'data-testid="penalty-form"' not in as_referee
-    assert "Withdraw 取り消し" not in as_referee
+    assert ">Withdraw</button>" not in as_referee
     assert 'data-testid="penalty-form"' in as_head
-    assert "Withdraw 取り消し" in as_head
+    assert ">Withdraw</button>" in as_head
     refused = client_for(crew.referee).post(
         reverse("referee:penalty-give", args=[game.pk]),
         {"entry": seated(crew, 1).pk, "kind": "warning", "reason": "phone"},

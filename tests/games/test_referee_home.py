@@ -44,9 +44,9 @@ def test_a_referee_sees_exactly_their_open_tables_with_their_games_state(
     assert sorted(listed_tables(html)) == sorted(str(t.pk) for t in (crew.table, playing, waiting))
     for hidden in (hidden_draft, hidden_done, others):
         assert f"/referee/tables/{hidden.pk}/" not in html
-    assert "Not started 未開始" in html
-    assert "Set 2 · game 3 in play 対局中" in html
-    assert "Set 1 · game 1 waiting for confirmation 確認待ち" in html
+    assert "Not started" in html
+    assert "Set 2 · game 3 in play" in html
+    assert "Set 1 · game 1 waiting for confirmation" in html
     assert crew.tournament.name in html and "Aoki" in html
     assert "No table assigned yet" not in html
     assert "Rounds you run" not in html
@@ -91,4 +91,18 @@ def test_the_nav_links_to_the_referee_page(client: Client, db: None) -> None:
     OfficialFactory(user=user, role="referee")
     client.force_login(user)
 
-    assert 'href="/referee/">Referee 審判</a>' in client.get("/").content.decode()
+    assert 'href="/referee/">Referee</a>' in client.get("/").content.decode()
+
+
+def test_the_referee_home_speaks_japanese_to_a_japanese_browser(
+    client_ja: Client, crew: Crew
+) -> None:
+    GameFactory(table=crew.table, set_number=2, game_number=3)
+    client_ja.force_login(crew.referee)
+
+    html = client_ja.get("/referee/").content.decode()
+
+    assert "<h1>担当卓</h1>" in html and "第2セット 第3ゲーム 対局中" in html
+    assert "コンソールを開く" in html and "自分の端末" in html
+    for english in ("My tables", "in play", "Open console", "My devices", "New device token"):
+        assert english not in html
