@@ -28,10 +28,43 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 
+@dataclass(frozen=True, slots=True)
+class Where:
+    """Where entrants tie: at a table (its top K), at the cut line (top N), or for a final
+    place. Pages say it in their language; `str()` is the API's and the records' English."""
+
+    table: int | None = None
+    place: int | None = None
+
+    def __str__(self) -> str:
+        if self.table is not None:
+            return f"at table {self.table}"
+        if self.place is not None:
+            return f"for place {self.place}"
+        return "at the cut line"
+
+
+CUT_LINE = Where()
+
+
+@dataclass(frozen=True, slots=True)
+class Reason:
+    """Why an entrant advances: one of the top `top` of table `table`, or, with no table, of
+    the whole stage by total points. `str()` is the English kept with the advancement."""
+
+    top: int
+    total: float
+    table: int | None = None
+
+    def __str__(self) -> str:
+        where = f"at table {self.table}" if self.table is not None else "by total points"
+        return f"top {self.top} {where} (total {self.total:g})"
+
+
 class AdvancementTie(ValueError):
     """Entrants tied across a cut line; the organiser must order them (playoff or lot)."""
 
-    def __init__(self, tied: Sequence[int], places_left: int, where: str) -> None:
+    def __init__(self, tied: Sequence[int], places_left: int, where: Where) -> None:
         self.tied = tuple(tied)
         self.places_left = places_left
         self.where = where
@@ -50,7 +83,7 @@ class Rule:
 @dataclass(frozen=True, slots=True)
 class Outcome:
     advancing: tuple[int, ...]  # in qualifying order
-    reasons: Mapping[int, str]
+    reasons: Mapping[int, Reason]
 
 
 TieBreak = Sequence[int | Sequence[int]]
@@ -95,7 +128,7 @@ def _take(
     places: int,
     totals: Mapping[int, float],
     tie_break: TieBreak,
-    where: str,
+    where: Where,
 ) -> list[int]:
     """The best `places` of `candidates`, refusing to split an unresolved tie."""
     if places <= 0:
@@ -120,24 +153,22 @@ def select_advancing(
 ) -> Outcome:
     """The entrants (ids of `totals`) who advance under `rule`; see the module docstring."""
     advancing: list[int] = []
-    reasons: dict[int, str] = {}
+    reasons: dict[int, Reason] = {}
     if rule.top_k_per_table:
         if not tables:
             raise ValueError("top K per table needs the stage's last-round tables")
         for number, members in sorted(tables.items()):
             present = [m for m in members if m in totals]
             for entry in _take(
-                present, rule.top_k_per_table, totals, tie_break, f"at table {number}"
+                present, rule.top_k_per_table, totals, tie_break, Where(table=number)
             ):
                 advancing.append(entry)
-                reasons[entry] = (
-                    f"top {rule.top_k_per_table} at table {number} (total {totals[entry]:g})"
-                )
+                reasons[entry] = Reason(rule.top_k_per_table, totals[entry], table=number)
     if rule.top_n:
         rest = [e for e in totals if e not in reasons]
-        for entry in _take(rest, rule.top_n - len(advancing), totals, tie_break, "at the cut line"):
+        for entry in _take(rest, rule.top_n - len(advancing), totals, tie_break, CUT_LINE):
             advancing.append(entry)
-            reasons[entry] = f"top {rule.top_n} by total points (total {totals[entry]:g})"
+            reasons[entry] = Reason(rule.top_n, totals[entry])
     return Outcome(tuple(advancing), reasons)
 
 
@@ -148,8 +179,8 @@ class Preview:
     listed in `advancing` only by a provisional order; `status` says "tied" for them."""
 
     advancing: tuple[int, ...]
-    reasons: Mapping[int, str]
-    ties: tuple[tuple[tuple[int, ...], int, str], ...]
+    reasons: Mapping[int, Reason]
+    ties: tuple[tuple[tuple[int, ...], int, Where], ...]
 
     def status(self, entry: int) -> str:
         if any(entry in tied for tied, _, _ in self.ties):
@@ -186,7 +217,7 @@ def preview_advancing(
     line, note it and go on with the tied entrants in a provisional order, so the organiser
     sees every tie (and who is safely in or out) at once."""
     order: list[int | Sequence[int]] = list(tie_break)
-    ties: list[tuple[tuple[int, ...], int, str]] = []
+    ties: list[tuple[tuple[int, ...], int, Where]] = []
     for _ in range(len(totals) + 1):
         try:
             outcome = select_advancing(totals, rule, tables=tables, tie_break=order)

@@ -8,7 +8,7 @@ from django.core.exceptions import PermissionDenied
 
 from tests.factories import UserFactory
 from tournaments import services
-from tournaments.advancement import Rule, preview_advancing
+from tournaments.advancement import CUT_LINE, Rule, preview_advancing
 from tournaments.models import Stage, Tournament
 
 from .stage_scenarios import tied_qualifying
@@ -19,7 +19,7 @@ TOTALS = {1: 30, 2: 25, 3: 25, 4: 10, 5: 40}
 def test_a_preview_lists_the_tie_instead_of_stopping_at_it() -> None:
     preview = preview_advancing(TOTALS, Rule(top_n=3))
 
-    assert preview.ties == (((2, 3), 1, "at the cut line"),)
+    assert preview.ties == (((2, 3), 1, CUT_LINE),)
     assert [preview.status(e) for e in (5, 1, 2, 3, 4)] == ["in", "in", "tied", "tied", "out"]
 
 
@@ -33,7 +33,7 @@ def test_a_tie_break_order_settles_the_preview() -> None:
 def test_entrants_level_in_a_playoff_stay_tied() -> None:
     preview = preview_advancing(TOTALS, Rule(top_n=3), tie_break=[(2, 3)])
 
-    assert preview.ties == (((2, 3), 1, "at the cut line"),)
+    assert preview.ties == (((2, 3), 1, CUT_LINE),)
 
 
 @pytest.mark.django_db

@@ -8,7 +8,7 @@ from django.contrib.auth.models import User
 from games.models import GameResult
 from tests.factories import EntryFactory, StageFactory, play_round_quickly
 from tournaments import services
-from tournaments.advancement import AdvancementTie, Rule, select_advancing
+from tournaments.advancement import AdvancementTie, Reason, Rule, select_advancing
 from tournaments.models import Entry, Round, Stage, StageEntrant, Tournament
 from tournaments.selectors import stage_participants, stage_totals
 
@@ -21,7 +21,8 @@ def test_top_n_by_total_points() -> None:
     outcome = select_advancing(TOTALS, Rule(top_n=2))
 
     assert outcome.advancing == (5, 1)
-    assert outcome.reasons[5] == "top 2 by total points (total 40)"
+    assert outcome.reasons[5] == Reason(top=2, total=40)
+    assert str(outcome.reasons[5]) == "top 2 by total points (total 40)"
 
 
 def test_a_tie_across_the_cut_line_must_be_ordered_explicitly() -> None:
@@ -49,7 +50,8 @@ def test_top_k_per_table_qualify_first_then_the_best_totals_fill_up_to_n() -> No
     combined = select_advancing(TOTALS, Rule(top_n=4, top_k_per_table=1), tables=tables)
 
     assert per_table.advancing == (1, 5)  # table winners, even 1 with less than 5
-    assert per_table.reasons[1] == "top 1 at table 1 (total 30)"
+    assert per_table.reasons[1] == Reason(top=1, total=30, table=1)
+    assert str(per_table.reasons[1]) == "top 1 at table 1 (total 30)"
     assert combined.advancing[:2] == (1, 5)
     assert set(combined.advancing[2:]) == {2, 3}  # 25 each: both fit in the two places left
 
