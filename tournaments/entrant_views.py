@@ -17,9 +17,12 @@ from django.contrib.auth.decorators import login_required
 from django.forms import Form
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.middleware import HtmxDetails
 
+from config.language import in_active_language
 from tournaments import services
 from tournaments.entrants import entrant_row, entrant_rows, substitutes_available
 from tournaments.forms import (
@@ -61,7 +64,8 @@ def _entry(tournament: Tournament, entry_id: int) -> Entry:
 
 
 def _refusal(error: services.DomainError) -> str:
-    return f"{error.message_en} {error.message_ja}"
+    """A refusal in the page's language (the services word it in both)."""
+    return in_active_language(error.message_en, error.message_ja)
 
 
 def entries_context(tournament: Tournament, **extra: Any) -> dict[str, Any]:
@@ -143,17 +147,15 @@ def walk_in(request: HtmxHttpRequest, slug: str) -> HttpResponse:
             form.add_error(None, _refusal(error))
         else:
             late = entrant_row(entry).day  # type: ignore[attr-defined]
-            joins = (
-                f" Joins at round {late.joins_at}. 第{late.joins_at}回戦から参加。"
-                if late.is_late
-                else ""
-            )
-            return _done(
-                request,
-                tournament,
-                f"Added #{entry.number} {entry.player.display_name}. "
-                f"#{entry.number} {entry.player.display_name} さんを追加しました。{joins}",
-            )
+            names = {"number": entry.number, "name": entry.player.display_name}
+            if late.is_late:
+                done = _("Added #%(number)s %(name)s. Joins at round %(round)s.") % {
+                    **names,
+                    "round": late.joins_at,
+                }
+            else:
+                done = _("Added #%(number)s %(name)s.") % names
+            return _done(request, tournament, done)
     return _section(request, tournament, 422, walk_in_form=form, walk_in_open=True)
 
 
@@ -199,7 +201,7 @@ def edit(request: HtmxHttpRequest, slug: str, entry_id: int) -> HttpResponse:
         else:
             if request.htmx:
                 return _row(request, entry)
-            messages.success(request, f"Saved #{entry.number}. 保存しました。")
+            messages.success(request, _("Saved #%(number)s.") % {"number": entry.number})
             return redirect("organiser:dashboard", slug=slug)
     return _row(request, entry, mode="edit", form=form, status=422)
 
@@ -240,21 +242,28 @@ def withdraw(request: HtmxHttpRequest, slug: str, entry_id: int) -> HttpResponse
             form.add_error(None, _refusal(error))
         else:
             day = entrant_row(entry).day  # type: ignore[attr-defined]
-            note = ""
+            done = [
+                _("#%(number)s %(name)s withdrew.")
+                % {"number": entry.number, "name": entry.player.display_name}
+            ]
             if day.open_seat is not None:
-                note = (
-                    f" They still hold seat {day.open_seat.position} at table "
-                    f"{day.open_seat.table_number} of round {day.open_seat.round_number}: forfeit "
-                    "their games there (途中棄権) or seat a substitute (補欠)."
+                done.append(
+                    _(
+                        "They still hold seat %(seat)s at table %(table)s of round %(round)s: "
+                        "forfeit their games there or seat a substitute."
+                    )
+                    % {
+                        "seat": day.open_seat.position,
+                        "table": day.open_seat.table_number,
+                        "round": day.open_seat.round_number,
+                    }
                 )
             if day.needs_redraw:
-                note += f" Redraw round {day.draft_round}: its draft still seats them."
-            return _done(
-                request,
-                tournament,
-                f"#{entry.number} {entry.player.display_name} withdrew.{note} "
-                f"#{entry.number} は棄権しました。",
-            )
+                done.append(
+                    _("Redraw round %(round)s: its draft still seats them.")
+                    % {"round": day.draft_round}
+                )
+            return _done(request, tournament, " ".join(done))
     return _section(request, tournament, 422, mode="withdraw", mode_entry=entry.pk, form=form)
 
 
@@ -273,8 +282,8 @@ def reinstate(request: HtmxHttpRequest, slug: str, entry_id: int) -> HttpRespons
     return _done(
         request,
         tournament,
-        f"#{entry.number} {entry.player.display_name} is back: seated from the next draw. "
-        f"#{entry.number} は復帰しました（次の抽選から）。",
+        _("#%(number)s %(name)s is back: seated from the next draw.")
+        % {"number": entry.number, "name": entry.player.display_name},
     )
 
 
@@ -320,18 +329,22 @@ def substitute(request: HtmxHttpRequest, slug: str, entry_id: int) -> HttpRespon
             form.add_error(None, _refusal(error))
         else:
             seat = entrant_row(new).day.open_seat  # type: ignore[attr-defined]
-            where = (
-                f" at table {seat.table_number} of round {seat.round_number}"
-                if seat is not None
-                else ""
-            )
-            return _done(
-                request,
-                tournament,
-                f"#{new.number} {new.player.display_name} substitutes for #{entry.number} "
-                f"{entry.player.display_name}{where}. "
-                f"#{new.number} が #{entry.number} の補欠として出場します。",
-            )
+            names = {
+                "number": new.number,
+                "name": new.player.display_name,
+                "for_number": entry.number,
+                "for_name": entry.player.display_name,
+            }
+            if seat is not None:
+                done = _(
+                    "#%(number)s %(name)s substitutes for #%(for_number)s %(for_name)s at "
+                    "table %(table)s of round %(round)s."
+                ) % {**names, "table": seat.table_number, "round": seat.round_number}
+            else:
+                done = _("#%(number)s %(name)s substitutes for #%(for_number)s %(for_name)s.") % (
+                    names
+                )
+            return _done(request, tournament, done)
     return _section(request, tournament, 422, mode="substitute", mode_entry=entry.pk, form=form)
 
 
@@ -394,6 +407,8 @@ def import_csv(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     if request.htmx:
         return _section(request, tournament, imported=imported)
     messages.success(
-        request, f"Imported {len(imported)} entrants. {len(imported)}名を取り込みました。"
+        request,
+        ngettext("Imported %(count)s entrant.", "Imported %(count)s entrants.", len(imported))
+        % {"count": len(imported)},
     )
     return redirect("organiser:dashboard", slug=slug)

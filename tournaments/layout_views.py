@@ -16,11 +16,14 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_POST
 
+from config.language import in_active_language
 from tournaments import services
 from tournaments.models import Stage, Tournament
-from tournaments.seating import SeatingError
+from tournaments.seating import MIN_TABLE, SeatingError
 from tournaments.selectors import draw_layout, organised_tournaments
 
 PREVIEW = "organiser/draw_layout.html#preview"
@@ -28,12 +31,12 @@ PREVIEW = "organiser/draw_layout.html#preview"
 
 class UnevenTablesForm(forms.Form):
     uneven_tables = forms.ChoiceField(
-        label="When the field does not divide 端数の扱い",
+        label=gettext_lazy("When the field does not divide"),
         choices=Tournament.UnevenTables.choices,
         widget=forms.RadioSelect,
     )
     bye_points = forms.IntegerField(
-        label="Points for a bye 不戦の点", min_value=-1000, max_value=1000, initial=0
+        label=gettext_lazy("Points for a bye"), min_value=-1000, max_value=1000, initial=0
     )
 
 
@@ -48,8 +51,11 @@ def preview_context(
     tournament = stage.tournament
     try:
         layout = draw_layout(stage)
-    except SeatingError as problem:
-        layout, cannot_seat = None, f"No draw yet: {problem}. 卓を組むには3名以上必要です。"
+    except SeatingError:  # too few players: table size and policy are validated when saved
+        layout = None
+        cannot_seat = _("No draw yet: at least %(count)s players are needed for a table.") % {
+            "count": MIN_TABLE
+        }
     else:
         cannot_seat = ""
     places = tournament.points_table.get("places", {})
@@ -103,17 +109,17 @@ def set_policy(request: HttpRequest, slug: str, stage_id: int) -> HttpResponse:
                 bye_points=form.cleaned_data["bye_points"],
             )
         except services.DomainError as refusal:
-            error = f"{refusal.message_en} {refusal.message_ja}"
+            error = in_active_language(refusal.message_en, refusal.message_ja)
         else:
-            notices = [f"{n.message_en} {n.message_ja}" for n in change.notices]
+            notices = [in_active_language(n.message_en, n.message_ja) for n in change.notices]
     else:
-        error = "Choose a policy and whole bye points. 方式と不戦の点を入力してください。"
+        error = _("Choose a policy and whole bye points.")
     is_htmx = bool(getattr(request, "htmx", False))
     if not is_htmx:
         if error:
             messages.error(request, error)
         else:
-            messages.success(request, "Uneven-tables policy saved. 端数の扱いを保存しました。")
+            messages.success(request, _("Uneven-tables policy saved."))
             for notice in notices:
                 messages.info(request, notice)
         return redirect("organiser:dashboard", slug=slug)

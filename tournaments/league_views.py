@@ -12,9 +12,11 @@ from django.core.exceptions import PermissionDenied
 from django.db.models import Prefetch
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.middleware import HtmxDetails
 
+from config.language import in_active_language
 from tournaments import services
 from tournaments.forms import LeagueForm, SeasonForm
 from tournaments.models import League, Season, Tournament
@@ -63,9 +65,9 @@ def create_league(request: HtmxHttpRequest) -> HttpResponse:
         try:
             league = services.create_league(request.user, **form.cleaned_data)
         except services.DomainError as error:
-            form.add_error("slug", f"{error.message_en} {error.message_ja}")
+            form.add_error("slug", in_active_language(error.message_en, error.message_ja))
         else:
-            messages.success(request, f"League {league.name} created. リーグを作成しました。")
+            messages.success(request, _("League %(league)s created.") % {"league": league.name})
             if not request.htmx:
                 return redirect("organiser:leagues")
             return _render(request, _context())
@@ -82,10 +84,12 @@ def create_season(request: HtmxHttpRequest, league_id: int) -> HttpResponse:
         try:
             season = services.create_season(league, request.user, **form.cleaned_data)
         except services.DomainError as error:
-            form.add_error("slug", f"{error.message_en} {error.message_ja}")
+            form.add_error("slug", in_active_language(error.message_en, error.message_ja))
         else:
             messages.success(
-                request, f"Season {season.name} added to {league.name}. シーズンを追加しました。"
+                request,
+                _("Season %(season)s added to %(league)s.")
+                % {"season": season.name, "league": league.name},
             )
             if not request.htmx:
                 return redirect("organiser:leagues")
@@ -103,11 +107,11 @@ def edit_league(request: HtmxHttpRequest, league_id: int) -> HttpResponse:
         try:
             services.update_league(league, request.user, **form.cleaned_data)
         except services.DomainError as error:
-            messages.error(request, f"{error.message_en} {error.message_ja}")
+            messages.error(request, in_active_language(error.message_en, error.message_ja))
         else:
-            messages.success(request, "League saved. 保存しました。")
+            messages.success(request, _("League saved."))
     else:
-        messages.error(request, "Give a name and an address (slug). 名前とアドレスが必要です。")
+        messages.error(request, _("Give a name and an address (slug)."))
     if not request.htmx:
         return redirect("organiser:leagues")
     return _render(request, _context())
@@ -123,11 +127,11 @@ def edit_season(request: HtmxHttpRequest, season_id: int) -> HttpResponse:
         try:
             services.update_season(season, request.user, **form.cleaned_data)
         except services.DomainError as error:
-            messages.error(request, f"{error.message_en} {error.message_ja}")
+            messages.error(request, in_active_language(error.message_en, error.message_ja))
         else:
-            messages.success(request, "Season saved. 保存しました。")
+            messages.success(request, _("Season saved."))
     else:
-        messages.error(request, "Give a name and an address (slug). 名前とアドレスが必要です。")
+        messages.error(request, _("Give a name and an address (slug)."))
     if not request.htmx:
         return redirect("organiser:leagues")
     return _render(request, _context())

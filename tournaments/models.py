@@ -17,9 +17,10 @@ from typing import Any
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
-from django.utils.translation import gettext_lazy as _
 from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
 
+from tournaments.advancement_words import rule_words
 from tournaments.points import DEFAULT_PRESET, preset_points_table, validate_points_table
 
 HEX64 = r"^[0-9a-f]{64}$"
@@ -275,12 +276,9 @@ class Stage(models.Model):
 
     @property
     def advancement_label(self) -> str:
-        parts = []
-        if self.advance_top_k_per_table:
-            parts.append(f"top {self.advance_top_k_per_table} per table")
-        if self.advance_top_n:
-            parts.append(f"top {self.advance_top_n} by total points")
-        return " + ".join(parts) or "—"
+        """The advancement rule in the active language: "top 2 per table + top 4 by total
+        points" (各卓上位2名＋総合上位4名)."""
+        return rule_words(self.advance_top_n, self.advance_top_k_per_table)
 
 
 class Entry(models.Model):

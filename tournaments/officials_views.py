@@ -20,6 +20,8 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.cache import add_never_cache_headers
 from django.utils.http import urlencode
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST
 
 from tournaments import services
@@ -27,7 +29,12 @@ from tournaments.models import Official, SignInCode, Tournament
 from tournaments.permissions import is_head_referee, is_organiser
 from tournaments.qr import qr_svg
 
-HOURS_CHOICES = [(24, "1 day 1日"), (72, "3 days 3日"), (168, "7 days 7日"), (4, "4 hours 4時間")]
+HOURS_CHOICES = [
+    (24, gettext_lazy("1 day")),
+    (72, gettext_lazy("3 days")),
+    (168, gettext_lazy("7 days")),
+    (4, gettext_lazy("4 hours")),
+]
 
 
 def _tournament_for_officials(request: HttpRequest, slug: str) -> Tournament:
@@ -105,10 +112,11 @@ def officials(request: HttpRequest, slug: str) -> HttpResponse:
     except services.DomainError as error:
         return _render(request, tournament, status=422, error=error, form=post.dict())
     name = official.user.get_full_name() or official.user.get_username()
-    done = (
-        f"{name} added as {official.get_role_display()}; signs in as "
-        f"“{official.user.get_username()}”. 追加しました。"
-    )
+    done = _("%(name)s added as %(role)s; signs in as “%(username)s”.") % {
+        "name": name,
+        "role": official.get_role_display(),
+        "username": official.user.get_username(),
+    }
     return _render(request, tournament, done=done, added=official.pk)
 
 
@@ -126,7 +134,10 @@ def revoke(request: HttpRequest, slug: str, official_id: int) -> HttpResponse:
     except services.DomainError as error:
         return _render(request, tournament, status=422, error=error)
     name = official.user.get_full_name() or official.user.get_username()
-    done = f"{name} is no longer {official.get_role_display()}. 役割を外しました。"
+    done = _("%(name)s is no longer %(role)s.") % {
+        "name": name,
+        "role": official.get_role_display(),
+    }
     return _render(request, tournament, done=done)
 
 
@@ -192,7 +203,7 @@ def pin_card(request: HttpRequest, slug: str, official_id: int) -> HttpResponse:
     tournament = _tournament_for_officials(request, slug)
     official = _official(tournament, official_id)
     if not is_organiser(request.user, tournament):
-        raise PermissionDenied("Only an organiser issues sign-in codes.")
+        raise PermissionDenied(_("Only an organiser issues sign-in codes."))
     return _cards(request, tournament, [official.user])
 
 
@@ -202,7 +213,7 @@ def pin_cards(request: HttpRequest, slug: str) -> HttpResponse:
     """PIN cards for every referee and head referee at once, several to an A4 page."""
     tournament = _tournament_for_officials(request, slug)
     if not is_organiser(request.user, tournament):
-        raise PermissionDenied("Only an organiser issues sign-in codes.")
+        raise PermissionDenied(_("Only an organiser issues sign-in codes."))
     users = list(
         User.objects.filter(
             official_roles__tournament=tournament,

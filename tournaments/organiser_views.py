@@ -15,10 +15,14 @@ from django.db import IntegrityError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 from django_htmx.middleware import HtmxDetails
+from django_stubs_ext import StrOrPromise
 
+from config.language import in_active_language
 from games.models import Game
 from tournaments import services
 from tournaments.advancement import AdvancementTie
@@ -81,9 +85,11 @@ def home(request: HttpRequest) -> HttpResponse:
                 for message in error.messages:
                     form.add_error(None, message)
             except IntegrityError:
-                form.add_error("slug", "A tournament already uses this address.")
+                form.add_error("slug", _("A tournament already uses this address."))
             else:
-                messages.success(request, f"{tournament.name} created as a draft.")
+                messages.success(
+                    request, _("%(name)s created as a draft.") % {"name": tournament.name}
+                )
                 return redirect("organiser:dashboard", slug=tournament.slug)
     return render(
         request,
@@ -104,7 +110,7 @@ def dashboard(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 def _error_message(request: HttpRequest, error: services.DomainError) -> None:
-    messages.error(request, f"{error.message_ja} — {error.message_en}")
+    messages.error(request, in_active_language(error.message_en, error.message_ja))
 
 
 @login_required
@@ -131,56 +137,78 @@ def _round_for_organiser(request: HttpRequest, slug: str, round_id: int) -> Roun
     )
 
 
-# Irreversible round steps, each confirmed on the round page before it is taken: what the
-# button says, and what the confirmation tells the organiser it will do.
-ROUND_STEPS: dict[str, dict[str, str]] = {
+# Irreversible round steps, each confirmed on the round page before it is taken: the question,
+# what the confirmation tells the organiser it will do, and what the button says.
+ROUND_STEPS: dict[str, dict[str, StrOrPromise]] = {
     "publish": {
-        "label": "Publish round 公開",
-        "what": "The tables and the SHA-256 commitment of the round's seed become public; the "
-        "draw can no longer be redrawn. "
-        "卓組とシードのハッシュを公開します。再抽選はできなくなります。",
+        "label": gettext_lazy("Publish round"),
+        "question": gettext_lazy("Publish the round?"),
+        "what": gettext_lazy(
+            "The tables and the SHA-256 commitment of the round's seed become public; the "
+            "draw can no longer be redrawn."
+        ),
+        "yes": gettext_lazy("Yes, publish round"),
     },
     "complete": {
-        "label": "Complete round 回戦を完了",
-        "what": "Every result of the round becomes final: no move, new game or result change is "
-        "accepted, except a correction by the head referee or an organiser; the next round can "
-        "be drawn. 全結果を確定し、以後は訂正のみ受け付けます。",
+        "label": gettext_lazy("Complete round"),
+        "question": gettext_lazy("Complete the round?"),
+        "what": gettext_lazy(
+            "Every result of the round becomes final: no move, new game or result change is "
+            "accepted, except a correction by the head referee or an organiser; the next round "
+            "can be drawn."
+        ),
+        "yes": gettext_lazy("Yes, complete round"),
     },
     "reveal": {
-        "label": "Reveal seed シードを公開",
-        "what": "The round's secret seed becomes public so anyone can re-derive every deal (the "
-        "round is completed first if it is still in play). After this only an organiser may "
-        "correct a result, and such a correction is flagged publicly. シードを公開し、誰でも配牌を"
-        "検証できるようにします。以後の訂正は主催者のみ・公開ページに表示されます。",
+        "label": gettext_lazy("Reveal seed"),
+        "question": gettext_lazy("Reveal the seed?"),
+        "what": gettext_lazy(
+            "The round's secret seed becomes public so anyone can re-derive every deal (the "
+            "round is completed first if it is still in play). After this only an organiser may "
+            "correct a result, and such a correction is flagged publicly."
+        ),
+        "yes": gettext_lazy("Yes, reveal seed"),
     },
     "close": {
-        "label": "Close round 締め切り",
-        "what": "No result of the round may change any more, not even by an organiser's "
-        "correction. この回戦の結果は以後一切変更できません。",
+        "label": gettext_lazy("Close round"),
+        "question": gettext_lazy("Close the round?"),
+        "what": gettext_lazy(
+            "No result of the round may change any more, not even by an organiser's correction."
+        ),
+        "yes": gettext_lazy("Yes, close round"),
     },
 }
 
 
 # Each step's service and what the organiser is told once it is done.
-STEP_SERVICES: dict[str, tuple[Callable[[Round, AnyUser], Round], str]] = {
+STEP_SERVICES: dict[str, tuple[Callable[[Round, AnyUser], Round], StrOrPromise]] = {
     "publish": (
         services.publish_round,
-        "Round published with its seed commitment. 回戦を公開しました。",
+        gettext_lazy("Round published with its seed commitment."),
     ),
     "complete": (
         services.complete_round,
-        "Round complete: its results are final. 回戦を完了しました。",
+        gettext_lazy("Round complete: its results are final."),
     ),
     "reveal": (
         services.reveal_round_seed,
-        "Seed revealed: every deal of the round can now be verified. シードを公開しました。",
+        gettext_lazy("Seed revealed: every deal of the round can now be verified."),
     ),
     "close": (
         services.close_round,
-        "Round closed: its results can no longer change. 回戦を締め切りました。",
+        gettext_lazy("Round closed: its results can no longer change."),
     ),
 }
 assert set(STEP_SERVICES) == set(ROUND_STEPS)
+
+
+def table_explanation(table: Table) -> str:
+    """Why the draw formed the table. A random draw's reason is the same for every table, so it
+    is said in the page's language; a score draw's explanation (names, bands, the repeat
+    pairings it avoided) is shown as the draw wrote it."""
+    if table.round.draw_method == "random":
+        return _("Table %(number)s: random draw by lot.") % {"number": table.number}
+    return table.explanation
 
 
 def _round_context(round_: Round, **extra: Any) -> dict[str, Any]:
@@ -197,6 +225,7 @@ def _round_context(round_: Round, **extra: Any) -> dict[str, Any]:
     tables = list(round_tables(round_))
     for table in tables:
         table.round_games = games_by_table.get(table.pk, [])  # type: ignore[attr-defined]
+        table.explanation_text = table_explanation(table)  # type: ignore[attr-defined]
     return {
         "tournament": tournament,
         "round": round_,
@@ -251,7 +280,7 @@ def assign_referee(request: HtmxHttpRequest, slug: str, table_id: int) -> HttpRe
     try:
         services.assign_referee(table, request.user, referee)
     except services.DomainError as error:
-        messages.error(request, str(error))
+        _error_message(request, error)
     return _redirect(request, reverse("organiser:round", args=[slug, table.round_id]))
 
 
@@ -269,9 +298,20 @@ def assign_referees(request: HtmxHttpRequest, slug: str, round_id: int) -> HttpR
     except services.DomainError as error:
         _error_message(request, error)
     else:
-        who = (referee.get_full_name() or referee.get_username()) if referee else "nobody"
         numbers = ", ".join(str(t.number) for t in tables)
-        messages.success(request, f"Referee of table {numbers}: {who}. 審判を割り当てました。")
+        if referee is None:
+            done = ngettext(
+                "Referee of table %(numbers)s: nobody.",
+                "Referee of tables %(numbers)s: nobody.",
+                len(tables),
+            ) % {"numbers": numbers}
+        else:
+            done = ngettext(
+                "Referee of table %(numbers)s: %(name)s.",
+                "Referee of tables %(numbers)s: %(name)s.",
+                len(tables),
+            ) % {"numbers": numbers, "name": referee.get_full_name() or referee.get_username()}
+        messages.success(request, done)
     # No "#referees" here: htmx would only scroll an unchanged page to the fragment.
     return _redirect(request, reverse("organiser:round", args=[slug, round_id]))
 
@@ -312,10 +352,7 @@ def advance(request: HtmxHttpRequest, slug: str, stage_id: int) -> HttpResponse:
         try:
             typed = [by_number[int(n)] for n in raw.replace(",", " ").split()]
         except (ValueError, KeyError):
-            error = (
-                "Tie-break order: entrant numbers of this stage, separated by spaces. "
-                "この段階の参加番号を空白区切りで入力してください。"
-            )
+            error = _("Tie-break order: entrant numbers of this stage, separated by spaces.")
         else:
             tie_break: list[int | tuple[int, ...]] = [*typed]
             if request.POST.get("use_playoff"):
@@ -326,15 +363,24 @@ def advance(request: HtmxHttpRequest, slug: str, stage_id: int) -> HttpResponse:
                 )
             except AdvancementTie as tie:
                 numbers = sorted(e.number for e in participants if e.pk in tie.tied)
-                error = (
-                    f"{len(numbers)} entrants tie for {tie.places_left} place(s): "
-                    f"#{', #'.join(map(str, numbers))}. Enter their order (playoff or lot) "
-                    "as the tie-break. 同点です。順位決定戦か抽選で順番を決めてください。"
-                )
+                error = ngettext(
+                    "%(count)s entrants tie for %(places)s place: %(numbers)s. Enter their "
+                    "order (playoff or lot) as the tie-break.",
+                    "%(count)s entrants tie for %(places)s places: %(numbers)s. Enter their "
+                    "order (playoff or lot) as the tie-break.",
+                    tie.places_left,
+                ) % {
+                    "count": len(numbers),
+                    "places": tie.places_left,
+                    "numbers": ", ".join(f"#{n}" for n in numbers),
+                }
             except services.DomainError as domain_error:
-                error = f"{domain_error.message_en} {domain_error.message_ja}"
+                error = in_active_language(domain_error.message_en, domain_error.message_ja)
             else:
-                messages.success(request, f"{stage.name}: qualifiers moved to the next stage.")
+                messages.success(
+                    request,
+                    _("%(stage)s: qualifiers moved to the next stage.") % {"stage": stage.name},
+                )
                 return _redirect(request, reverse("organiser:dashboard", args=[slug]))
     preview = services.preview_advancement(stage, request.user)
     return render(
@@ -344,6 +390,8 @@ def advance(request: HtmxHttpRequest, slug: str, stage_id: int) -> HttpResponse:
             "tournament": tournament,
             "stage": stage,
             "preview": preview,
+            "rule": stage.advancement_label,
+            "ties": preview.ties,
             "error": error,
             "basis": preview.basis,
         },

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from django.contrib.auth.models import AnonymousUser, User
 from django.core.exceptions import PermissionDenied
+from django.utils.translation import gettext as _
 
 from tournaments.models import Official, Table, Tournament
 
@@ -39,7 +40,9 @@ def is_head_referee(user: AnyUser, tournament: Tournament) -> bool:
 def require_organiser(actor: AnyUser, tournament: Tournament) -> None:
     """Raise `PermissionDenied` unless `actor` organises `tournament`."""
     if not is_organiser(actor, tournament):
-        raise PermissionDenied(f"Only an organiser of {tournament} may do this.")
+        raise PermissionDenied(
+            _("Only an organiser of %(tournament)s may do this.") % {"tournament": tournament}
+        )
 
 
 def can_create_tournament(user: AnyUser) -> bool:

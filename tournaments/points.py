@@ -25,26 +25,30 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from django.core.exceptions import ValidationError
+from django.utils.functional import Promise
+from django.utils.translation import gettext_lazy as _
 
 from tournaments.seating import SeatingError, policy_table_sizes
 
-# preset -> (label, places for 3, 4 and 5 seats)
-PRESETS: Mapping[str, tuple[str, Mapping[int, list[int]]]] = {
+# preset -> (label people read, translated when shown; places for 3, 4 and 5 seats)
+PRESETS: Mapping[str, tuple[str | Promise, Mapping[int, list[int]]]] = {
     "3-2-1-0": (
-        "3-2-1-0: one point per player out after you (pagat President; not JDF)",
+        _("3-2-1-0: one point per player out after you (pagat President; not JDF)"),
         {3: [2, 1, 0], 4: [3, 2, 1, 0], 5: [4, 3, 2, 1, 0]},
     ),
     "plus2-minus2": (
-        "+2 / +1 / −1 / −2 (JDF-based apps; a 5-player 平民 scores 0; not JDF)",
+        _("+2 / +1 / −1 / −2 (JDF-based apps; a 5-player Commoner scores 0; not JDF)"),
         {3: [1, 0, -1], 4: [2, 1, -1, -2], 5: [2, 1, 0, -1, -2]},
     ),
     "5-4-3-2-1": (
-        "5-4-3-2-1 (UECda style; not JDF)",
+        _("5-4-3-2-1 (UECda style; not JDF)"),
         {3: [3, 2, 1], 4: [4, 3, 2, 1], 5: [5, 4, 3, 2, 1]},
     ),
     "50-30-20-10-last70": (
-        "50 / 30 / 20 / 10, 70 for 大富豪 in the last game of a set "
-        "(video-game tournaments; not JDF)",
+        _(
+            "50 / 30 / 20 / 10, 70 for the Grand millionaire in the last game of a set "
+            "(video-game tournaments; not JDF)"
+        ),
         {3: [50, 30, 10], 4: [50, 30, 20, 10], 5: [50, 30, 20, 15, 10]},
     ),
 }
@@ -55,16 +59,17 @@ CUSTOM_PRESET = "custom"
 
 # Ranking keys after which entrants are compared, best first. "Fewer" keys prefer the lower
 # count; the title counts prefer more of the better titles (countback, REFERENCE §1.2 [R]).
-TIE_BREAK_KEYS: Mapping[str, str] = {
-    "points": "total points 合計点",
-    "daifugo": "more 大富豪 titles",
-    "fugo": "more 富豪 titles",
-    "heimin": "more 平民 titles",
-    "hinmin": "more 貧民 titles",
-    "fewer_daihinmin": "fewer 大貧民 titles",
-    "fewer_fouls": "fewer foul finishes 反則あがり",
-    "fewer_miyako_ochi": "fewer 都落ち",
-    "best_set": "best single set",
+# The labels people read are translated when shown.
+TIE_BREAK_KEYS: Mapping[str, str | Promise] = {
+    "points": _("total points"),
+    "daifugo": _("more Grand millionaire titles"),
+    "fugo": _("more Millionaire titles"),
+    "heimin": _("more Commoner titles"),
+    "hinmin": _("more Poor titles"),
+    "fewer_daihinmin": _("fewer Extreme poor titles"),
+    "fewer_fouls": _("fewer foul finishes"),
+    "fewer_miyako_ochi": _("fewer miyako-ochi (Grand millionaire demoted)"),
+    "best_set": _("best single set"),
 }
 DEFAULT_TIE_BREAKS: tuple[str, ...] = (
     "points",
@@ -104,7 +109,7 @@ def preset_points_table(preset: str) -> dict[str, Any]:
     """The JSON value of a points-table preset."""
     if preset not in PRESETS:
         raise ValidationError(f"Unknown points preset {preset!r}.", code="unknown_preset")
-    _, places = PRESETS[preset]
+    _label, places = PRESETS[preset]
     value: dict[str, Any] = {
         "preset": preset,
         "places": {str(n): list(p) for n, p in places.items()},
@@ -134,7 +139,7 @@ def custom_points_table(
 
 
 def preset_choices() -> list[tuple[str, str]]:
-    return [(key, label) for key, (label, _) in PRESETS.items()]
+    return [(key, str(label)) for key, (label, _places) in PRESETS.items()]
 
 
 def validate_points_table(

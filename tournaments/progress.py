@@ -14,6 +14,8 @@ from datetime import datetime
 from typing import ClassVar
 
 from django.db.models import Max, Prefetch
+from django.utils.translation import gettext, gettext_lazy
+from django_stubs_ext import StrOrPromise
 
 from games.models import Game, GameResult
 from tournaments.models import Round, Seat, Table
@@ -34,15 +36,15 @@ class Cell:
     game: Game | None = None
     voided: list[Game] = field(default_factory=list)
 
-    LABELS: ClassVar[dict[str, tuple[str, str]]] = {
-        "not_started": ("not started", "未開始"),
-        "in_play": ("in play", "対局中"),
-        "undo_pending": ("undo waits for the head referee", "取り消し承認待ち"),
-        "finished": ("waiting for confirmation", "確認待ち"),
-        "confirmed": ("confirmed", "確定"),
-        "forfeit": ("forfeit", "途中棄権"),
-        "void": ("void", "無効"),
-        "redeal_pending": ("void, to be re-dealt", "配り直し待ち"),
+    LABELS: ClassVar[dict[str, StrOrPromise]] = {
+        "not_started": gettext_lazy("not started"),
+        "in_play": gettext_lazy("in play"),
+        "undo_pending": gettext_lazy("undo waits for the head referee"),
+        "finished": gettext_lazy("waiting for confirmation"),
+        "confirmed": gettext_lazy("confirmed"),
+        "forfeit": gettext_lazy("forfeit"),
+        "void": gettext_lazy("void"),
+        "redeal_pending": gettext_lazy("void, to be re-dealt"),
     }
 
     @property
@@ -59,12 +61,9 @@ class Cell:
         return "confirmed" if game.status == Game.Status.CONFIRMED else "finished"
 
     @property
-    def label_en(self) -> str:
-        return self.LABELS[self.state][0]
-
-    @property
-    def label_ja(self) -> str:
-        return self.LABELS[self.state][1]
+    def label(self) -> str:
+        """The game's state in the page's language."""
+        return str(self.LABELS[self.state])
 
     @property
     def settled(self) -> bool:
@@ -146,18 +145,17 @@ class RoundProgress:
         return sum(t.settled_count == 0 and not t.in_play and not t.waiting for t in self.tables)
 
     @property
-    def summary_en(self) -> str:
-        return (
-            f"{self.done} of {len(self.tables)} tables done, {self.in_play} in play, "
-            f"{self.waiting} waiting for confirmation"
-        )
-
-    @property
-    def summary_ja(self) -> str:
-        return (
-            f"全{len(self.tables)}卓中 {self.done}卓終了・{self.in_play}卓対局中・"
-            f"{self.waiting}卓確認待ち"
-        )
+    def summary(self) -> str:
+        """How far the round has got, in the page's language."""
+        return gettext(
+            "%(done)s of %(count)s tables done, %(in_play)s in play, %(waiting)s waiting for "
+            "confirmation"
+        ) % {
+            "done": self.done,
+            "count": len(self.tables),
+            "in_play": self.in_play,
+            "waiting": self.waiting,
+        }
 
 
 def round_games(round_: Round) -> list[Game]:

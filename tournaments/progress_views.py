@@ -14,9 +14,11 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.middleware import HtmxDetails
 
+from config.language import in_active_language
 from games import services as game_services
 from games.models import Game
 from tournaments.models import Official, Round, Table, Tournament
@@ -44,11 +46,12 @@ def _round_for_officials(request: HttpRequest, slug: str, round_id: int) -> Roun
             and Official.objects.filter(tournament=other, user=request.user).exists()
         ):
             raise PermissionDenied(
-                "This page is for the organisers and the head referee: ask the head referee "
-                "for the round's progress. このページは主催者と主審用です。進行状況は主審に確認し"
-                "てください。"
+                _(
+                    "This page is for the organisers and the head referee: ask the head referee "
+                    "for the round's progress."
+                )
             )
-        raise Http404("No such tournament.")
+        raise Http404(_("No such tournament."))
     return get_object_or_404(
         Round.objects.select_related("stage__tournament"), pk=round_id, stage__tournament=tournament
     )
@@ -103,21 +106,24 @@ def progress_confirm(
     try:
         game_services.confirm_game(game, request.user)
     except game_services.GameError as error:
-        return _done(request, round_, f"{error.message_en} {error.message_ja}", error=True)
+        return _done(
+            request, round_, in_active_language(error.message_en, error.message_ja), error=True
+        )
     except PermissionDenied:
         return _done(
             request,
             round_,
-            "You recorded this result, so another official or a player at the table confirms "
-            "it. 記録者本人は確定できません。他の審判または卓の選手が確認します。",
+            _(
+                "You recorded this result, so another official or a player at the table "
+                "confirms it."
+            ),
             error=True,
         )
     return _done(
         request,
         round_,
-        f"Table {game.table.number}, set {game.set_number} game {game.game_number} confirmed. "
-        f"{game.table.number}卓 第{game.set_number}セット第{game.game_number}ゲーム"
-        "を確定しました。",
+        _("Table %(table)s, set %(set)s game %(game)s confirmed.")
+        % {"table": game.table.number, "set": game.set_number, "game": game.game_number},
     )
 
 
@@ -131,16 +137,12 @@ def progress_pin(request: HtmxHttpRequest, slug: str, round_id: int, table_id: i
     new_pin = request.POST.get("action") == "new"
     game_services.reset_table_pin(table, request.user, new_pin=new_pin)
     if new_pin:
-        text = (
-            f"Table {table.number} has a new PIN: print its table card again (the old card no "
-            f"longer works). {table.number}卓のPINを新しくしました。"
-            "卓カードを印刷し直してください。"
-        )
+        text = _(
+            "Table %(table)s has a new PIN: print its table card again (the old card no longer "
+            "works)."
+        ) % {"table": table.number}
     else:
-        text = (
-            f"Table {table.number}'s PIN works again. {table.number}卓のPINを再び使えるように"
-            "しました。"
-        )
+        text = _("Table %(table)s's PIN works again.") % {"table": table.number}
     return _done(request, round_, text)
 
 

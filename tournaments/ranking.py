@@ -16,6 +16,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from django.db.models import Q, Sum
+from django.utils.translation import gettext
 
 from tournaments.models import Entry, Penalty, Round, Stage
 from tournaments.selectors import stage_bye_points, stage_participants
@@ -48,7 +49,7 @@ def stage_ranking(stage: Stage) -> StageRanking:
     return StageRanking(
         keys={entry: float(points) for entry, points in totals.items()},
         points=totals,
-        basis="total confirmed points (net of deductions)",
+        basis=gettext("total confirmed points (net of deductions)"),
     )
 
 

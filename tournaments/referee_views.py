@@ -7,6 +7,7 @@ from __future__ import annotations
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest
 from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext as _
 
 from tournaments.models import Table
 from tournaments.permissions import can_view_table
@@ -19,7 +20,6 @@ def get_table_for_referee(request: HttpRequest, table_id: int) -> Table:
     )
     if not can_view_table(request.user, table):
         raise PermissionDenied(
-            "This table belongs to another referee: ask the head referee to assign it to you. "
-            "この卓は別の審判の担当です。主審に確認してください。"
+            _("This table belongs to another referee: ask the head referee to assign it to you.")
         )
     return table

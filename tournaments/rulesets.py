@@ -5,14 +5,27 @@ from __future__ import annotations
 import dataclasses
 
 from django.core.exceptions import ValidationError
+from django.utils.translation import gettext_lazy as _
 
 from games.engine.errors import RulesError
 from games.engine.rules import PRESETS, RuleSet, find_ruleset
 
+# The presets' names as people read them, in the page's language (the engine's own `name`
+# is bilingual and stays as recorded); a preset missing here shows the engine's name.
+RULESET_LABELS = {
+    "jdf": _("JDF official rules (Japan Daifugo Federation)"),
+    "gekijo": _("Gekijo house rules (All-Japan Theatre Daihinmin Association)"),
+    "local": _("Local rules (seed-002)"),
+    "uecda": _("UECda (UEC Computer Daihinmin Competition)"),
+}
+
 
 def ruleset_choices() -> list[tuple[str, str]]:
     """(``id@version``, name) of every preset in the engine registry."""
-    return [(key, rules.name) for key, rules in sorted(PRESETS.items())]
+    return [
+        (key, str(RULESET_LABELS.get(rules.id, rules.name)))
+        for key, rules in sorted(PRESETS.items())
+    ]
 
 
 def check_ruleset(ruleset_id: str, version: int) -> RuleSet:

@@ -144,7 +144,7 @@ class CsvImportRequestSerializer(serializers.Serializer[None]):
 class CsvRowErrorSerializer(serializers.Serializer[Any]):
     row = serializers.IntegerField(help_text="Line number; the header is 1, the file 0.")
     column = serializers.CharField()
-    message_en = serializers.CharField(source="message")
+    message_en = serializers.CharField()
     message_ja = serializers.CharField()
 
 

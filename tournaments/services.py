@@ -30,10 +30,12 @@ from tournaments import seating
 from tournaments.advancement import (
     Rule,
     TieBreak,
+    Where,
     playoff_tie_break,
     preview_advancing,
     select_advancing,
 )
+from tournaments.advancement_words import reason_words, tie_heading
 from tournaments.deals import commitment_for, new_seed
 from tournaments.models import (
     AuditEntry,
@@ -212,7 +214,8 @@ def add_stage(
             code="stage_kind_invalid",
             field="kind",
         )
-    name = name.strip() or Stage.Kind(kind).label
+    # The kind's name in the organiser's language (a stored name stays as it was written).
+    name = name.strip() or str(Stage.Kind(kind).label)
     previous = main_stages(tournament).last()
     data: dict[str, object] = {"name": name, "kind": kind, "carry_over_totals": carry_over_totals}
     if previous is not None:
@@ -697,12 +700,12 @@ class RowError:
 
     row: int
     column: str
-    message: str
+    message_en: str
     message_ja: str = ""
 
     def __str__(self) -> str:
         where = f"row {self.row}" + (f", {self.column}" if self.column else "")
-        return f"{where}: {self.message}"
+        return f"{where}: {self.message_en}"
 
 
 class CsvImportError(DomainError):
@@ -1468,7 +1471,7 @@ def advance_stage(
             stage=target,
             entry_id=entry,
             source=StageEntrant.Source.ADVANCED,
-            note=outcome.reasons[entry],
+            note=str(outcome.reasons[entry]),
         )
         for entry in outcome.advancing
     ]
@@ -2372,7 +2375,12 @@ class PreviewRow:
 class Tie:
     entries: tuple[Entry, ...]
     places_left: int  # 0 for a tie in final places
-    where: str
+    where: Where
+
+    @property
+    def heading(self) -> str:
+        """ "Tie for 2 places at the cut line", in the page's language."""
+        return tie_heading(self.where, self.places_left)
 
     @property
     def numbers(self) -> list[int]:
@@ -2445,7 +2453,7 @@ def preview_advancement(stage: Stage, actor: AnyUser) -> AdvancementPreview:
         else:
             for pk in participants:
                 status[pk] = preview.status(pk)
-                reasons[pk] = preview.reasons.get(pk, "").split(" (total")[0]
+                reasons[pk] = reason_words(preview.reasons.get(pk))
             ties = [
                 Tie(tuple(participants[t] for t in tied if t in participants), left, where)
                 for tied, left, where in preview.ties
@@ -2466,9 +2474,7 @@ def preview_advancement(stage: Stage, actor: AnyUser) -> AdvancementPreview:
             group = level[sort_key(pk)]
             if len(group) > 1 and sort_key(pk) not in seen:
                 seen.add(sort_key(pk))
-                ties.append(
-                    Tie(tuple(participants[g] for g in group), 0, f"for place {places[pk]}")
-                )
+                ties.append(Tie(tuple(participants[g] for g in group), 0, Where(place=places[pk])))
     rows = tuple(
         PreviewRow(
             entry=participants[pk],

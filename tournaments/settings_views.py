@@ -10,9 +10,12 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_http_methods
 from django_htmx.middleware import HtmxDetails
 
+from config.language import in_active_language
 from tournaments import services
 from tournaments.forms import TournamentSettingsForm
 from tournaments.models import Round, Season, Tournament
@@ -72,7 +75,7 @@ def _form(tournament: Tournament, data: Any = None) -> TournamentSettingsForm:
         data,
         initial=initial,
         seasons=seasons,
-        presets=[*preset_choices(), (CUSTOM_PRESET, "Custom table 独自の順位点")],
+        presets=[*preset_choices(), (CUSTOM_PRESET, _("Custom table"))],
         statuses=Tournament.Status.choices,
         uneven=Tournament.UnevenTables.choices,
         forfeit=Tournament.ForfeitOthers.choices,
@@ -88,7 +91,15 @@ def _points_table(tournament: Tournament, data: dict[str, Any]) -> dict[str, Any
     keys = data["tie_breaks"].split()
     unknown = [k for k in keys if k not in TIE_BREAK_KEYS]
     if unknown:
-        raise ValidationError(f"Unknown tie-break key(s): {', '.join(unknown)}.")
+        raise ValidationError(
+            ngettext(
+                "Unknown tie-break key: %(keys)s.",
+                "Unknown tie-break keys: %(keys)s.",
+                len(unknown),
+            )
+            % {"keys": ", ".join(unknown)},
+            code="unknown_tie_break",
+        )
     current = tournament.points_table
     if tuple(keys) == DEFAULT_TIE_BREAKS and "tie_breaks" not in current:
         keys = []  # the default order, left implicit as it was
@@ -130,10 +141,34 @@ def _changes(tournament: Tournament, form: TournamentSettingsForm) -> dict[str, 
     changes["season"] = Season.objects.filter(pk=season_id).first() if season_id else None
     try:
         changes["points_table"] = _points_table(tournament, data)
-    except (ValidationError, ValueError) as error:
-        messages = error.messages if isinstance(error, ValidationError) else [str(error)]
-        form.add_error("points_preset", f"{' '.join(messages)} 順位点の表を確認してください。")
+    except ValidationError as error:
+        form.add_error("points_preset", _points_error(error))
+    except ValueError:
+        form.add_error(
+            "points_preset",
+            _("Write whole numbers separated by spaces, and the bonus as place:points."),
+        )
     return changes
+
+
+# `points.validate_points_table` explains a custom table in English (the API's words); the
+# settings page says what to fix in its own language, by the error's code.
+POINTS_ERRORS = {
+    "no_places": gettext_lazy("Enter the points of at least one custom table."),
+    "bad_length": gettext_lazy("Each custom table needs one number per place (per seat)."),
+    "bad_points": gettext_lazy("Points must be whole numbers."),
+    "increasing": gettext_lazy("Points must not increase from first place to last."),
+    "bad_bonus": gettext_lazy("The last-game bonus gives places 1–5 whole extra points."),
+    "bad_tie_breaks": gettext_lazy("Each tie-break key may appear once."),
+}
+
+
+def _points_error(error: ValidationError) -> str:
+    said = []
+    for item in error.error_list:
+        known = POINTS_ERRORS.get(str(item.code))
+        said.append(str(known) if known else " ".join(item.messages))
+    return _("Check the points table: %(problems)s") % {"problems": " ".join(said)}
 
 
 def _locks(tournament: Tournament) -> dict[str, str]:
@@ -141,13 +176,16 @@ def _locks(tournament: Tournament) -> dict[str, str]:
     rounds = Round.objects.filter(stage__tournament=tournament)
     locks: dict[str, str] = {}
     if rounds.exclude(status=Round.Status.DRAFT).exists():
-        fixed = "Fixed: a round is published. 公開済みの回戦があるため固定です。"
+        fixed = _("Fixed: a round is published.")
         locks["games_per_set"] = locks["sets_per_round"] = fixed
     if rounds.exists():
-        locks["table_size"] = "Fixed: a round is drawn. 卓組済みのため固定です。"
+        locks["table_size"] = _("Fixed: a round is drawn.")
     moves = services.STATUS_MOVES[tournament.status]
+    labels = dict(Tournament.Status.choices)
     locks["status"] = (
-        "Can move to: " + ", ".join(moves) if moves else "Finished: stays finished. 終了済みです。"
+        _("Can move to: %(statuses)s") % {"statuses": ", ".join(str(labels[m]) for m in moves)}
+        if moves
+        else _("Finished: stays finished.")
     )
     return locks
 
@@ -171,12 +209,13 @@ def settings(request: HtmxHttpRequest, slug: str) -> HttpResponse:
                 except services.SettingsRefused as refused:
                     for field, error in refused.errors.items():
                         target = FORM_FIELD.get(field, field)
+                        message = in_active_language(error.message_en, error.message_ja)
                         form.add_error(
                             target if target in form.fields else None,
-                            f"{error.message_en} {error.message_ja} [{error.code}]",
+                            f"{message} [{error.code}]",
                         )
                 except services.DomainError as error:
-                    form.add_error(None, f"{error.message_en} {error.message_ja}")
+                    form.add_error(None, in_active_language(error.message_en, error.message_ja))
                 else:
                     status = 200
                     tournament.refresh_from_db()
@@ -185,8 +224,7 @@ def settings(request: HtmxHttpRequest, slug: str) -> HttpResponse:
         "tournament": tournament,
         "form": form,
         "result": result,
-        # What was saved, in the words of the form ("Games a set 1セットのゲーム数", not
-        # "games_per_set").
+        # What was saved, in the words of the form ("Games a set", not "games_per_set").
         "saved": [_label(form, field) for field in result.changed] if result else [],
         "locks": _locks(tournament),
         "tie_break_keys": TIE_BREAK_KEYS.items(),

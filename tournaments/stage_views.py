@@ -12,10 +12,13 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, pgettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect, reswap, retarget
 from django_htmx.middleware import HtmxDetails
 
+from config.language import in_active_language
 from tournaments import services
 from tournaments.forms import StageForm
 from tournaments.models import Stage, Tournament
@@ -36,22 +39,22 @@ def _stage_rows(tournament: Tournament) -> list[dict[str, Any]]:
     for stage in tournament.stages.prefetch_related("rounds").order_by("order"):
         rounds = list(stage.rounds.all())
         if stage.advanced_at is not None:
-            status_en, status_ja = "advanced", "進出処理済み"
+            status = pgettext("stage status", "advanced")
         elif any(r.is_open for r in rounds):
-            status_en, status_ja = "in play", "対局中"
+            status = pgettext("stage status", "in play")
         elif rounds and all(r.status in r.SETTLED for r in rounds):
-            status_en, status_ja = "rounds complete", "全回戦完了"
+            status = pgettext("stage status", "rounds complete")
         elif rounds:
-            status_en, status_ja = "drawn", "抽選済み"
+            status = pgettext("stage status", "drawn")
         else:
-            status_en, status_ja = "not started", "未開始"
+            status = pgettext("stage status", "not started")
         rows.append(
             {
                 "stage": stage,
+                "rule": stage.advancement_label,
                 "entrants": len(stage_participants(stage)),
                 "rounds": len(rounds),
-                "status_en": status_en,
-                "status_ja": status_ja,
+                "status": status,
                 "notices": services.stage_rule_notices(stage),
                 "editable": not rounds,
                 "seeds": sorted(
@@ -83,6 +86,7 @@ def _context(tournament: Tournament, **extra: Any) -> dict[str, Any]:
         "rows": _stage_rows(tournament),
         "form": _new_stage_form(tournament),
         "previous": previous,
+        "previous_rule": previous.advancement_label if previous else "",
         "after_final": previous is not None and previous.kind == Stage.Kind.FINAL,
         **extra,
     }
@@ -92,7 +96,17 @@ def _form_errors(form: StageForm, error: services.DomainError) -> None:
     field = getattr(error, "field", "") or None
     if field not in form.fields:
         field = None
-    form.add_error(field, f"{error.message_en} {error.message_ja} [{error.code}]")
+    message = in_active_language(error.message_en, error.message_ja)
+    form.add_error(field, f"{message} [{error.code}]")
+
+
+# What `services.update_stage` says changed, in the words of the page.
+CHANGED_LABELS = {
+    "name": gettext_lazy("name"),
+    "kind": gettext_lazy("kind"),
+    "advancement": gettext_lazy("advancement rule"),
+    "carry_over_totals": gettext_lazy("carry-over of totals"),
+}
 
 
 def _none_if_zero(value: int | None) -> int | None:
@@ -114,7 +128,9 @@ def stages(request: HtmxHttpRequest, slug: str) -> HttpResponse:
             stage = services.add_stage(
                 tournament,
                 request.user,
-                name=data["name"],
+                # Blank: named after its kind, in the organiser's language (a plain string:
+                # the services record the name in the audit's JSON).
+                name=data["name"].strip() or str(Stage.Kind(data["kind"]).label),
                 kind=data["kind"],
                 advance_top_n=data["advance_top_n"],
                 advance_top_k_per_table=data["advance_top_k_per_table"],
@@ -123,7 +139,7 @@ def stages(request: HtmxHttpRequest, slug: str) -> HttpResponse:
         except services.DomainError as error:
             _form_errors(form, error)
         else:
-            messages.success(request, f"{stage.name} added. ステージを追加しました。")
+            messages.success(request, _("%(stage)s added.") % {"stage": stage.name})
             if not request.htmx:
                 return redirect("organiser:stages", slug=slug)
             return render(request, "organiser/stages.html#stages-body", _context(tournament))
@@ -171,10 +187,15 @@ def edit_stage(request: HtmxHttpRequest, slug: str, stage_id: int) -> HttpRespon
             except services.DomainError as error:
                 _form_errors(form, error)
             else:
-                messages.success(
-                    request,
-                    f"{stage.name}: {', '.join(changed) or 'nothing'} changed. 変更しました。",
-                )
+                if changed:
+                    what = ", ".join(str(CHANGED_LABELS.get(f, f)) for f in changed)
+                    done = _("%(stage)s: %(changes)s changed.") % {
+                        "stage": stage.name,
+                        "changes": what,
+                    }
+                else:
+                    done = _("%(stage)s: nothing changed.") % {"stage": stage.name}
+                messages.success(request, done)
                 if not request.htmx:
                     return redirect("organiser:stages", slug=slug)
                 # The edit form targets itself; the saved list replaces the whole body.
@@ -196,10 +217,10 @@ def delete_stage(request: HtmxHttpRequest, slug: str, stage_id: int) -> HttpResp
     try:
         services.delete_stage(stage, request.user)
     except services.DomainError as error:
-        messages.error(request, f"{error.message_en} {error.message_ja}")
+        messages.error(request, in_active_language(error.message_en, error.message_ja))
         status = 422
     else:
-        messages.success(request, f"{stage.name} deleted. 削除しました。")
+        messages.success(request, _("%(stage)s deleted.") % {"stage": stage.name})
     if not request.htmx:
         return redirect("organiser:stages", slug=slug)
     return render(request, "organiser/stages.html#stages-body", _context(tournament), status=status)
@@ -220,13 +241,17 @@ def seed(request: HtmxHttpRequest, slug: str, stage_id: int) -> HttpResponse:
         status = 422
         messages.error(
             request,
-            f"{error.message_en} {error.message_ja}"
+            in_active_language(error.message_en, error.message_ja)
             if isinstance(error, services.DomainError)
-            else "Entrant numbers, separated by spaces. 参加者番号を空白区切りで入力してください。",
+            else _("Type entrant numbers, separated by spaces."),
         )
     else:
-        listed = ", ".join(f"#{e.number}" for e in seeded) or "none なし"
-        messages.success(request, f"{stage.name}: seeded {listed}. シードを保存しました。")
+        if seeded:
+            listed = ", ".join(f"#{e.number}" for e in seeded)
+            done = _("%(stage)s: %(numbers)s seeded.") % {"stage": stage.name, "numbers": listed}
+        else:
+            done = _("%(stage)s: no entrant seeded.") % {"stage": stage.name}
+        messages.success(request, done)
     if not request.htmx:
         return redirect("organiser:stages", slug=slug)
     return render(request, "organiser/stages.html#stages-body", _context(tournament), status=status)
@@ -257,9 +282,9 @@ def create_playoff(request: HtmxHttpRequest, slug: str, stage_id: int) -> HttpRe
         playoff = services.create_playoff(stage, request.user, ids)
     except ValueError as error:
         message = (
-            f"{error.message_en} {error.message_ja}"
+            in_active_language(error.message_en, error.message_ja)
             if isinstance(error, services.DomainError)
-            else "Choose the tied entrants. 同点の参加者を選んでください。"
+            else _("Choose the tied entrants.")
         )
         found = services.preview_advancement(stage, request.user)
         if request.htmx:
@@ -269,8 +294,7 @@ def create_playoff(request: HtmxHttpRequest, slug: str, stage_id: int) -> HttpRe
         return render(request, "organiser/stages.html", context, status=422)
     messages.success(
         request,
-        f"{playoff.name} created: draw its table from the dashboard. "
-        "順位決定戦を作成しました。ダッシュボードから抽選してください。",
+        _("%(playoff)s created: draw its table from the dashboard.") % {"playoff": playoff.name},
     )
     url = reverse("organiser:dashboard", args=[slug]) + f"#stage-{playoff.pk}"
     return HttpResponseClientRedirect(url) if request.htmx else redirect(url)

@@ -6,14 +6,21 @@ from typing import Any
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
-from games.engine.cards import card_names
+from games.display import card
+from games.engine.cards import CardSet, card_names
 from games.models import Game
 from tournaments.deals import commitment_for, deal_material, derive_deal
 from tournaments.forms import VerifyDealForm
 from tournaments.models import Round
 from tournaments.selectors import public_tournaments, round_tables, tournament_entries
+
+
+def _labels(cards: CardSet) -> list[str]:
+    """Cards as people read them (♠3, ♥10, JK), weakest first."""
+    return [card(name)["label"] for name in card_names(cards)]
 
 
 @require_GET
@@ -67,7 +74,11 @@ def round_detail(request: HttpRequest, slug: str, round_id: int) -> HttpResponse
             number = form.cleaned_data["table"]
             table = next((t for t in tables if t.number == number), None)
             if table is None:
-                form.add_error("table", f"Round {round_.number} has no table {number}.")
+                form.add_error(
+                    "table",
+                    _("Round %(round)s has no table %(table)s.")
+                    % {"round": round_.number, "table": number},
+                )
             else:
                 seats = list(table.seats.all())
                 attempt = form.cleaned_data["attempt"] or 1
@@ -90,9 +101,8 @@ def round_detail(request: HttpRequest, slug: str, round_id: int) -> HttpResponse
                         attempt,
                     ),
                     "hands": [
-                        (seat, card_names(hand))
-                        for seat, hand in zip(seats, dealt.hands, strict=True)
+                        (seat, _labels(hand)) for seat, hand in zip(seats, dealt.hands, strict=True)
                     ],
-                    "blind": card_names(dealt.blind),
+                    "blind": _labels(dealt.blind),
                 }
     return render(request, "tournaments/round.html", context)

@@ -9,7 +9,7 @@ from django.contrib.auth.models import User
 from django.test import Client
 
 from scoring.standings import ScopeRef, recompute_scope, standings
-from tests.factories import play_round_quickly
+from tests.factories import browser, play_round_quickly
 from tournaments import services
 from tournaments.models import Bye, Entry, Round, Seat, Stage, Tournament
 from tournaments.ranking import confirmed_stage_totals
@@ -145,9 +145,12 @@ def test_the_player_page_lists_the_bye_in_its_round_and_counts_its_points(
     page = client.get(f"/players/{bye.entry.player_id}/").content.decode()
 
     assert page.count('data-testid="bye-line"') == 1
-    assert "bye 不戦" in page
+    assert '<td colspan="4">bye <small>' in page
     # Round 1 was the bye (6); round 2 is not played yet: the total is the bye's points.
     assert "6 points" in page
+    japanese = browser("ja").get(f"/players/{bye.entry.player_id}/").content.decode()
+    assert '<td colspan="4">不戦 <small>' in japanese and "6点" in japanese
+    assert "sat out the round" not in japanese and "6 points" not in japanese
 
 
 def test_an_entrant_on_a_bye_cannot_also_take_a_seat_as_a_substitute(

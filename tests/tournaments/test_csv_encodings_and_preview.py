@@ -149,7 +149,7 @@ def test_the_page_previews_then_imports_with_htmx(
     assert preview.status_code == 200
     assert page.lstrip().startswith('<section id="entries">')
     assert "Shift_JIS (CP932)" in page and "大富豪 太郎" in page
-    assert "Import 2 entrants 取り込む" in page
+    assert "Import 2 entrants</button>" in page
     assert not tournament.entries.exists()
     token = re.search(r'name="preview" value="([^"]+)"', page)
     assert token is not None
@@ -187,3 +187,23 @@ def test_a_forged_preview_is_refused_in_the_page(logged_in: Client, tournament: 
     assert response.status_code == 422
     assert "upload the file again" in response.content.decode()
     assert not tournament.entries.exists()
+
+
+def test_the_import_speaks_japanese_to_a_japanese_browser(
+    client_ja: Client, organiser: User, tournament: Tournament
+) -> None:
+    client_ja.force_login(organiser)
+
+    preview = client_ja.post(
+        "/organiser/nagoya-open/import/preview/", {"file": upload(ROWS.encode("cp932"))}, **HTMX
+    ).content.decode()
+    wrong = client_ja.post(
+        "/organiser/nagoya-open/import/preview/",
+        {"file": upload("number,display_name\nx,大富豪 太郎\n".encode("cp932"))},
+        **HTMX,
+    ).content.decode()
+
+    assert "2名を取り込む</button>" in preview and "取り込むまで何も保存されません。" in preview
+    assert "Import 2 entrants" not in preview and "Nothing is saved" not in preview
+    assert "取り込みは行われていません" in wrong and "番号は1以上の整数です。" in wrong
+    assert "Nothing was imported" not in wrong and "is not a whole number" not in wrong

@@ -89,7 +89,7 @@ def test_error_messages_are_in_english_with_a_japanese_label(
         import_entries_csv(tournament, organiser, "display_name\n\n   \n")
 
     # An all-blank file has no entrant rows.
-    assert caught.value.errors[0].message == "No entrant rows below the header."
+    assert caught.value.errors[0].message_en == "No entrant rows below the header."
     assert caught.value.errors[0].message_ja
 
 

@@ -32,7 +32,21 @@ def test_the_dashboard_previews_the_tables_for_the_checked_in_players(
     page = organiser_client.get("/organiser/nagoya-open/").content.decode()
 
     assert "22 players → 4 tables of 4 + 2 tables of 3" in page
+    assert "22名 → 4人卓 4卓 + 3人卓 2卓" not in page
+
+
+def test_the_preview_speaks_japanese_to_a_japanese_browser(
+    client_ja: Client, organiser: User, tournament: Tournament, stage: Stage
+) -> None:
+    client_ja.force_login(organiser)
+    checked_in(tournament, 22)
+
+    page = client_ja.get("/organiser/nagoya-open/").content.decode()
+
     assert "22名 → 4人卓 4卓 + 3人卓 2卓" in page
+    assert "次の抽選" in page and "次の回戦を抽選" in page
+    assert "22 players" not in page and "Next draw" not in page
+    assert "Draw next round" not in page and "Stages and rounds" not in page
 
 
 def test_byes_show_their_points_in_the_preview(

@@ -107,7 +107,7 @@ def test_a_wrong_sign_in_name_is_indistinguishable_from_a_wrong_pin(
 
     assert known[0] == unknown[0] == 422
     assert known[1] == unknown[1]
-    assert "サインイン名かPINが正しくない" in known[1]
+    assert "The sign-in name or the PIN is wrong" in known[1]
 
 
 def test_a_new_card_replaces_the_old_one_and_other_users_pins_do_not_work(
@@ -172,3 +172,19 @@ def test_password_login_lands_each_person_on_their_page_and_keeps_next(
     assert login(referee.username) == "/referee/"
     assert login(organiser.username) == "/organiser/"
     assert login(referee.username, "/standings/") == "/standings/"
+
+
+def test_the_pin_page_speaks_japanese_to_a_japanese_browser(
+    client_ja: Client, organiser: User, tournament: Tournament, referee: User
+) -> None:
+    _, pin = services.issue_pin_card(tournament, organiser, referee)
+
+    page = client_ja.get(PIN_URL).content.decode()
+    refused = client_ja.post(
+        PIN_URL, {"username": referee.username, "pin": wrong(pin)}
+    ).content.decode()
+
+    assert "<h1>PINカードでサインイン</h1>" in page and ">サインイン</button>" in page
+    assert "Sign in with your PIN card" not in page and ">Sign in</button>" not in page
+    assert "サインイン名かPINが正しくない" in refused
+    assert "The sign-in name or the PIN is wrong" not in refused

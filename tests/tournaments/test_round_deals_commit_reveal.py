@@ -9,6 +9,7 @@ import pytest
 from django.contrib.auth.models import User
 from django.test import Client
 
+from games.display import card
 from games.engine.cards import card_names
 from games.engine.deal import deal
 from games.engine.rules import find_ruleset
@@ -100,6 +101,18 @@ def test_the_public_page_shows_only_the_commitment_before_reveal(
     assert "revealed once every game of the round is settled" in before
 
 
+def test_the_public_round_page_speaks_japanese_to_a_japanese_browser(
+    drawn: Round, organiser: User, client_ja: Client
+) -> None:
+    publish_round(drawn, organiser)
+
+    page = client_ja.get(f"/tournaments/nagoya-open/rounds/{drawn.pk}/").content.decode()
+
+    assert "<dd>全ゲーム確定後に公開</dd>" in page and "revealed once" not in page
+    assert "<h2>配牌シード</h2>" in page and "Deal seed" not in page
+    assert "<h3>1卓</h3>" in page and "<h3>Table 1</h3>" not in page
+
+
 def test_the_public_page_deals_what_the_engine_deals_for_that_material(
     played: Round, organiser: User, client: Client
 ) -> None:
@@ -113,9 +126,13 @@ def test_the_public_page_deals_what_the_engine_deals_for_that_material(
     ).content.decode()
 
     assert f"{seed}/table/2/set/3/game/4" in page
+
+    def labels(cards: int) -> str:  # the page shows cards as people read them: ♠3, ♥10, JK
+        return " ".join(card(name)["label"] for name in card_names(cards))
+
     for hand in expected.hands:
-        assert " ".join(card_names(hand)) in page
-    assert f'<code class="blind">{" ".join(card_names(expected.blind))}</code>' in page
+        assert labels(hand) in page
+    assert f'<code class="blind">{labels(expected.blind)}</code>' in page
     assert len(card_names(expected.blind)) == 2  # JDF: two blind cards per deal
     assert "its SHA-256 equals the commitment" in page
 

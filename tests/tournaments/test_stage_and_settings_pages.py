@@ -100,7 +100,8 @@ def test_settings_page_refuses_per_field_and_saves_the_rest(
 
     assert refused.status_code == 422
     body = refused.content.decode()
-    assert "round_published" in body and "公開済みの回戦" in body
+    assert "round_published" in body and "A round is published" in body
+    assert "公開済みの回戦" not in body  # one language: the English page's
     assert saved.status_code == 200
     assert "Saved" in saved.content.decode()
     tournament.refresh_from_db()
@@ -181,3 +182,55 @@ def test_a_custom_points_table_from_the_settings_page(
         "last_game_bonus": {"1": 2},
         "tie_breaks": ["points"],
     }
+
+
+def test_the_set_up_pages_speak_japanese_to_a_japanese_browser(
+    client_ja: Client, tournament: Tournament, stage: Stage, organiser: User
+) -> None:
+    client_ja.force_login(organiser)
+    checked_in(tournament, 8)
+
+    stages = client_ja.get("/organiser/nagoya-open/stages/").content.decode()
+    refused = client_ja.post(
+        "/organiser/nagoya-open/stages/", {"kind": "cut", "advance_top_n": "8"}, **HTMX
+    ).content.decode()
+    settings = client_ja.get("/organiser/nagoya-open/settings/").content.decode()
+
+    assert "ステージ・勝ち上がり" in stages and "ステージを追加" in stages
+    assert "Stages and cuts" not in stages and "Add a stage" not in stages
+    assert "総合上位N名" in stages and "Top N by total points" not in stages
+    assert "参加者は 8 名です" in refused and "[top_n_too_large]" in refused
+    assert "is not a cut" not in refused
+    assert "<h1>設定</h1>" in settings and "大富豪の回数が多い" in settings
+    assert "JDF公式ではありません" in settings and "not JDF" not in settings
+    assert "1セットのゲーム数" in settings and "Games a set" not in settings
+    assert "Save settings" not in settings and "Nothing changed" not in settings
+
+
+def test_the_leagues_page_speaks_japanese_to_a_japanese_browser(client_ja: Client) -> None:
+    client_ja.force_login(UserFactory(username="staff-j", is_staff=True))
+
+    client_ja.post("/organiser/leagues/new/", {"name": "JDF Cup", "slug": "jdf-cup"})
+    page = client_ja.get("/organiser/leagues/").content.decode()
+
+    assert "リーグ・シーズン" in page and "リーグを作成" in page and "名前を変更" in page
+    assert "Leagues and seasons" not in page and "New league" not in page
+    assert "Rename" not in page and "Season standings" not in page
+
+
+def test_the_new_tournament_form_speaks_the_browsers_language(
+    client: Client, client_ja: Client
+) -> None:
+    staff = UserFactory(username="staff-n", is_staff=True)
+    client.force_login(staff)
+    client_ja.force_login(staff)
+
+    english = client.get("/organiser/").content.decode()
+    japanese = client_ja.get("/organiser/").content.decode()
+
+    assert "Games a set" in english and "JDF official rules" in english
+    assert "1セットのゲーム数" not in english and "日本大富豪連盟" not in english
+    assert "大会名" in japanese and "1セットのゲーム数" in japanese
+    assert "日本大富豪連盟 公式ルール" in japanese and "JDF公式ではありません" in japanese
+    assert "Games a set" not in japanese and "Ruleset preset" not in japanese
+    assert "JDF official rules" not in japanese and "not JDF" not in japanese

@@ -112,13 +112,13 @@ def test_the_page_confirms_with_a_reason_before_withdrawing(
     done = logged_in.post(url, {"reason": "Left the venue"}, **HTMX)
 
     assert confirm.lstrip().startswith(f'<tr id="entry-{entry.pk}"')
-    assert "Withdraw #1 棄権する" in confirm and 'name="reason"' in confirm
+    assert "Withdraw #1</button>" in confirm and 'name="reason"' in confirm
     assert no_reason.status_code == 422
     assert no_reason.content.decode().lstrip().startswith('<section id="entries">')
     assert status_before == Entry.Status.CHECKED_IN
     assert done.status_code == 200
     assert "#1 Player 1 withdrew." in done.content.decode()
-    assert "Reinstate 復帰" in done.content.decode()
+    assert ">Reinstate</button>" in done.content.decode()
     entry.refresh_from_db()
     assert entry.status == Entry.Status.DROPPED
 
@@ -148,6 +148,22 @@ def test_without_htmx_the_withdrawal_redirects_or_rerenders_the_page(
 
     assert missing.status_code == 422
     assert (
-        "<html" in missing.content.decode() and "Withdraw #1 棄権する" in missing.content.decode()
+        "<html" in missing.content.decode() and "Withdraw #1</button>" in missing.content.decode()
     )
     assert (done.status_code, done["Location"]) == (302, "/organiser/nagoya-open/")
+
+
+def test_the_withdrawal_speaks_japanese_to_a_japanese_browser(
+    client_ja: Client, tournament: Tournament, organiser: User
+) -> None:
+    (entry,) = checked_in(tournament, 1)
+    client_ja.force_login(organiser)
+    url = f"/organiser/nagoya-open/entries/{entry.pk}/drop/"
+
+    confirm = client_ja.get(url, **HTMX).content.decode()
+    done = client_ja.post(url, {"reason": "体調不良"}, **HTMX).content.decode()
+
+    assert "#1を棄権にする</button>" in confirm and "以後の抽選から外れます" in confirm
+    assert "Withdraw #1" not in confirm and "Later draws" not in confirm
+    assert "#1 Player 1さんは棄権しました。" in done and ">復帰</button>" in done
+    assert "withdrew" not in done and ">Reinstate<" not in done

@@ -6,44 +6,91 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('tournaments', '0008_audit_stage_advanced'),
+        ("tournaments", "0008_audit_stage_advanced"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.AlterField(
-            model_name='official',
-            name='role',
-            field=models.CharField(choices=[('organiser', 'Organiser'), ('head_referee', 'Head referee'), ('referee', 'Referee')], max_length=20),
+            model_name="official",
+            name="role",
+            field=models.CharField(
+                choices=[
+                    ("organiser", "Organiser"),
+                    ("head_referee", "Head referee"),
+                    ("referee", "Referee"),
+                ],
+                max_length=20,
+            ),
         ),
         migrations.AlterField(
-            model_name='penalty',
-            name='kind',
-            field=models.CharField(choices=[('warning', 'Warning'), ('deduction', 'Points deduction')], max_length=20),
+            model_name="penalty",
+            name="kind",
+            field=models.CharField(
+                choices=[("warning", "Warning"), ("deduction", "Points deduction")], max_length=20
+            ),
         ),
         migrations.AlterField(
-            model_name='stage',
-            name='kind',
-            field=models.CharField(choices=[('qualifying', 'Qualifying'), ('cut', 'Cut'), ('final', 'Final'), ('playoff', 'Playoff')], default='qualifying', max_length=20),
+            model_name="stage",
+            name="kind",
+            field=models.CharField(
+                choices=[
+                    ("qualifying", "Qualifying"),
+                    ("cut", "Cut"),
+                    ("final", "Final"),
+                    ("playoff", "Playoff"),
+                ],
+                default="qualifying",
+                max_length=20,
+            ),
         ),
         migrations.AlterField(
-            model_name='tournament',
-            name='forfeit_others',
-            field=models.CharField(choices=[('cards_left', 'By cards left (fewest first)'), ('referee_order', 'In the order the referee enters')], default='cards_left', max_length=20),
+            model_name="tournament",
+            name="forfeit_others",
+            field=models.CharField(
+                choices=[
+                    ("cards_left", "By cards left (fewest first)"),
+                    ("referee_order", "In the order the referee enters"),
+                ],
+                default="cards_left",
+                max_length=20,
+            ),
         ),
         migrations.AlterField(
-            model_name='tournament',
-            name='uneven_tables',
-            field=models.CharField(choices=[('short', 'Some tables one seat short (e.g. tables of 3)'), ('long', 'Some tables one seat larger (e.g. tables of 5)'), ('byes', 'Byes for the players left over')], default='short', max_length=10),
+            model_name="tournament",
+            name="uneven_tables",
+            field=models.CharField(
+                choices=[
+                    ("short", "Some tables one seat short (e.g. tables of 3)"),
+                    ("long", "Some tables one seat larger (e.g. tables of 5)"),
+                    ("byes", "Byes for the players left over"),
+                ],
+                default="short",
+                max_length=10,
+            ),
         ),
         migrations.CreateModel(
-            name='LanguagePreference',
+            name="LanguagePreference",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('language', models.CharField(choices=[('ja', '日本語'), ('en', 'English')], max_length=8)),
-                ('user', models.OneToOneField(on_delete=django.db.models.deletion.CASCADE, related_name='language_preference', to=settings.AUTH_USER_MODEL)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "language",
+                    models.CharField(choices=[("ja", "日本語"), ("en", "English")], max_length=8),
+                ),
+                (
+                    "user",
+                    models.OneToOneField(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="language_preference",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
         ),
     ]
