@@ -1,11 +1,12 @@
-"""Error pages that say what to do next, in English and Japanese (handler403/404/500).
+"""Error pages that say what to do next, in the page's language (handler403/404/500).
 
 A `PermissionDenied` raised with a sentence for people (the referee console's "This table
 belongs to another referee — ask the head referee …") is shown as it is; a bare one gets the
 generic guidance. An htmx request gets a compact error partial instead of a whole page: the
 global rule in base.html swaps 4xx answers into the request's target, so the message appears
 where the person was looking. The 500 page is rendered without context processors or the
-database (whatever failed may be the database).
+database (whatever failed may be the database); the language LocaleMiddleware activated for
+the request is still active, so it speaks the page's language too.
 """
 
 from __future__ import annotations
@@ -13,23 +14,24 @@ from __future__ import annotations
 from django.http import HttpRequest, HttpResponse, HttpResponseServerError
 from django.shortcuts import render
 from django.template import loader
+from django.utils import translation
+from django.utils.functional import Promise
+from django.utils.translation import gettext_lazy
 
-GUIDANCE = {
+GUIDANCE: dict[int, dict[str, Promise]] = {
     403: {
-        "title_en": "Not allowed here",
-        "title_ja": "この操作は許可されていません",
-        "next_en": "You are signed in as someone who may not do this. If you should be able "
-        "to, ask the head referee or the organiser; or sign in with another account.",
-        "next_ja": "このアカウントではこの操作はできません。"
-        "必要な場合は主審または主催者に確認するか、別のアカウントでログインしてください。",
+        "title": gettext_lazy("Not allowed here"),
+        "next": gettext_lazy(
+            "You are signed in as someone who may not do this. If you should be able to, ask "
+            "the head referee or the organiser; or sign in with another account."
+        ),
     },
     404: {
-        "title_en": "Page not found",
-        "title_ja": "ページが見つかりません",
-        "next_en": "The address may be mistyped, the round may not be published yet, or the page "
-        "belongs to another tournament. Go back, or start from the tournament list.",
-        "next_ja": "アドレスの誤り、未公開の回戦、または別の大会のページかもしれません。"
-        "前のページに戻るか、大会一覧から探してください。",
+        "title": gettext_lazy("Page not found"),
+        "next": gettext_lazy(
+            "The address may be mistyped, the round may not be published yet, or the page "
+            "belongs to another tournament. Go back, or start from the tournament list."
+        ),
     },
 }
 
@@ -59,5 +61,7 @@ def page_not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
 
 
 def server_error(request: HttpRequest) -> HttpResponse:
+    # No request context (no context processors): the language is passed in by hand.
     template = loader.get_template("500.html")
-    return HttpResponseServerError(template.render({}))
+    language = translation.get_language() or "ja"
+    return HttpResponseServerError(template.render({"LANGUAGE_CODE": language}))

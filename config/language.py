@@ -35,7 +35,7 @@ class LanguageMiddleware(LocaleMiddleware):
 
     def process_request(self, request: HttpRequest) -> None:
         saved = request.session.get(SESSION_KEY)
-        if is_supported(saved):
+        if isinstance(saved, str) and is_supported(saved):
             translation.activate(saved)
             request.LANGUAGE_CODE = saved
             return
@@ -68,8 +68,6 @@ def restore_saved_language(sender: Any, request: HttpRequest | None, user: Any, 
         return
     from tournaments.models import LanguagePreference
 
-    saved = (
-        LanguagePreference.objects.filter(user=user).values_list("language", flat=True).first()
-    )
+    saved = LanguagePreference.objects.filter(user=user).values_list("language", flat=True).first()
     if saved:
         request.session[SESSION_KEY] = saved

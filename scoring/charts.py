@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 WIDTH, HEIGHT, PAD = 600, 200, 28
 
@@ -28,7 +30,15 @@ def progression_svg(totals: list[int], *, label: str = "") -> SafeString:
     points = " ".join(f"{x},{y}" for x, y in (xy(i, v) for i, v in enumerate(totals)))
     zero_y = xy(0, 0)[1]
     last_x, last_y = xy(len(totals) - 1, totals[-1])
-    title = escape(f"{label}: {totals[-1]} points after {len(totals)} games")
+    title = escape(
+        ngettext(
+            "%(label)s: %(points)s points after %(games)s game",
+            "%(label)s: %(points)s points after %(games)s games",
+            len(totals),
+        )
+        % {"label": label, "points": totals[-1], "games": len(totals)}
+    )
+    axis = escape(_("game 1 → %(last)s") % {"last": len(totals)})
     svg = (
         f'<svg class="progression" viewBox="0 0 {WIDTH} {HEIGHT}" role="img" '
         f'aria-label="{title}" xmlns="http://www.w3.org/2000/svg">'
@@ -39,7 +49,7 @@ def progression_svg(totals: list[int], *, label: str = "") -> SafeString:
         f'<polyline class="line" fill="none" points="{points}"/>'
         f'<circle class="dot" cx="{last_x}" cy="{last_y}" r="4"/>'
         f'<text class="tick" x="{WIDTH / 2}" y="{HEIGHT - 4}" text-anchor="middle">'
-        f"game 1 → {len(totals)}</text>"
+        f"{axis}</text>"
         "</svg>"
     )
     return mark_safe(svg)

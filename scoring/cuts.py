@@ -12,9 +12,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from django.utils.translation import gettext as _
+
 from scoring.models import Standing
 from scoring.standings import ScopeRef, recompute_scope, standings
 from tournaments.advancement import AdvancementTie, Rule, select_advancing
+from tournaments.advancement_words import reason_words
 from tournaments.models import Stage
 from tournaments.points import tie_breaks
 from tournaments.ranking import StageRanking
@@ -77,7 +80,7 @@ def cut_line(stage: Stage, rows: list[Standing] | None = None) -> CutLine:
         first = rows[: len(advancing)]
         if {row.entry_id for row in first} == advancing:
             line_entry = first[-1].entry_id
-    reasons = {entry: reason.split(" (total")[0] for entry, reason in outcome.reasons.items()}
+    reasons = {entry: reason_words(reason) for entry, reason in outcome.reasons.items()}
     return CutLine(
         stage.pk,
         stage.advancement_label,
@@ -105,6 +108,6 @@ def stage_ranking(stage: Stage) -> StageRanking:
     return StageRanking(
         keys=_rank_keys(rows),
         points={row.entry_id: row.confirmed_points for row in rows if row.entry_id is not None},
-        basis="standings, confirmed results only: "
-        + " → ".join(tie_breaks(stage.tournament.points_table)),
+        basis=_("standings, confirmed results only: %(keys)s")
+        % {"keys": " → ".join(tie_breaks(stage.tournament.points_table))},
     )

@@ -15,6 +15,9 @@ import io
 from collections.abc import Sequence
 from typing import Any
 
+from django.utils.functional import Promise
+from django.utils.translation import pgettext_lazy
+
 from scoring.models import Standing
 from scoring.standings import RoundLine
 
@@ -40,6 +43,30 @@ COLUMNS = (
     "confirmed_rank",
     "decided_by_playoff",
 )
+# The CSV's header row, for people opening it in a spreadsheet: in the active language (the
+# English headers are the field names, as in the JSON export).
+COLUMN_HEADERS: dict[str, Promise] = {
+    "rank": pgettext_lazy("CSV column", "rank"),
+    "shared": pgettext_lazy("CSV column", "shared"),
+    "entry": pgettext_lazy("CSV column", "entry"),
+    "player": pgettext_lazy("CSV column", "player"),
+    "points": pgettext_lazy("CSV column", "points"),
+    "games": pgettext_lazy("CSV column", "games"),
+    "daifugo": pgettext_lazy("CSV column", "daifugo"),
+    "fugo": pgettext_lazy("CSV column", "fugo"),
+    "heimin": pgettext_lazy("CSV column", "heimin"),
+    "hinmin": pgettext_lazy("CSV column", "hinmin"),
+    "daihinmin": pgettext_lazy("CSV column", "daihinmin"),
+    "fouls": pgettext_lazy("CSV column", "fouls"),
+    "miyako_ochi": pgettext_lazy("CSV column", "miyako_ochi"),
+    "best_set": pgettext_lazy("CSV column", "best_set"),
+    "penalty_points": pgettext_lazy("CSV column", "penalty_points"),
+    "warnings": pgettext_lazy("CSV column", "warnings"),
+    "provisional_games": pgettext_lazy("CSV column", "provisional_games"),
+    "confirmed_points": pgettext_lazy("CSV column", "confirmed_points"),
+    "confirmed_rank": pgettext_lazy("CSV column", "confirmed_rank"),
+    "decided_by_playoff": pgettext_lazy("CSV column", "decided_by_playoff"),
+}
 
 
 def standing_dict(row: Standing) -> dict[str, Any]:
@@ -82,7 +109,7 @@ def rounds_data(rounds: Sequence[RoundLine]) -> dict[str, Any]:
 def standings_csv(rows: Sequence[Standing]) -> str:
     out = io.StringIO()
     writer = csv.writer(out)
-    writer.writerow(COLUMNS)
+    writer.writerow([str(COLUMN_HEADERS[c]) for c in COLUMNS])
     for row in rows:
         data = standing_dict(row)
         writer.writerow(["" if data[c] is None else data[c] for c in COLUMNS])

@@ -14,9 +14,9 @@ import secrets
 from uuid import uuid4
 
 from django.db import models
+from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
-from django.db.models import Q
 
 
 class Scope(models.TextChoices):

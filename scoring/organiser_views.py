@@ -15,6 +15,8 @@ from django.db import transaction
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, pgettext_lazy
 from django.views.decorators.http import require_GET, require_POST
 
 from scoring import webhooks
@@ -27,8 +29,9 @@ from tournaments.selectors import organised_tournaments
 
 
 class EndpointForm(forms.Form):
-    url = forms.URLField(label="URL", max_length=500, assume_scheme="https")
+    url = forms.URLField(label=gettext_lazy("URL"), max_length=500, assume_scheme="https")
     events = forms.MultipleChoiceField(
+        label=pgettext_lazy("webhook", "Events"),
         choices=WebhookEvent.choices,
         widget=forms.CheckboxSelectMultiple,
         initial=list(WebhookEvent.values),
@@ -81,7 +84,7 @@ def recompute_now(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     run = start_run(tournament.pk)
     # After commit, so the worker finds the run row; eager in development.
     transaction.on_commit(partial(recompute_all.delay, run_id=run.pk, tournament_id=tournament.pk))
-    messages.info(request, "Recompute started.")
+    messages.info(request, _("Recompute started."))
     return redirect(reverse("scoring_organiser:dashboard", args=[slug]))
 
 
@@ -98,7 +101,7 @@ def add_endpoint(request: HtmxHttpRequest, slug: str) -> HttpResponse:
         except ValidationError as error:
             form.add_error("url", error)
         else:
-            messages.success(request, "Webhook added.")
+            messages.success(request, _("Webhook added."))
             return redirect(reverse("scoring_organiser:dashboard", args=[slug]))
     return render(request, "scoring/organiser.html", _context(tournament, form=form), status=422)
 

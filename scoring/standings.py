@@ -53,6 +53,8 @@ from django.db import connection, transaction
 from django.db.models import Q
 from django.dispatch import Signal
 from django.utils import timezone
+from django.utils.functional import Promise
+from django.utils.translation import pgettext_lazy
 
 from games.models import Game, GameResult
 from scoring.models import Scope, Standing, StandingsVersion
@@ -612,11 +614,12 @@ def rescore_results(tournament: Tournament) -> int:
 
 # --- the scope's rounds ----------------------------------------------------------------------
 
-ROUND_STATUS_LABELS: dict[str, tuple[str, str]] = {
-    Round.Status.PUBLISHED: ("not started", "未開始"),
-    Round.Status.IN_PLAY: ("in play", "対局中"),
-    Round.Status.COMPLETE: ("complete", "完了"),
-    Round.Status.REVEALED: ("complete, seed revealed", "完了・シード公開"),
+# A round's status as the public boards word it (in the page's language).
+ROUND_STATUS_LABELS: dict[str, Promise] = {
+    Round.Status.PUBLISHED: pgettext_lazy("round status", "not started"),
+    Round.Status.IN_PLAY: pgettext_lazy("round status", "in play"),
+    Round.Status.COMPLETE: pgettext_lazy("round status", "complete"),
+    Round.Status.REVEALED: pgettext_lazy("round status", "complete, seed revealed"),
 }
 
 
@@ -638,12 +641,9 @@ class RoundLine:
         return self.status in Round.SETTLED
 
     @property
-    def label_en(self) -> str:
-        return ROUND_STATUS_LABELS[self.status][0]
-
-    @property
-    def label_ja(self) -> str:
-        return ROUND_STATUS_LABELS[self.status][1]
+    def label(self) -> str:
+        """Its status in words, in the active language."""
+        return str(ROUND_STATUS_LABELS[self.status])
 
     def as_dict(self) -> dict[str, object]:
         return {

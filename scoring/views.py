@@ -11,7 +11,7 @@ htmx does not swap.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import partial
 from typing import Any
 
@@ -19,6 +19,7 @@ from django.conf import settings
 from django.db.models import QuerySet
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, render
+from django.utils.translation import pgettext
 from django.views.decorators.clickjacking import xframe_options_exempt
 from django.views.decorators.http import require_GET
 from django_htmx.middleware import HtmxDetails
@@ -90,6 +91,8 @@ def _context(board: Board) -> dict[str, Any]:
         else tie_breaks({})
     )
     cut = cut_line(board.stage, rows) if board.stage is not None else None
+    if cut is not None and board.stage is not None:  # the rule in the page's language
+        cut = replace(cut, rule=board.stage.advancement_label)
     rounds = scope_rounds(board.ref)
     return {
         "board": board,
@@ -100,7 +103,12 @@ def _context(board: Board) -> dict[str, Any]:
         "all_complete": bool(rounds) and all(line.complete for line in rounds),
         "corrected": [line for line in rounds if line.corrected],
         "any_provisional": any(row.provisional_games for row in rows),
-        "tie_breaks": [TIE_BREAK_KEYS[k] for k in keys],
+        "tie_breaks": [str(TIE_BREAK_KEYS[k]) for k in keys],
+        # "total points, then more 大富豪 titles, then …": the keys as one phrase.
+        "tie_breaks_text": pgettext("tie-breaks, one after another", ", then ").join(
+            str(TIE_BREAK_KEYS[k]) for k in keys
+        ),
+        "title_labels": TITLE_LABELS,
         "poll_seconds": settings.LEADERBOARD_POLL_SECONDS,
         "live": board.tournament is None or board.tournament.status != Tournament.Status.FINISHED,
     }
@@ -231,7 +239,7 @@ class PlayerResult:
     @property
     def title_label(self) -> str:
         """The title in game words (大富豪 Daifugō), not its code."""
-        return TITLE_LABELS.get(self.result.title, self.result.title)
+        return str(TITLE_LABELS.get(self.result.title, self.result.title))
 
 
 @dataclass(frozen=True, slots=True)

@@ -75,3 +75,19 @@ def test_pages_load_htmx_from_our_own_static_files(client: Client) -> None:
 
     assert "/static/django_htmx/htmx" in page
     assert "https://" not in page.split("<body")[0]  # no CDN in <head>
+
+
+def test_the_public_pages_speak_japanese_to_a_japanese_browser(
+    client: Client, client_ja: Client
+) -> None:
+    cup = TournamentFactory(slug="cup", name="Nagoya Open")
+    EntryFactory(tournament=cup, number=1, player__display_name="First Suzuki")
+
+    listing = client_ja.get("/tournaments/").content.decode()
+    page = client_ja.get("/tournaments/cup/").content.decode()
+    english = client.get("/tournaments/cup/").content.decode()
+
+    assert "<th>会場</th>" in listing and "<th>Venue</th>" not in listing
+    assert ">順位表(印刷用)</a>" in page and "Standings to print" not in page
+    assert "参加者 (1)" in page and "Players (1)" not in page
+    assert "Players (1)" in english and "Standings to print" in english

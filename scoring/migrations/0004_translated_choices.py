@@ -4,20 +4,31 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('scoring', '0003_standing_penalties_provisional'),
+        ("scoring", "0003_standing_penalties_provisional"),
     ]
 
     operations = [
         migrations.AlterField(
-            model_name='recomputerun',
-            name='status',
-            field=models.CharField(choices=[('running', 'Running'), ('done', 'Done'), ('failed', 'Failed'), ('abandoned', 'Abandoned (worker lost)')], default='running', max_length=12),
+            model_name="recomputerun",
+            name="status",
+            field=models.CharField(
+                choices=[
+                    ("running", "Running"),
+                    ("done", "Done"),
+                    ("failed", "Failed"),
+                    ("abandoned", "Abandoned (worker lost)"),
+                ],
+                default="running",
+                max_length=12,
+            ),
         ),
         migrations.AlterField(
-            model_name='standing',
-            name='scope',
-            field=models.CharField(choices=[('tournament', 'Tournament'), ('stage', 'Stage'), ('season', 'Season')], max_length=12),
+            model_name="standing",
+            name="scope",
+            field=models.CharField(
+                choices=[("tournament", "Tournament"), ("stage", "Stage"), ("season", "Season")],
+                max_length=12,
+            ),
         ),
     ]

@@ -9,7 +9,7 @@ from django.test import Client
 
 from scoring.models import RecomputeRun
 from scoring.standings import recompute_tournament
-from tests.factories import finished_game
+from tests.factories import browser, finished_game
 from tests.scoring.conftest import Cup, seat_round
 from tournaments.models import League, Season, Stage, Tournament
 
@@ -82,6 +82,8 @@ def test_the_stage_board_shows_the_cut_line(cup: Cup, client: Client) -> None:
 
     assert "top 1 by total points" in html
     assert html.count('class="advancing cut-line"') == 1
+    japanese = browser("ja").get(f"/standings/nagoya-open/stage/{cup.stage.pk}/").content.decode()
+    assert "カット：総合上位1名" in japanese and "top 1 by total points" not in japanese
 
 
 def test_the_embed_can_be_framed_and_has_no_site_chrome(cup: Cup, client: Client) -> None:
@@ -103,6 +105,32 @@ def test_the_player_page_has_history_and_an_svg_chart(cup: Cup, client: Client) 
 
     assert "<svg" in html and "<polyline" in html
     assert "6 points after 2 games" in html
+    japanese = browser("ja").get(f"/players/{baba.pk}/").content.decode()
+    assert "2ゲーム終了時点で6点" in japanese and "points after" not in japanese
+    assert ">得点推移</figcaption>" in japanese and "Points progression" not in japanese
+
+
+def test_the_csv_headers_are_in_the_pages_language(cup: Cup, client_ja: Client) -> None:
+    _played(cup)
+
+    text = client_ja.get("/standings/nagoya-open/standings.csv").content.decode()
+
+    header = next(csv.reader(io.StringIO(text)))
+    assert header[:4] == ["順位", "同順位", "参加番号", "選手"]
+    assert "rank" not in header and "points" not in header
+
+
+def test_the_index_and_embed_speak_japanese_to_a_japanese_browser(
+    cup: Cup, client_ja: Client
+) -> None:
+    _played(cup)
+
+    index = client_ja.get("/standings/").content.decode()
+    embed = client_ja.get("/embed/nagoya-open/").content.decode()
+
+    assert "<h1>順位</h1>" in index and "<h1>Standings</h1>" not in index
+    assert '<html lang="ja">' in embed and "<th>選手</th>" in embed
+    assert "<th>Player</th>" not in embed and "full standings" not in embed
 
 
 def test_the_season_board(cup: Cup, client: Client) -> None:
@@ -136,6 +164,12 @@ def test_organisers_see_recompute_progress_and_start_one(
     # Tournament and its one stage: two scopes, both already up to date.
     assert (run.status, run.done, run.total, run.changed) == ("done", 2, 2, 0)
     assert b"2/2" in page.content
+    assert b'<button type="submit">Recompute now</button>' in page.content
+    japanese = browser("ja")
+    japanese.force_login(cup.organiser)
+    html = japanese.get("/organiser/nagoya-open/scoring/").content.decode()
+    assert '<button type="submit">今すぐ再集計</button>' in html and "Recompute now" not in html
+    assert "<legend>Webhookを追加</legend>" in html and "Add a webhook" not in html
 
 
 def test_other_organisers_do_not_find_the_scoring_page(cup: Cup, client: Client) -> None:

@@ -18,6 +18,7 @@ from tests.factories import (
     StageFactory,
     TournamentFactory,
     UserFactory,
+    browser,
     play_round_quickly,
 )
 from tests.tournaments.conftest import checked_in
@@ -114,7 +115,9 @@ def test_a_settled_playoff_orders_the_entrants_tied_for_first(
 
     numbers = {e.pk: e.number for e in tied}
     board = client.get(f"/standings/{tournament.slug}/stage/{final.pk}/").content.decode()
-    assert board.count(BADGE) == 3 and "順位決定戦で決定" in board
+    assert board.count(BADGE) == 3 and ">decided by playoff</span>" in board
+    board_ja = browser("ja").get(f"/standings/{tournament.slug}/stage/{final.pk}/").content
+    assert ">順位決定戦で決定</span>" in board_ja.decode() and b"decided by playoff" not in board_ja
     whole_board = client.get(f"/standings/{tournament.slug}/").content.decode()
     assert whole_board.count(BADGE) == 3
     printed = client.get(f"/standings/{tournament.slug}/print/").content.decode()
