@@ -37,7 +37,7 @@ def test_organiser_imports_checks_in_draws_publishes_and_prints(
 
     page.get_by_label("CSV file").set_input_files(str(csv_file))
     page.get_by_role("button", name="Import").click()
-    page.get_by_role("button", name="Import 8 entrants 取り込む").click()
+    page.get_by_role("button", name="Import 8 entrants").click()
     expect(page.get_by_test_id("import-done")).to_have_text("Imported 8 entrants.")
 
     for number in range(1, 9):
@@ -46,7 +46,7 @@ def test_organiser_imports_checks_in_draws_publishes_and_prints(
 
     page.get_by_role("button", name="Draw next round").click()
     expect(page.get_by_role("heading", name="Table 1")).to_be_visible()
-    expect(page.get_by_text("random draw (抽選) by lot").first).to_be_visible()
+    expect(page.get_by_text("Table 1: random draw by lot.").first).to_be_visible()
     page.get_by_role("link", name="Publish round…").click()
     expect(page.get_by_test_id("confirm-step")).to_contain_text("can no longer be redrawn")
     page.get_by_role("button", name="Yes, Publish round").click()

@@ -87,7 +87,7 @@ def test_the_organiser_cannot_reveal_early_settles_the_round_corrects_a_result_a
     expect(page.get_by_test_id("confirm-step")).to_contain_text("re-derive every deal")
     shoot(page, artifacts, "round-reveal-confirm")
     page.get_by_test_id("confirm-reveal").click()
-    expect(page.get_by_text("シードを公開できません")).to_be_visible()
+    expect(page.get_by_text("Cannot reveal the seed")).to_be_visible()
     blockers = page.get_by_test_id("blockers")
     expect(blockers).to_contain_text("Table 1, set 1, game 2: finished, not confirmed")
     expect(blockers).to_contain_text("Table 1, set 1, game 3: not started")
@@ -97,7 +97,7 @@ def test_the_organiser_cannot_reveal_early_settles_the_round_corrects_a_result_a
 
     # The public board meanwhile says game 2's result is provisional and the round in play.
     page.goto(f"{live_server.url}/standings/sendai/")
-    expect(page.get_by_text("暫定").first).to_be_visible()
+    expect(page.get_by_text("(1 provisional)").first).to_be_visible()
     shoot(page, artifacts, "standings-provisional")
     page.goto(round_url)
     blockers = page.get_by_test_id("blockers")
@@ -106,8 +106,8 @@ def test_the_organiser_cannot_reveal_early_settles_the_round_corrects_a_result_a
     # play game 3.
     blockers.get_by_role("link", name="Table 1, set 1, game 2: finished, not confirmed").click()
     expect(page.get_by_test_id("provisional")).to_be_visible()
-    page.get_by_role("link", name="Confirm page 確認ページ").click()
-    page.get_by_role("button", name="Confirm 確定する").click()
+    page.get_by_role("link", name="Confirm page").click()
+    page.get_by_role("button", name="Confirm with my own account").click()
     expect(page.get_by_text("Result confirmed.")).to_be_visible()
     table = round_in_play.tables.get()
     third = games.start_game(table, table.referee, mode=Game.Mode.QUICK)  # type: ignore[arg-type]
@@ -123,8 +123,8 @@ def test_the_organiser_cannot_reveal_early_settles_the_round_corrects_a_result_a
     form = page.get_by_test_id("correction-form")
     for seat, outcome in enumerate(("clean-1", "clean-3", "clean-2", "clean-4")):
         form.locator(f"select[name=outcome_{seat}]").select_option(outcome)
-    form.get_by_label("Reason 理由").fill("Score sheet swapped seats 2 and 3")
-    form.get_by_role("button", name="Preview 確認").click()
+    form.get_by_label("Reason").fill("Score sheet swapped seats 2 and 3")
+    form.get_by_role("button", name="Preview", exact=True).click()
     preview = page.get_by_test_id("correction-preview")
     expect(preview.locator("tr.changed")).to_have_count(2)
     expect(preview).to_contain_text("standings are recomputed")
