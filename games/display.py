@@ -46,6 +46,21 @@ DECLARES = Labels({"set": gettext_lazy("read as a set"), "stairs": gettext_lazy(
 _CARDS = "\x00"  # where a sentence's cards stand, to split it around them
 
 
+SUIT_OF_SYMBOL = {symbol: suit for suit, (symbol, _colour) in SUITS.items()}
+
+
+def typed_codes(text: str) -> list[str]:
+    """Cards as a referee types them, as codes (3S 10H TH JK) or as the pages show them
+    (♠3 ♥10), into codes; anything else is passed on for the engine to refuse by name."""
+    codes = []
+    for word in text.split():
+        if len(word) > 1 and word[0] in SUIT_OF_SYMBOL:
+            word = word[1:] + SUIT_OF_SYMBOL[word[0]]
+        word = word.upper()
+        codes.append("T" + word[2:] if word.startswith("10") else word)
+    return codes
+
+
 def card(code: str) -> dict[str, str]:
     """A card for templates: its code (form value) and a readable label."""
     if code == "JK":

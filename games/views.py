@@ -29,6 +29,7 @@ from games.display import (
     cards,
     log_line,
     move_sentence,
+    typed_codes,
 )
 from games.engine import PHASE_EXCHANGE, PHASE_PLAY, State, card_names, is_legal, observe
 from games.engine import Move as EngineMove
@@ -322,7 +323,7 @@ def play(request: HttpRequest, table_id: int) -> HttpResponse:
         return render_console(request, table, error)
     seat = int(request.POST.get("seat", "-1") or -1)
     picked = request.POST.getlist("cards")
-    typed = request.POST.get("cards_text", "").split()
+    typed = typed_codes(request.POST.get("cards_text", ""))
     chosen = picked or typed
     move: dict[str, Any]
     action = request.POST.get("action", "play")
@@ -333,7 +334,7 @@ def play(request: HttpRequest, table_id: int) -> HttpResponse:
     else:
         move = {"seat": seat, "play": chosen}
         if request.POST.get("as", "").strip():
-            move["as"] = request.POST["as"].split()
+            move["as"] = typed_codes(request.POST["as"])
         if request.POST.get("declare"):
             move["declare"] = request.POST["declare"]
         if request.POST.get("choice"):  # the 11-back call, "up" or "down" (the engine judges)

@@ -10,6 +10,9 @@ from collections.abc import Callable
 from django.contrib import admin, messages
 from django.db.models import QuerySet
 from django.http import HttpRequest
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
+from django_stubs_ext import StrOrPromise
 
 from config.language import in_active_language
 from tournaments import services
@@ -95,7 +98,7 @@ class PlayerAdmin(admin.ModelAdmin[Player]):
     search_fields = ["display_name", "name_kana", "email"]
 
 
-@admin.action(description="Check in the selected entries (受付)")
+@admin.action(description=_("Check in the selected entries"))
 def check_in_entries(
     modeladmin: admin.ModelAdmin[Entry], request: HttpRequest, queryset: QuerySet[Entry]
 ) -> None:
@@ -105,8 +108,13 @@ def check_in_entries(
             services.check_in_entry(entry, request.user)
             done += 1
         except services.DomainError as error:
-            modeladmin.message_user(request, str(error), messages.WARNING)
-    modeladmin.message_user(request, f"{done} entries checked in.")
+            message = in_active_language(error.message_en, error.message_ja)
+            modeladmin.message_user(request, message, messages.WARNING)
+    modeladmin.message_user(
+        request,
+        ngettext("%(count)s entry checked in.", "%(count)s entries checked in.", done)
+        % {"count": done},
+    )
 
 
 @admin.register(Entry)
@@ -133,7 +141,7 @@ class StageEntrantAdmin(admin.ModelAdmin[StageEntrant]):
 
 
 def _round_step_action(
-    step: Callable[[Round, AnyUser], Round], description: str
+    step: Callable[[Round, AnyUser], Round], description: StrOrPromise
 ) -> Callable[[admin.ModelAdmin[Round], HttpRequest, QuerySet[Round]], None]:
     """An admin action taking one round step through its service (refusals as warnings)."""
 
@@ -156,17 +164,17 @@ def _round_step_action(
 
 
 publish_rounds = _round_step_action(
-    services.publish_round, "Publish the selected rounds (commit their seeds)"
+    services.publish_round, _("Publish the selected rounds (commit their seeds)")
 )
 complete_rounds = _round_step_action(
-    services.complete_round, "Complete the selected rounds (their results become final)"
+    services.complete_round, _("Complete the selected rounds (their results become final)")
 )
 reveal_rounds = _round_step_action(
     services.reveal_round_seed,
-    "Reveal the seeds of the selected rounds (when every game is settled)",
+    _("Reveal the seeds of the selected rounds (when every game is settled)"),
 )
 close_rounds = _round_step_action(
-    services.close_round, "Close the selected revealed rounds (no more corrections)"
+    services.close_round, _("Close the selected revealed rounds (no more corrections)")
 )
 
 

@@ -12,6 +12,7 @@ from games.display import (
     event_sentence,
     log_line,
     move_sentence,
+    typed_codes,
 )
 
 NAMES = {0: "佐藤", 1: "山本", 2: "Aoki"}
@@ -139,3 +140,9 @@ def test_log_rows_keep_their_cards_apart_in_both_languages() -> None:
         assert str(log_line(5, "decision", {"decide": 4, "approve": True})) == (
             "取り消し要求(4)を承認"
         )
+
+
+def test_cards_can_be_typed_as_the_pages_show_them_or_as_codes() -> None:
+    assert typed_codes("♠3 ♥10 jk 10d TC 4s") == ["3S", "TH", "JK", "TD", "TC", "4S"]
+    # Anything else goes on unchanged, for the engine to refuse by name.
+    assert typed_codes("♠ 3X") == ["♠", "3X"]

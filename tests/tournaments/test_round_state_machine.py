@@ -307,7 +307,10 @@ def test_the_admin_takes_the_same_steps_through_the_same_services(
     url = "/admin/tournaments/round/"
 
     refused = admin_client.post(
-        url, {"action": "complete_round", "_selected_action": [published.pk]}, follow=True
+        url,
+        {"action": "complete_round", "_selected_action": [published.pk]},
+        follow=True,
+        headers={"accept-language": "en"},
     )
     assert "not settled yet" in refused.content.decode()
     assert status_of(published) == "published"

@@ -99,7 +99,7 @@ def test_a_stage_with_rounds_keeps_its_rule(
     error = refused("stage_has_rounds", services.update_stage, stage, organiser, advance_top_n=4)
     assert "fixed" in error.message_en
     # The cut itself has no round: it may still be edited, and renamed.
-    changed = services.update_stage(cut, organiser, name="準決勝", carry_over_totals=True)
+    changed = services.update_stage(cut, organiser, name="準決勝A", carry_over_totals=True)
     assert set(changed) == {"name", "carry_over_totals"}
     assert AuditEntry.objects.filter(action=AuditEntry.Action.STAGE_EDITED).count() == 1
 
