@@ -252,3 +252,33 @@ def browser(language: str = "en") -> Client:
     """A fresh browser that asks for `language` (Accept-Language). Most tests read the English
     pages; the site's default, for a browser that asks for nothing, is Japanese."""
     return Client(headers={"accept-language": language})
+
+
+def rounds_under_way(
+    stage: Stage, organiser: object, referee: object, head: object
+) -> tuple[Round, Round, object, object]:
+    """A stage in mid-event, through the services: round 1 played, confirmed and its seed
+    revealed (`referee` records, `head` confirms); round 2 published and in play, with a
+    known-deal game three moves in at table 1 (`referee`'s) and a quick result confirmed by
+    the organiser at table 2 (`head`'s). Returns (round 1, round 2, the game in play, the
+    confirmed game)."""
+    from games import services as games
+    from games.models import Game
+    from tournaments import services
+
+    revealed = services.publish_round(services.draw_round(stage, organiser), organiser)  # type: ignore[arg-type]
+    for table in revealed.tables.all():
+        services.assign_referee(table, organiser, referee)  # type: ignore[arg-type]
+    play_round_quickly(revealed, referee, head)
+    revealed = services.reveal_round_seed(revealed, organiser)  # type: ignore[arg-type]
+
+    live = services.publish_round(services.draw_round(stage, organiser), organiser)  # type: ignore[arg-type]
+    table1, table2 = live.tables.order_by("number")
+    services.assign_referee(table1, organiser, referee)  # type: ignore[arg-type]
+    services.assign_referee(table2, organiser, head)  # type: ignore[arg-type]
+    in_play = games.start_game(table1, referee)  # type: ignore[arg-type]
+    play_legal_moves(in_play, referee, 3)
+    confirmed = games.start_game(table2, head, mode=Game.Mode.QUICK)  # type: ignore[arg-type]
+    games.record_quick_result(confirmed, head, [0, 1, 2, 3])  # type: ignore[arg-type]
+    games.confirm_game(confirmed, organiser)  # type: ignore[arg-type]
+    return revealed, live, in_play, confirmed

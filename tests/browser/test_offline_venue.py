@@ -18,7 +18,6 @@ error and any 5xx answer.
 from __future__ import annotations
 
 import re
-import time
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -51,8 +50,7 @@ from tests.factories import (
     OfficialFactory,
     UserFactory,
     browser,
-    play_legal_moves,
-    play_round_quickly,
+    rounds_under_way,
 )
 from tests.test_no_hand_leaks_anywhere import PARAM, routes
 from tournaments import services
@@ -93,10 +91,6 @@ class Venue:
     ids: dict[str, list[str]] = field(default_factory=dict)
 
 
-def play_some(game: Game, referee: User, moves: int) -> None:
-    play_legal_moves(game, referee, moves)
-
-
 @pytest.fixture
 def venue() -> Venue:
     organiser = UserFactory(username="kimura", is_staff=True)
@@ -129,24 +123,11 @@ def venue() -> Venue:
         )
     stage = cup.stages.get()
 
-    # Round 1: played, confirmed and revealed; the standings are computed from it.
-    revealed = services.publish_round(services.draw_round(stage, organiser), organiser)
-    for table in revealed.tables.all():
-        services.assign_referee(table, organiser, referee)
-    play_round_quickly(revealed, referee, head)
-    revealed = services.reveal_round_seed(revealed, organiser)
-
-    # Round 2, in play: table 1's game in progress, table 2 one game confirmed and the next
-    # finished but not confirmed yet.
-    live = services.publish_round(services.draw_round(stage, organiser), organiser)
-    table1, table2 = live.tables.order_by("number")
-    services.assign_referee(table1, organiser, referee)
-    services.assign_referee(table2, organiser, head)
-    in_play = games.start_game(table1, referee)
-    play_some(in_play, referee, 3)
-    confirmed = games.start_game(table2, head, mode=Game.Mode.QUICK)
-    games.record_quick_result(confirmed, head, [0, 1, 2, 3])
-    games.confirm_game(confirmed, organiser)
+    # Round 1 revealed (the standings are computed from it); round 2 in play: table 1's game
+    # in progress, table 2 one game confirmed and the next finished but not confirmed yet.
+    revealed, live, in_play, confirmed = rounds_under_way(stage, organiser, referee, head)
+    assert isinstance(in_play, Game) and isinstance(confirmed, Game)
+    table1, table2 = in_play.table, confirmed.table
     provisional = games.start_game(table2, head, mode=Game.Mode.QUICK)
     games.record_quick_result(provisional, head, [0, 2, 1, 3])
 
@@ -396,7 +377,6 @@ def test_no_page_loads_anything_from_another_host(
     browser: Browser, live_server: LiveServer, venue: Venue, settings: Settings
 ) -> None:
     settings.LIVE_FEED_SECONDS = 0.2  # a table's event stream ends, so a page of it loads
-    started = time.monotonic()
     patterns = every_pattern(venue)
     viewers = {"public": None, "referee": venue.referee, "organiser": venue.organiser}
 
@@ -439,7 +419,6 @@ def test_no_page_loads_anything_from_another_host(
         "/admin/",
     ):
         assert path in ok["organiser"], path
-    assert time.monotonic() - started < 90
 
 
 def test_the_api_docs_render_offline(page: Page, live_server: LiveServer, artifacts: Path) -> None:

@@ -27,15 +27,13 @@ from playwright.sync_api import Browser, BrowserContext, Page
 from pytest_django.fixtures import Settings
 from pytest_django.live_server_helper import LiveServer
 
-from games import services as games
 from games.devices import issue_device
 from games.models import Game
 from tests.factories import (
     EntryFactory,
     OfficialFactory,
     UserFactory,
-    play_legal_moves,
-    play_round_quickly,
+    rounds_under_way,
 )
 from tournaments import services
 from tournaments.models import Entry, Official, Penalty, Round, Tournament
@@ -248,23 +246,8 @@ def event() -> Event:
             status=Entry.Status.CHECKED_IN,
         )
 
-    # Round 1: played, confirmed, complete and its seed revealed.
-    finished = services.publish_round(services.draw_round(stage, organiser), organiser)
-    for table in finished.tables.all():
-        services.assign_referee(table, organiser, referee)
-    play_round_quickly(finished, referee, head)
-    finished = services.reveal_round_seed(finished, organiser)
-
-    # Round 2, in play: a game in progress at table 1, one confirmed at table 2.
-    live = services.publish_round(services.draw_round(stage, organiser), organiser)
-    table1, table2 = live.tables.order_by("number")
-    services.assign_referee(table1, organiser, referee)
-    services.assign_referee(table2, organiser, head)
-    in_play = games.start_game(table1, referee)
-    play_legal_moves(in_play, referee, 3)
-    confirmed = games.start_game(table2, head, mode=Game.Mode.QUICK)
-    games.record_quick_result(confirmed, head, [0, 1, 2, 3])
-    games.confirm_game(confirmed, organiser)
+    # Round 1 revealed; round 2 in play (a game in progress, a confirmed one).
+    finished, live, in_play, _confirmed = rounds_under_way(stage, organiser, referee, head)
 
     services.give_penalty(
         cup.entries.get(number=1), head, kind=Penalty.Kind.WARNING, reason="遅延行為", round_=live

@@ -43,14 +43,14 @@ def page(client: Client, organiser: User, url: str) -> str:
 
 def test_dashboard_in_japanese(client_ja: Client, organiser: User, drawn: Round) -> None:
     html = page(client_ja, organiser, "/organiser/nagoya-open/")
-    assert "ステージ・ラウンド" in html and "次の回戦を抽選" in html and "第1回戦" in html
+    assert "ステージと回戦" in html and "次の回戦を抽選" in html and "第1回戦" in html
     assert "Stages and rounds" not in html and "Draw next round" not in html
 
 
 def test_dashboard_in_english(client: Client, organiser: User, drawn: Round) -> None:
     html = page(client, organiser, "/organiser/nagoya-open/")
     assert "Stages and rounds" in html and "Draw next round" in html and "Round 1" in html
-    assert "ステージ・ラウンド" not in html and "次の回戦を抽選" not in html
+    assert "ステージと回戦" not in html and "次の回戦を抽選" not in html
     assert "未完了のまま抽選" not in html and "Draw before round 1 is complete" in html
 
 
