@@ -54,6 +54,18 @@ def test_dashboard_in_english(client: Client, organiser: User, drawn: Round) -> 
     assert "未完了のまま抽選" not in html and "Draw before round 1 is complete" in html
 
 
+def test_the_format_counts_games_and_sets_in_words(
+    client: Client, client_ja: Client, organiser: User, tournament: Tournament
+) -> None:
+    tournament.games_per_set, tournament.sets_per_round = 4, 1
+    tournament.save()
+
+    english = page(client, organiser, "/organiser/nagoya-open/")
+    assert "4 games a set · 1 set a round" in english and "1 sets" not in english
+    japanese = page(client_ja, organiser, "/organiser/nagoya-open/")
+    assert "1セット4ゲーム · 1回戦1セット" in japanese
+
+
 def test_round_page_in_japanese(client_ja: Client, organiser: User, drawn: Round) -> None:
     html = page(client_ja, organiser, f"/organiser/nagoya-open/rounds/{drawn.pk}/")
     assert "未確定のゲーム" in html and "卓カードを印刷" in html and "1卓" in html
