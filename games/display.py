@@ -20,6 +20,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext, pgettext
 from django_stubs_ext import StrOrPromise
 
+from games.engine import InvalidNotation, format_card, parse_card
+
 
 class Labels(Mapping[str, str]):
     """Labels by code, defined at import time (lazy messages) and read in the language active
@@ -46,18 +48,16 @@ DECLARES = Labels({"set": gettext_lazy("read as a set"), "stairs": gettext_lazy(
 _CARDS = "\x00"  # where a sentence's cards stand, to split it around them
 
 
-SUIT_OF_SYMBOL = {symbol: suit for suit, (symbol, _colour) in SUITS.items()}
-
-
 def typed_codes(text: str) -> list[str]:
-    """Cards as a referee types them, as codes (3S 10H TH JK) or as the pages show them
-    (♠3 ♥10), into codes; anything else is passed on for the engine to refuse by name."""
+    """Cards as a referee types them, as codes (3S 10H TH jk) or as the pages show them
+    (♠3 ♥10), read by the engine's own parser into codes; a word it cannot read is passed on
+    for the engine to refuse by name."""
     codes = []
     for word in text.split():
-        if len(word) > 1 and word[0] in SUIT_OF_SYMBOL:
-            word = word[1:] + SUIT_OF_SYMBOL[word[0]]
-        word = word.upper()
-        codes.append("T" + word[2:] if word.startswith("10") else word)
+        try:
+            codes.append(format_card(parse_card(word)))
+        except InvalidNotation:
+            codes.append(word)
     return codes
 
 
