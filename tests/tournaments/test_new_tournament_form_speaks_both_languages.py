@@ -39,3 +39,7 @@ def test_the_new_tournament_form_is_labelled_in_both_languages(
     assert "<h1>Organiser</h1>" in html and "<h1>主催</h1>" in html_ja
     assert "Create tournament" not in html_ja and "Games a set" not in html_ja
     assert ">Slug:<" not in html
+    # The ruleset presets and points tables are named in the page's language too.
+    assert "JDF official rules" in html and "日本大富豪連盟" not in html
+    assert "日本大富豪連盟 公式ルール" in html_ja and "JDF公式ではありません" in html_ja
+    assert "JDF official rules" not in html_ja and "not JDF" not in html_ja
