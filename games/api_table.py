@@ -463,23 +463,9 @@ class TableGamesView(TableAPIView):
         latest = table.games.order_by(*LATEST_FIRST).values_list("pk", flat=True).first()
         summaries = [game_summary(g, names) for g in games]
         current = next((s for s in summaries if s["id"] == latest), None)
-        next_game: dict[str, int] | None = None
-        blocker: dict[str, Any] | None = None
-        found = services.next_game_or_refusal(table)
-        if isinstance(found, services.NextGame):
-            next_game = {
-                "set_number": found.set_number,
-                "game_number": found.game_number,
-                "attempt": found.attempt,
-            }
-        else:
-            blocker = {
-                "code": found.code,
-                "message_en": found.message_en,
-                "message_ja": found.message_ja,
-            }
-            if found.code == "game_in_play" and latest is not None:
-                blocker["game_id"] = latest
+        next_game, blocker = services.next_game_fields(table)
+        if blocker is not None and blocker["code"] == "game_in_play" and latest is not None:
+            blocker["game_id"] = latest
         return Response(
             {
                 "table": table.pk,

@@ -276,6 +276,24 @@ def next_game_or_refusal(table: Table) -> NextGame | GameError:
         return refusal
 
 
+def next_game_fields(table: Table) -> tuple[dict[str, int] | None, dict[str, Any] | None]:
+    """`next_game_or_refusal` as the API shows it: (the next game's set, number and attempt,
+    None), or (None, the refusal's code and messages)."""
+    found = next_game_or_refusal(table)
+    if isinstance(found, NextGame):
+        numbers = {
+            "set_number": found.set_number,
+            "game_number": found.game_number,
+            "attempt": found.attempt,
+        }
+        return numbers, None
+    return None, {
+        "code": found.code,
+        "message_en": found.message_en,
+        "message_ja": found.message_ja,
+    }
+
+
 def _titles_before(table: Table, set_number: int, game_number: int, seats: int) -> list[str] | None:
     """Titles carried into a game: those of the set's previous game that counts (not void)."""
     previous = (

@@ -360,21 +360,7 @@ def table_play(table: Table) -> dict[str, Any]:
             "next_seq": latest.last_seq + 1,
             "undo_pending_seq": latest.undo_pending_seq,
         }
-    next_game: dict[str, int] | None = None
-    blocker: dict[str, str] | None = None
-    found = game_services.next_game_or_refusal(table)
-    if isinstance(found, game_services.NextGame):
-        next_game = {
-            "set_number": found.set_number,
-            "game_number": found.game_number,
-            "attempt": found.attempt,
-        }
-    else:
-        blocker = {
-            "code": found.code,
-            "message_en": found.message_en,
-            "message_ja": found.message_ja,
-        }
+    next_game, blocker = game_services.next_game_fields(table)
     return {"current_game": current, "next_game": next_game, "next_blocker": blocker}
 
 
