@@ -7,7 +7,7 @@ Japanese, so the API can return both) are shown in the active language by `in_ac
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypeGuard
 
 from django.conf import settings
 from django.contrib.auth.signals import user_logged_in
@@ -26,8 +26,8 @@ def in_active_language(message_en: str, message_ja: str) -> str:
     return message_ja if translation.get_language() == "ja" and message_ja else message_en
 
 
-def is_supported(language: str | None) -> bool:
-    return language in dict(settings.LANGUAGES)
+def is_supported(language: object) -> TypeGuard[str]:
+    return isinstance(language, str) and language in dict(settings.LANGUAGES)
 
 
 class LanguageMiddleware(LocaleMiddleware):
@@ -35,7 +35,7 @@ class LanguageMiddleware(LocaleMiddleware):
 
     def process_request(self, request: HttpRequest) -> None:
         saved = request.session.get(SESSION_KEY)
-        if isinstance(saved, str) and is_supported(saved):
+        if is_supported(saved):
             translation.activate(saved)
             request.LANGUAGE_CODE = saved
             return
@@ -49,7 +49,6 @@ def set_language(request: HttpRequest) -> HttpResponse:
     response = django_set_language(request)
     language = request.POST.get("language")
     if is_supported(language):
-        assert language is not None
         if request.user.is_authenticated:
             from tournaments.models import LanguagePreference
 
