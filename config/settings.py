@@ -201,8 +201,28 @@ SPECTACULAR_SETTINGS = {
     },
 }
 
-# Live table feeds (games.api.table_events): a stream holds a WSGI worker, so it closes after
-# this many seconds and the client reconnects; the table's version is checked this often.
+# Redis for the cache and the live channel (config.broadcast): the versions of public views,
+# pages rendered once per version, device-token lookups. Unset (the embedded default), the
+# cache is this process's memory and live pages poll; every production process must share one
+# Redis, or a revoked token or a new version would be seen by one process only.
+REDIS_URL = env.str("REDIS_URL", default="")
+CACHES = {
+    "default": (
+        {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": REDIS_URL,
+            # Keys name rows by id: a database restored or recreated must not meet the
+            # versions cached for another one.
+            "KEY_PREFIX": env.str("CACHE_KEY_PREFIX", default="kakumei"),
+        }
+        if REDIS_URL
+        else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
+    )
+}
+
+# Live table feeds (games.api.table_events): a stream closes after this many seconds and the
+# client reconnects with the version it saw (under WSGI a stream holds a worker, so keep it
+# short there; the async live process holds no worker and no database connection).
 LIVE_FEED_SECONDS = env.float("LIVE_FEED_SECONDS", default=25.0)
 LIVE_FEED_POLL_SECONDS = env.float("LIVE_FEED_POLL_SECONDS", default=0.5)
 

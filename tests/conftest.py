@@ -19,6 +19,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from django.core.cache import caches
+from django.core.cache.backends.locmem import LocMemCache
 from django.db import connection
 from django.test import Client
 
@@ -115,6 +117,20 @@ def fast_password_hashing(settings: Any) -> None:
     (hundreds of thousands of PBKDF2 rounds) would dominate the suite. Logins still check
     passwords for real, with a fast hasher."""
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture(autouse=True)
+def empty_cache() -> Iterator[None]:
+    """Each test starts with an empty cache: versions, rendered pages and token lookups cached
+    by one test must not answer another's requests. Only this process's memory is cleared:
+    clearing a Redis cache would flush a whole Redis database (tests using Redis give their
+    keys a prefix of their own instead)."""
+    local = isinstance(caches["default"], LocMemCache)
+    if local:
+        caches["default"].clear()
+    yield
+    if local:
+        caches["default"].clear()
 
 
 @pytest.fixture
