@@ -219,6 +219,11 @@ CACHES = {
         else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
     )
 }
+# A signed-in visitor's session is read from the shared cache, not the database, on every
+# page and poll (written through to the database, so a Redis restart signs nobody out). Not
+# with a per-process cache: a session ended in one process would live on in the others.
+if REDIS_URL:
+    SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
 
 # Live table feeds (games.api.table_events): a stream closes after this many seconds and the
 # client reconnects with the version it saw (under WSGI a stream holds a worker, so keep it

@@ -23,11 +23,13 @@ print(json.dumps({
     "conn_max_age": db["CONN_MAX_AGE"], "pool": db.get("OPTIONS", {}).get("pool"),
     "broker": settings.CELERY_BROKER_URL, "eager": settings.CELERY_TASK_ALWAYS_EAGER,
     "secret": settings.SECRET_KEY, "hosts": settings.ALLOWED_HOSTS,
+    "cache": settings.CACHES["default"], "sessions": settings.SESSION_ENGINE,
 }))
 """
 
 VARIABLES = ("DEBUG", "SECRET_KEY", "DATABASE_URL", "CELERY_BROKER_URL", "CELERY_TASK_ALWAYS_EAGER",
-             "ALLOWED_HOSTS", "CONN_MAX_AGE", "DB_POOL")  # fmt: skip
+             "ALLOWED_HOSTS", "CONN_MAX_AGE", "DB_POOL", "REDIS_URL",
+             "CACHE_KEY_PREFIX")  # fmt: skip
 
 
 def load_settings(**variables: str) -> subprocess.CompletedProcess[str]:
@@ -92,3 +94,23 @@ def test_development_secret_is_random_per_process() -> None:
 
     assert first != second
     assert len(first) > 40
+
+
+def test_without_redis_the_cache_is_the_process_memory_and_sessions_the_database() -> None:
+    result = load_settings()
+
+    assert result.returncode == 0, result.stderr
+    loaded = json.loads(result.stdout)
+    assert loaded["cache"]["BACKEND"].endswith("LocMemCache")
+    assert loaded["sessions"] == "django.contrib.sessions.backends.db"
+
+
+def test_redis_url_shares_the_cache_and_sessions_between_processes() -> None:
+    result = load_settings(REDIS_URL="redis://cache.internal:6379/1", CACHE_KEY_PREFIX="cup")
+
+    assert result.returncode == 0, result.stderr
+    loaded = json.loads(result.stdout)
+    assert loaded["cache"]["BACKEND"].endswith("RedisCache")
+    assert loaded["cache"]["LOCATION"] == "redis://cache.internal:6379/1"
+    assert loaded["cache"]["KEY_PREFIX"] == "cup"
+    assert loaded["sessions"] == "django.contrib.sessions.backends.cached_db"
