@@ -29,25 +29,40 @@ class Standing(models.Model):
     """One competitor's line in a scope's standings (順位表)."""
 
     scope = models.CharField(max_length=12, choices=Scope.choices)
+    # No index of their own on tournament, stage, season and player: each leads one of the
+    # indexes in Meta, and every recompute rewrites a scope's rows, paying for each index.
     tournament = models.ForeignKey(
         "tournaments.Tournament",
         null=True,
         blank=True,
         on_delete=models.CASCADE,
         related_name="standings",
+        db_index=False,
     )
     stage = models.ForeignKey(
-        "tournaments.Stage", null=True, blank=True, on_delete=models.CASCADE, related_name="+"
+        "tournaments.Stage",
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="+",
+        db_index=False,
     )
     season = models.ForeignKey(
-        "tournaments.Season", null=True, blank=True, on_delete=models.CASCADE, related_name="+"
+        "tournaments.Season",
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="+",
+        db_index=False,
     )
     # Tournament and stage standings are per entry; season standings per player (a player
     # has one entry per tournament).
     entry = models.ForeignKey(
         "tournaments.Entry", null=True, blank=True, on_delete=models.CASCADE, related_name="+"
     )
-    player = models.ForeignKey("tournaments.Player", on_delete=models.CASCADE, related_name="+")
+    player = models.ForeignKey(
+        "tournaments.Player", on_delete=models.CASCADE, related_name="+", db_index=False
+    )
     points = models.IntegerField()
     games = models.PositiveIntegerField()
     daifugo = models.PositiveIntegerField()
@@ -164,6 +179,30 @@ class StandingsVersion(models.Model):
 
     def __str__(self) -> str:
         return f"{self.key} v{self.version}"
+
+
+class StandingsQueue(models.Model):
+    """Per tournament: whether a standings recompute is queued, and who runs one until when —
+    what makes recomputes coalesce (`scoring.tasks`). In the database, not the cache, so every
+    process sees the same flags whatever the cache (per-process memory without ``REDIS_URL``)
+    and a lost cache can never swallow a recompute.
+
+    - `queued_at`: set by the first `request_standings_update` after the last run started;
+      later requests see it and enqueue nothing. A run clears it as it starts, so a result
+      committed after that start queues the next run.
+    - `running_until` / `running_task`: the running lock. It expires, so a worker killed
+      mid-run holds it for at most `scoring.tasks.RUNNING_LOCK_SECONDS`.
+    """
+
+    tournament = models.OneToOneField(
+        "tournaments.Tournament", primary_key=True, on_delete=models.CASCADE, related_name="+"
+    )
+    queued_at = models.DateTimeField(null=True, blank=True)
+    running_until = models.DateTimeField(null=True, blank=True)
+    running_task = models.CharField(max_length=64, blank=True)
+
+    def __str__(self) -> str:
+        return f"standings of {self.tournament_id}: queued {self.queued_at}"
 
 
 class RecomputeRun(models.Model):

@@ -2,7 +2,8 @@
 scoring; they announce, after commit, what changed.
 
 - `games.live.results_changed` (a game's results written or removed): recompute the
-  tournament's standings, post `game.finished`;
+  tournament's standings (`scoring.tasks.request_standings_update`: recomputes coalesce, one
+  queued and one running per tournament), post `game.finished`;
 - `tournaments.signals.penalties_changed` (a penalty given or withdrawn): recompute;
 - `tournaments.signals.round_status_changed` (a round published, in play, complete, revealed,
   closed): recompute, so the boards (whose version covers the scope's rounds) say so;
@@ -13,7 +14,6 @@ scoring; they announce, after commit, what changed.
 
 from __future__ import annotations
 
-import logging
 from functools import partial
 from typing import Any
 
@@ -32,18 +32,13 @@ from tournaments.signals import (
     tournament_settings_changed,
 )
 
-log = logging.getLogger(__name__)
 
+def _enqueue_update(tournament_id: int, *, rescore: bool = False) -> None:
+    # Imported here: the tasks module pulls in the recompute machinery, not needed at start-up.
+    from scoring.tasks import request_standings_update
 
-def _enqueue_update(tournament_id: int) -> None:
-    from scoring.tasks import update_standings
-
-    try:
-        # The signal is sent after commit, so the worker sees the results; eager in dev.
-        update_standings.delay(tournament_id)
-    except Exception:
-        # Broker down: the results are committed, the periodic full recompute catches up.
-        log.exception("could not enqueue update_standings(%s)", tournament_id)
+    # The signals are sent after commit, so the run sees the results; coalesced per tournament.
+    request_standings_update(tournament_id, rescore=rescore)
 
 
 def on_results_changed(sender: Any, game_id: int, tournament_id: int, **kwargs: Any) -> None:
@@ -118,13 +113,7 @@ def on_tournament_settings_changed(
 ) -> None:
     """An organiser changed the settings: with `rescore` (the points table changed after games
     were played) every result's points are re-derived, then every standing is recomputed."""
-    from scoring.tasks import update_standings
-
-    try:
-        update_standings.delay(tournament_id, rescore=rescore)
-    except Exception:
-        # Broker down: the periodic full recompute rescores and catches up.
-        log.exception("could not enqueue update_standings(%s, rescore)", tournament_id)
+    _enqueue_update(tournament_id, rescore=rescore)
 
 
 def connect() -> None:

@@ -56,6 +56,7 @@ from django.utils import timezone
 from django.utils.functional import Promise
 from django.utils.translation import pgettext_lazy
 
+from config import broadcast
 from games.models import Game, GameResult
 from scoring.models import Scope, Standing, StandingsVersion
 from tournaments.models import Bye, Entry, Penalty, Round, Season, Stage, Table, Tournament
@@ -542,6 +543,8 @@ def recompute_scope(ref: ScopeRef) -> Outcome:
         version.digest = digest
         version.computed_at = version.checked_at = now
         version.save(update_fields=["version", "digest", "computed_at", "checked_at"])
+        # Polls read the new version from the cache (no query) as soon as it is committed.
+        transaction.on_commit(partial(publish_standings_version, ref, version.version))
         transaction.on_commit(
             partial(standings_changed.send, sender=Standing, ref=ref, version=version.version)
         )
@@ -708,9 +711,27 @@ def standings(ref: ScopeRef) -> list[Standing]:
     return rows
 
 
+def _broadcast_scope(ref: ScopeRef) -> str:
+    return f"standings:{ref.key}"
+
+
+def publish_standings_version(ref: ScopeRef, version: int) -> None:
+    """Announce the scope's new version (after commit): stored for polls, sent to the live
+    process (`config.broadcast.publish`)."""
+    broadcast.publish(_broadcast_scope(ref), str(version))
+
+
 def standings_version(ref: ScopeRef) -> int:
-    found = StandingsVersion.objects.filter(key=ref.key).values_list("version", flat=True).first()
-    return int(found or 0)
+    """The scope's standings version (0 before its first recompute): from the cache, where
+    each bump is published, so a poll costs no query; from the database when not cached."""
+
+    def stored() -> str:
+        found = (
+            StandingsVersion.objects.filter(key=ref.key).values_list("version", flat=True).first()
+        )
+        return str(found or 0)
+
+    return int(broadcast.current(_broadcast_scope(ref), stored))
 
 
 def season_of(season_id: int) -> Season:
