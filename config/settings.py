@@ -107,12 +107,6 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     DATABASES["default"].setdefault("OPTIONS", {})["application_name"] = env.str(
         "DB_APPLICATION_NAME", default="kakumei"
     )
-    # Django disables psycopg's prepared statements for poolers' sake; the move path prepares
-    # its one hot statement explicitly (a server-side cursor). Set False behind a pooler in
-    # transaction mode that cannot track them (PgBouncer before 1.21).
-    DATABASES["default"]["OPTIONS"]["prepare_threshold"] = (
-        5 if env.bool("DB_PREPARED_STATEMENTS", default=True) else None
-    )
     if env.bool("DB_POOL", default=False):
         # Django's psycopg pool and persistent connections are mutually exclusive.
         DATABASES["default"]["CONN_MAX_AGE"] = 0

@@ -17,24 +17,20 @@ never inside the transaction. Every refusal is kept in `RejectedSubmission` for 
 
 from __future__ import annotations
 
-import json
 import secrets
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from typing import Any, ParamSpec, TypeVar
 
-import psycopg
 from django.core.exceptions import PermissionDenied
-from django.db import connection, transaction
-from django.db.backends.utils import CursorWrapper
-from django.db.models import Q
+from django.db import transaction
+from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
 
 from games import live, refusals
 from games.engine import (
     EngineError,
-    Event,
     IllegalMove,
     Placing,
     RecordError,
@@ -53,19 +49,15 @@ from games.models import (
 )
 from games.state import (
     BadMove,
-    Known,
     QuickError,
     canonical,
     effective_actions,
     fingerprint,
     forfeit_placings,
     initial_state,
-    latest_known,
     parse_move,
     quick_placings,
     rebuild,
-    remember,
-    remember_version,
 )
 from tournaments.deals import derive_deal
 from tournaments.models import (
@@ -135,10 +127,25 @@ def can_run_table(user: AnyUser, table: Table) -> bool:
 
 def require_table_writer(actor: AnyUser, table: Table) -> None:
     if not can_run_table(actor, table):
-        raise PermissionDenied(
-            "This table belongs to another referee: ask the head referee to assign it to you. "
-            "この卓は別の審判の担当です。主審に確認してください。"
-        )
+        raise _not_your_table()
+
+
+def _not_your_table() -> PermissionDenied:
+    return PermissionDenied(
+        "This table belongs to another referee: ask the head referee to assign it to you. "
+        "この卓は別の審判の担当です。主審に確認してください。"
+    )
+
+
+def require_game_writer(actor: AnyUser, game: Game) -> None:
+    """`require_table_writer` for a game locked by `_lock(game, actor)`, with no query of its
+    own: the locked row says whether the actor officiates the tournament."""
+    if not actor.is_authenticated or not (
+        game.table.referee_id == actor.pk
+        or getattr(actor, "is_superuser", False)
+        or getattr(game, "actor_officiates", False)
+    ):
+        raise _not_your_table()
 
 
 def can_confirm(user: AnyUser, game: Game) -> bool:
@@ -177,14 +184,24 @@ def _tournament(game: Game) -> Tournament:
     return Tournament.objects.get(stages__rounds__tables__games=game.pk)
 
 
-def _lock(game: Game | int) -> Game:
+def _lock(game: Game | int, actor: AnyUser | None = None) -> Game:
     """The game row, locked for this transaction, with its table (who referees it).
 
-    The tournament is fetched only when needed (another official acting, a game ending):
-    joining it here would cost every move of a device a four-table join.
+    Given the `actor`, the same query says whether they officiate the tournament as head
+    referee or organiser (`actor_officiates`, read by `require_game_writer`): an official who
+    is not the table's referee then costs no more queries than the referee. The tournament
+    itself is fetched only when needed (a game ending).
     """
     pk = game if isinstance(game, int) else game.pk
-    return Game.objects.select_for_update(of=("self",)).select_related("table").get(pk=pk)
+    rows = Game.objects.select_for_update(of=("self",)).select_related("table")
+    if actor is not None and actor.is_authenticated:
+        officiates = Official.objects.filter(
+            tournament_id=OuterRef("table__round__stage__tournament_id"),
+            user_id=actor.pk,
+            role__in=(Official.Role.ORGANISER, Official.Role.HEAD_REFEREE),
+        )
+        rows = rows.annotate(actor_officiates=Exists(officiates))
+    return rows.get(pk=pk)
 
 
 # What a write to the log changes on the game row.
@@ -455,11 +472,7 @@ def submit_move(game: Game | int, move: object, seq: int, actor: AnyUser) -> Mov
     fetch of its own (raises `Game.DoesNotExist` for an unknown id).
     """
     try:
-        outcome = None
-        if connection.vendor == "postgresql":
-            outcome = _submit_optimistically(game, move, seq, actor)
-        if outcome is None:
-            outcome = _submit_locked(game, move, seq, actor)
+        outcome = _submit_locked(game, move, seq, actor)
     except PermissionDenied as error:
         _record_move_refusal(
             game, actor, move, seq, "forbidden", str(error), "権限がありません", 403
@@ -503,141 +516,12 @@ def _record_move_refusal(
     )
 
 
-# One statement appends the move and advances the game, only if the game is still as it was
-# read (and, for a move judged on this process's cached state, only if the actor is still the
-# table's referee): PostgreSQL runs a data-modifying CTE atomically, even outside a transaction.
-_APPEND_MOVE_SQL = """
-WITH advanced AS (
-    UPDATE games_game
-       SET last_seq = %(seq)s, version = %(version)s,
-           state_snapshot = %(snapshot)s::jsonb, snapshot_version = %(version)s
-     WHERE id = %(game)s AND version = %(read_version)s AND last_seq = %(previous_seq)s
-       AND status = 'in_play' AND undo_pending_seq IS NULL
-       AND (%(referee)s::bigint IS NULL OR EXISTS (
-            SELECT 1 FROM tournaments_table
-             WHERE tournaments_table.id = games_game.table_id
-               AND tournaments_table.referee_id = %(referee)s::bigint))
- RETURNING id, table_id
-), appended AS (
-    INSERT INTO games_move (game_id, seq, kind, seat, payload, events, ref_seq, reason,
-                            approved, actor_id, fingerprint, created_at)
-    SELECT id, %(seq)s, 'action', %(seat)s, %(payload)s::jsonb, %(events)s::jsonb, NULL, '',
-           NULL, %(actor)s, %(fingerprint)s, %(now)s
-      FROM advanced
-    RETURNING game_id
-)
-SELECT advanced.table_id FROM advanced JOIN appended ON appended.game_id = advanced.id
-"""
-
-
-def _submit_optimistically(
-    game: Game | int, move: object, seq: int, actor: AnyUser
-) -> MoveOutcome | None:
-    """The common case without a lock: the next legal move of a game in play, in one write.
-
-    First on the state this process last saw of the game (a device keeps its connection, so
-    its next move usually reaches the worker that wrote the last one), guarded in SQL by that
-    version and by the actor being the table's referee; else after reading the game. Returns
-    None whenever the locked path must decide: a stale read, a repeat or conflicting seq, any
-    refusal, a move that ends the game (results are written with it), a pending undo.
-    """
-    pk = game if isinstance(game, int) else game.pk
-    known = latest_known(pk)  # (see _submit_optimistically)
-    if known is not None and actor.is_authenticated and seq == known.last_seq + 1:
-        judged = _judge(known, move)
-        if judged is None:
-            return None  # refused or ending the game on the state last seen: the lock decides
-        outcome = _append(pk, known, judged, seq, actor, referee=actor.pk)
-        if outcome is not None:
-            return outcome
-    game = Game.objects.select_related("table").get(pk=pk)
-    require_table_writer(actor, game.table)
-    if (
-        seq != game.last_seq + 1
-        or game.mode == Game.Mode.QUICK
-        or game.status != Game.Status.IN_PLAY
-        or game.undo_pending_seq is not None
-    ):
-        return None
-    read = Known(game.version, game.last_seq, game.seats, rebuild(game))
-    judged = _judge(read, move)
-    return None if judged is None else _append(pk, read, judged, seq, actor, referee=None)
-
-
-# A move as the engine judged it: parsed, the state after it, its events.
-Judged = tuple[EngineMove, State, tuple[Event, ...]]
-
-
-def _prepared_cursor() -> CursorWrapper:
-    """A cursor that binds server-side, so psycopg prepares a statement run often: the append
-    is then parsed and planned once per connection, not once per move (a quarter of its
-    cost). Django's own cursors bind client-side, which never prepares. Wrapped as Django
-    wraps its cursors: errors become Django's, query capture and execute wrappers see it."""
-    connection.ensure_connection()
-    raw: Any = psycopg.Cursor(connection.connection)  # django-stubs call it a CursorWrapper
-    if connection.queries_logged:
-        return connection.make_debug_cursor(raw)
-    return connection.make_cursor(raw)
-
-
-def _judge(known: Known, move: object) -> Judged | None:
-    """The move applied to `known`, if one write can record it: a legal move that does not
-    end the game (the results are written with the last move, under the lock)."""
-    try:
-        parsed = parse_move(move, known.seats)
-        new_state, events = apply(known.state, parsed)
-    except (BadMove, IllegalMove):
-        return None
-    return None if new_state.is_over else (parsed, new_state, events)
-
-
-def _append(
-    pk: int,
-    known: Known,
-    judged: Judged,
-    seq: int,
-    actor: AnyUser,
-    referee: int | None,
-) -> MoveOutcome | None:
-    """Write a judged move if the game is still as `known` (None otherwise)."""
-    parsed, new_state, events = judged
-    payload = canonical(parsed)
-    event_dicts = [e.to_dict() for e in events]
-    state_data = snapshot(new_state)
-    version = known.version + 1
-    with _prepared_cursor() as cursor:
-        cursor.execute(
-            _APPEND_MOVE_SQL,
-            {
-                "game": pk,
-                "seq": seq,
-                "previous_seq": known.last_seq,
-                "read_version": known.version,
-                "version": version,
-                "referee": referee,
-                "snapshot": json.dumps(state_data),
-                "seat": parsed.seat,
-                "payload": json.dumps(payload),
-                "events": json.dumps(event_dicts),
-                "actor": actor.pk if actor.is_authenticated else None,
-                "fingerprint": fingerprint(payload),
-                "now": timezone.now(),
-            },
-        )
-        row = cursor.fetchone()
-    if row is None:
-        return None  # not as it was read (or not the referee): the next path decides
-    remember_version(pk, version, seq, known.seats, new_state)
-    transaction.on_commit(partial(live.notify_table_changed, row[0], pk, version))
-    return MoveOutcome("accepted", 201, seq, seq + 1, event_dicts)
-
-
 def _submit_locked(game: Game | int, move: object, seq: int, actor: AnyUser) -> MoveOutcome:
     """Every case, under the game row's lock (see `submit_move`)."""
     with transaction.atomic():
-        game = _lock(game)
+        game = _lock(game, actor)
         # Checked on the locked row: the table's referee is as of now, not as of the request.
-        require_table_writer(actor, game.table)
+        require_game_writer(actor, game)
         parsed: EngineMove | None = None
         bad: BadMove | None = None
         try:
@@ -698,7 +582,6 @@ def _submit_locked(game: Game | int, move: object, seq: int, actor: AnyUser) -> 
         game.state_snapshot = snapshot(new_state)
         game.snapshot_version = game.version
         game.save(update_fields=[*SAVED_ON_CHANGE, "state_snapshot", "snapshot_version"])
-        remember(game, new_state)
     return MoveOutcome("accepted", 201, seq, seq + 1, event_dicts, game_over=new_state.is_over)
 
 

@@ -6,15 +6,15 @@ engine. Accepted actions were validated by `engine.apply` when they were stored,
 replayed with `apply` too (cheap at a few dozen moves, and it stays right for hand-entered
 moves that are not in `legal_moves`' canonical form, which `apply_unchecked` requires).
 
-Rebuilt states are cached per process under (game id, game version): a game's version changes
-with every write, and stored rows never change, so a cached state can never be stale.
+Every write stores the state after it on the game row (`state_snapshot`, with the version it
+describes), so the next write restores it instead of replaying; nothing is cached in a process,
+so every worker reads the same state.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-from collections import OrderedDict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
@@ -169,76 +169,25 @@ def effective_actions(rows: Iterable[MoveRow]) -> list[MoveRow]:
     return stack
 
 
-_CACHE: OrderedDict[tuple[int, int], State] = OrderedDict()
-_CACHE_SIZE = 512
-
-
 def rebuild(game: Game, rows: Sequence[MoveRow] | None = None) -> State:
     """The game's current state: set-up plus effective actions, through the engine.
 
-    From this process's cache, else from the game row's snapshot when it describes the
-    current version, else by replaying the log (`rows`, fetched when not given).
+    From the game row's snapshot when it describes the current version (every write stores
+    one, so the next move never replays the log), else by replaying the log (`rows`, fetched
+    when not given).
     """
-    key = (game.pk, game.version)
-    cached = _CACHE.get(key)
-    if cached is not None:
-        _CACHE.move_to_end(key)
-        return cached
     start = initial_state(game)
     if rows is None and game.state_snapshot is not None and game.snapshot_version == game.version:
         try:
-            state = restore(start.setup, game.state_snapshot)
+            return restore(start.setup, game.state_snapshot)
         except SnapshotError:
             pass  # written by another engine version: replay instead
-        else:
-            remember(game, state)
-            return state
     if rows is None:
         rows = list(game.moves.order_by("seq"))
     state = start
     for row in effective_actions(rows):
         state, _ = apply(state, parse_move(row.payload, game.seats))
-    remember(game, state)
     return state
-
-
-def remember(game: Game, state: State) -> None:
-    """Cache `state` as the state of `game` at its current version."""
-    remember_version(game.pk, game.version, game.last_seq, game.seats, state)
-
-
-@dataclass(frozen=True, slots=True)
-class Known:
-    """The newest version of a game this process has seen, with its state: the next move can
-    be judged on it and written guarded by that version, without reading the game first."""
-
-    version: int
-    last_seq: int
-    seats: int
-    state: State
-
-
-_LATEST: OrderedDict[int, tuple[int, int, int]] = OrderedDict()  # pk -> version, seq, seats
-
-
-def remember_version(pk: int, version: int, last_seq: int, seats: int, state: State) -> None:
-    _CACHE[(pk, version)] = state
-    while len(_CACHE) > _CACHE_SIZE:
-        _CACHE.popitem(last=False)
-    if pk not in _LATEST or _LATEST[pk][0] <= version:
-        _LATEST[pk] = (version, last_seq, seats)
-        _LATEST.move_to_end(pk)
-    while len(_LATEST) > _CACHE_SIZE:
-        _LATEST.popitem(last=False)
-
-
-def latest_known(pk: int) -> Known | None:
-    """What this process last saw of game `pk` (possibly stale: writes guard on the version)."""
-    entry = _LATEST.get(pk)
-    if entry is None:
-        return None
-    state = _CACHE.get((pk, entry[0]))
-    return None if state is None else Known(entry[0], entry[1], entry[2], state)
 
 
 # --- quick results ------------------------------------------------------------------------

@@ -128,11 +128,10 @@ def test_the_last_move_finishes_the_game_with_titles_and_points(crew: Crew, t17_
 
 
 def test_state_is_rebuilt_from_moves_alone(crew: Crew, t17_game: Game) -> None:
-    from games.state import _CACHE, rebuild
+    from games.state import rebuild
 
     for i, m in enumerate(T17_MOVES[:3], 1):
         submit_move(t17_game, m, i, crew.referee)
-    _CACHE.clear()
     state = rebuild(Game.objects.get(pk=t17_game.pk))
 
     assert state.counts == (1, 0, 0, 1)
