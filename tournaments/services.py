@@ -24,6 +24,7 @@ from django.db.models import F, Max, Q, QuerySet
 from django.utils import timezone
 
 from games import refusals
+from games.auth import forget_device_tokens
 from games.live import notify_seats_changed
 from games.models import DeviceToken, Game
 from tournaments import seating
@@ -1645,9 +1646,11 @@ def revoke_official(official: Official, actor: AnyUser) -> None:
         tables.update(referee=None)
     devices = codes = 0
     if not left:
-        devices = DeviceToken.objects.filter(
+        tokens = DeviceToken.objects.filter(
             user=user, tournament=tournament, revoked_at__isnull=True
-        ).update(revoked_at=now)
+        )
+        forget_device_tokens(list(tokens.values_list("key_hash", flat=True)))
+        devices = tokens.update(revoked_at=now)
         codes = SignInCode.objects.filter(
             user=user, tournament=tournament, used_at__isnull=True, revoked_at__isnull=True
         ).update(revoked_at=now)
