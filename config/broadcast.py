@@ -19,18 +19,23 @@ database's at the next read after it expires, not kept forever.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import functools
 import logging
-from collections.abc import Callable
+import time
+import weakref
+from collections.abc import AsyncIterator, Callable
 
 import redis
+import redis.asyncio as aioredis
 from django.conf import settings
 from django.core.cache import cache
 
 log = logging.getLogger(__name__)
 
 VERSION_SECONDS = 30
+HEARTBEAT_SECONDS = 15.0
 
 
 def version_key(scope: str) -> str:
@@ -75,3 +80,111 @@ def current(scope: str, compute: Callable[[], str]) -> str:
         with contextlib.suppress(redis.RedisError):  # the next reader computes it again
             cache.set(version_key(scope), version, VERSION_SECONDS)
     return str(version)
+
+
+# --- the live process: announcements fanned out to this process's viewers ------------------
+
+
+class Hub:
+    """One Redis subscription per process (per event loop), shared by every viewer it serves:
+    a viewer costs a queue in memory, not a connection to Redis or to the database."""
+
+    def __init__(self) -> None:
+        self._viewers: dict[str, set[asyncio.Queue[str]]] = {}
+        self._listener: asyncio.Task[None] | None = None
+
+    @contextlib.asynccontextmanager
+    async def watch(self, scope: str) -> AsyncIterator[asyncio.Queue[str]]:
+        """A queue receiving the scope's versions as they are announced (from now on)."""
+        if self._listener is None or self._listener.done():
+            self._listener = asyncio.create_task(self._listen())
+        queue: asyncio.Queue[str] = asyncio.Queue()
+        self._viewers.setdefault(scope, set()).add(queue)
+        try:
+            yield queue
+        finally:
+            viewers = self._viewers.get(scope, set())
+            viewers.discard(queue)
+            if not viewers:
+                self._viewers.pop(scope, None)
+
+    async def _listen(self) -> None:
+        prefix = channel_prefix()
+        while True:
+            client = aioredis.Redis.from_url(settings.REDIS_URL)
+            try:
+                async with client.pubsub() as pubsub:
+                    await pubsub.psubscribe(f"{prefix}*")
+                    await self._catch_up()
+                    async for message in pubsub.listen():
+                        if message["type"] == "pmessage":
+                            scope = message["channel"].decode()[len(prefix) :]
+                            self._tell(scope, message["data"].decode())
+            except (redis.RedisError, OSError):
+                log.warning("live channel lost; resubscribing", exc_info=True)
+                await asyncio.sleep(1)
+            finally:
+                await client.aclose()
+
+    async def _catch_up(self) -> None:
+        """After (re)subscribing: what was announced while this process was not listening."""
+        for scope in list(self._viewers):
+            with contextlib.suppress(redis.RedisError):
+                version = await cache.aget(version_key(scope))
+                if version is not None:
+                    self._tell(scope, str(version))
+
+    def _tell(self, scope: str, version: str) -> None:
+        for queue in self._viewers.get(scope, ()):
+            queue.put_nowait(version)
+
+
+_hubs: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Hub] = weakref.WeakKeyDictionary()
+
+
+async def versions(scope: str, seen: str | None, seconds: float) -> AsyncIterator[str | None]:
+    """The scope's versions newer than `seen` as they come, for `seconds`: first the current
+    one if it differs from `seen`, then each change; None every `HEARTBEAT_SECONDS` with no
+    change (a stream writes a comment, so a dead viewer is noticed and proxies keep it open).
+
+    With Redis, announcements come through the process's `Hub`; without it (the embedded
+    default), the cache is read every ``LIVE_FEED_POLL_SECONDS`` — never the database."""
+    deadline = time.monotonic() + seconds
+    if not settings.REDIS_URL:
+        interval = float(settings.LIVE_FEED_POLL_SECONDS)
+        quiet = 0.0
+        while time.monotonic() < deadline:
+            version = await _acurrent(scope)
+            if version is not None and version != seen:
+                seen = version
+                quiet = 0.0
+                yield version
+            elif quiet >= HEARTBEAT_SECONDS:
+                quiet = 0.0
+                yield None
+            await asyncio.sleep(interval)
+            quiet += interval
+        return
+    hub = _hubs.setdefault(asyncio.get_running_loop(), Hub())
+    async with hub.watch(scope) as queue:  # subscribed before reading: nothing falls between
+        version = await _acurrent(scope)
+        if version is not None and version != seen:
+            seen = version
+            yield version
+        while (left := deadline - time.monotonic()) > 0:
+            try:
+                version = await asyncio.wait_for(queue.get(), min(left, HEARTBEAT_SECONDS))
+            except TimeoutError:
+                yield None
+                continue
+            if version != seen:
+                seen = version
+                yield version
+
+
+async def _acurrent(scope: str) -> str | None:
+    try:
+        version = await cache.aget(version_key(scope))
+    except redis.RedisError:
+        return None
+    return None if version is None else str(version)

@@ -9,12 +9,13 @@ referee, the head referee, an organiser) — a referee writes only to tables ass
 from __future__ import annotations
 
 import json
-import time
-from collections.abc import Iterator, Mapping
+from collections.abc import AsyncIterator, Mapping
 from typing import Any
 
+from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.core.exceptions import PermissionDenied
+from django.db import connection
 from django.http import Http404, HttpRequest, StreamingHttpResponse
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
@@ -26,9 +27,10 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from config import broadcast
 from games import services
 from games.auth import DeviceTokenAuthentication, require_scope, scope_allows
-from games.live import table_version
+from games.live import current_table_version, table_scope
 from games.models import DeviceToken, Game, ResultVersion
 from games.public import live_table, public_move
 from games.serializers import (
@@ -250,31 +252,48 @@ def _sse(event: str, data: dict[str, Any]) -> str:
     return f"event: {event}\ndata: {json.dumps(data)}\n\n"
 
 
-def table_events(request: HttpRequest, table_id: int) -> StreamingHttpResponse:
+def _visible_table_version(request: HttpRequest, table_id: int) -> str:
+    """The table's current version if `request` may see the table (else 404). Run once when a
+    stream opens; the database connection it used is closed before the stream starts, so an
+    open stream holds none."""
+    try:
+        if not visible_tables(request.user).filter(pk=table_id).exists():
+            raise Http404("No such table.")
+        return current_table_version(table_id)
+    finally:
+        if not connection.in_atomic_block:  # (a test's transaction is left open)
+            connection.close()
+
+
+async def table_events(request: HttpRequest, table_id: int) -> StreamingHttpResponse:
     """Server-sent events for a table: `event: table` with the table's version whenever it
-    changes ("ping, then refetch" the live view; no game data travels in the stream).
+    changes ("ping, then refetch" the live view; no game data travels in the stream), a
+    comment as heartbeat, and after `LIVE_FEED_SECONDS` an `event: bye`; clients (EventSource,
+    htmx's sse extension) reconnect with `?v=<last version>`.
 
-    Under WSGI a stream holds a worker, so it closes after `LIVE_FEED_SECONDS` with a `retry:`
-    hint and clients (EventSource, htmx's sse extension) reconnect with `?v=<last version>`.
+    Served in production by the async live process (docs/live.md): a viewer holds neither a
+    worker thread nor a database connection, only a queue fed by the process's one Redis
+    subscription. Under WSGI (the embedded default) a stream holds a thread: keep
+    `LIVE_FEED_SECONDS` short there.
     """
-    table = get_object_or_404(visible_tables(request.user), pk=table_id)
-    seconds = float(getattr(settings, "LIVE_FEED_SECONDS", 25.0))
-    interval = float(getattr(settings, "LIVE_FEED_POLL_SECONDS", 0.5))
+    current = await sync_to_async(_visible_table_version)(request, table_id)
+    seconds = float(settings.LIVE_FEED_SECONDS)
     last_seen = request.GET.get("v")
+    scope = table_scope(table_id)
 
-    def stream() -> Iterator[str]:
+    async def stream() -> AsyncIterator[str]:
         yield "retry: 2000\n\n"
         seen = last_seen
-        deadline = time.monotonic() + seconds
-        while True:
-            version = table_version(table.pk)
-            if version != seen:
+        if current != seen:
+            seen = current
+            yield _sse("table", {"table": table_id, "version": current})
+        async for version in broadcast.versions(scope, seen, seconds):
+            if version is None:
+                yield ": still here\n\n"
+            else:
                 seen = version
-                yield _sse("table", {"table": table.pk, "version": version})
-            if time.monotonic() >= deadline:
-                yield _sse("bye", {"reconnect": True, "version": seen})
-                return
-            time.sleep(interval)
+                yield _sse("table", {"table": table_id, "version": version})
+        yield _sse("bye", {"reconnect": True, "version": seen})
 
     response = StreamingHttpResponse(stream(), content_type="text/event-stream")
     response["Cache-Control"] = "no-cache"

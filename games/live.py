@@ -1,23 +1,26 @@
 """Live table feeds: "ping, then refetch".
 
 Every write bumps `Game.version` inside its transaction; after commit `notify_table_changed`
-sends the `table_changed` signal (in-process listeners: tests, a future Redis/ASGI fan-out).
-Feeds — htmx polling and the SSE/long-poll endpoint — compare `table_version()` with what the
-client last saw and, on change, the client refetches the public view through the ordinary
-views, where hidden hands are filtered. The ping itself carries no game data, so it cannot
-leak a card. It works the same on SQLite with eager Celery and on PostgreSQL. A mid-round
-substitution (tournaments) pings the same way (`notify_seats_changed`).
+publishes the table's version (`config.broadcast`: the cache, and the Redis live channel the
+async live process listens to) and sends the `table_changed` signal to in-process listeners.
+Feeds — the live page's htmx poll and the SSE endpoint — compare the published version with
+what the client last saw (no database query) and, on change, the client refetches the public
+view, rendered once per version, where hidden hands are filtered. The ping itself carries no
+game data, so it cannot leak a card. It works the same on SQLite with eager Celery and on
+PostgreSQL. A mid-round substitution (tournaments) pings the same way (`notify_seats_changed`).
 """
 
 from __future__ import annotations
 
 import logging
+from functools import partial
 
-from django.db.models import Max
+from django.db.models import Max, OuterRef, Subquery
 from django.dispatch import Signal
 
+from config import broadcast
 from games.models import LATEST_FIRST, Game
-from tournaments.models import Seat
+from tournaments.models import Table
 
 log = logging.getLogger(__name__)
 
@@ -35,8 +38,20 @@ game_confirmed = Signal()
 
 
 def notify_table_changed(table_id: int, game_id: int, version: int) -> None:
+    """After commit: the table's public view changed. Its version is published (the cache, and
+    the live channel with Redis) and in-process listeners are told."""
     log.debug("table %s changed: game %s v%s", table_id, game_id, version)
+    broadcast.publish(table_scope(table_id), table_version(table_id))
     table_changed.send(sender=Game, table_id=table_id, game_id=game_id, version=version)
+
+
+def table_scope(table_id: int) -> str:
+    return f"table:{table_id}"
+
+
+def current_table_version(table_id: int) -> str:
+    """The table's version as a poll compares it: from the cache, else from the database."""
+    return broadcast.current(table_scope(table_id), partial(table_version, table_id))
 
 
 def notify_results_changed(game_id: int, tournament_id: int) -> None:
@@ -51,17 +66,20 @@ def notify_game_confirmed(game_id: int, tournament_id: int) -> None:
 def table_version(table_id: int) -> str:
     """An opaque marker that changes whenever the table's public view may have changed: a
     write to its latest game, or a seat taken over by a substitute mid-round
-    (`Seat.substituted_at`: the names shown change)."""
-    latest = (
-        Game.objects.filter(table_id=table_id)
-        .order_by(*LATEST_FIRST)
-        .values_list("pk", "version")
+    (`Seat.substituted_at`: the names shown change). One query."""
+    latest = Game.objects.filter(table_id=OuterRef("pk")).order_by(*LATEST_FIRST)
+    found = (
+        Table.objects.filter(pk=table_id)
+        .annotate(
+            game_id=Subquery(latest.values("pk")[:1]),
+            game_version=Subquery(latest.values("version")[:1]),
+            substituted=Max("seats__substituted_at"),
+        )
+        .values_list("game_id", "game_version", "substituted")
         .first()
     )
-    version = "0" if latest is None else f"{latest[0]}.{latest[1]}"
-    substituted = Seat.objects.filter(table_id=table_id, substituted_at__isnull=False).aggregate(
-        last=Max("substituted_at")
-    )["last"]
+    game_id, game_version, substituted = found if found is not None else (None, None, None)
+    version = "0" if game_id is None else f"{game_id}.{game_version}"
     if substituted is not None:
         version += f"-s{int(substituted.timestamp() * 1000)}"
     return version

@@ -12,11 +12,15 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.models import AnonymousUser
+from django.core.cache import cache
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
+from django.utils.cache import patch_vary_headers
+from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.middleware import HtmxDetails
 
@@ -33,6 +37,7 @@ from games.display import (
 )
 from games.engine import PHASE_EXCHANGE, PHASE_PLAY, State, card_names, is_legal, observe
 from games.engine import Move as EngineMove
+from games.live import current_table_version
 from games.models import LATEST_FIRST, Game, Move
 from games.official_views import parse_quick_outcomes, quick_outcome_choices
 from games.public import live_table
@@ -505,10 +510,47 @@ def confirm_context(
     }
 
 
+# A rendered live view is kept this long per version; viewers of a busy table ask for each
+# version within seconds of the next one.
+LIVE_FRAGMENT_SECONDS = 300
+
+
 @require_GET
-def live(request: HttpRequest, table_id: int) -> HttpResponse:
-    """The public live table: trick, counts, events, placings — hands hidden until the end."""
+def live(request: HtmxHttpRequest, table_id: int) -> HttpResponse:
+    """The public live table: trick, counts, events, placings — hands hidden until the end.
+
+    The htmx poll sends the version it shows (`?v=`): unchanged, the answer is an empty 204
+    read from the cache, with no database query; changed, the view of the new version is
+    rendered once (per language) and served from the cache to every viewer. Both answers are
+    public, so a reverse proxy or a CDN may serve them for a second (docs/live.md)."""
+    version = current_table_version(table_id)
+    if request.htmx and request.GET.get("v") == version:
+        return _public(HttpResponse(status=204), version)
+    if request.htmx:
+        fragment = cache.get(_fragment_key(table_id, version))
+        if fragment is None:
+            table = get_object_or_404(visible_tables(request.user), pk=table_id)
+            fragment = _live_fragment(table, version)
+        return _public(HttpResponse(fragment), version)
     table = get_object_or_404(visible_tables(request.user), pk=table_id)
+    fragment = cache.get(_fragment_key(table_id, version)) or _live_fragment(table, version)
+    return render(request, "games/live.html", {"table": table, "fragment": fragment})
+
+
+def _fragment_key(table_id: int, version: str) -> str:
+    return f"live:table:{table_id}:{version}:{get_language()}"
+
+
+def _public(response: HttpResponse, version: str) -> HttpResponse:
+    response["Cache-Control"] = "public, max-age=1"
+    response["ETag"] = f'"{version}"'
+    patch_vary_headers(response, ("HX-Request", "Accept-Language", "Cookie"))
+    return response
+
+
+def _live_fragment(table: Table, version: str) -> str:
+    """The public view of the table at `version`, rendered; kept in the cache when the public
+    may see the table (a referee's own table in a draft round is rendered for them alone)."""
     data = live_table(table.pk)
     game = data["game"]
     trick: list[dict[str, str]] = []
@@ -535,7 +577,7 @@ def live(request: HttpRequest, table_id: int) -> HttpResponse:
     ]
     ctx = {
         "table": table,
-        "data": data,
+        "version": version,
         "game": game,
         "status_label": GAME_STATUS_LABELS.get((game or {}).get("status", ""), ""),
         "lock": " ".join(
@@ -543,12 +585,10 @@ def live(request: HttpRequest, table_id: int) -> HttpResponse:
         ),
         "trick": trick,
         "hands": hands,
-        "names": names,
         "events": events,
         "results": results,
     }
-    htmx = getattr(request, "htmx", False)
-    template = "games/live.html#live" if htmx else "games/live.html"
-    response = render(request, template, ctx)
-    response["Vary"] = "HX-Request"
-    return response
+    fragment = render_to_string("games/live.html#live", ctx)
+    if visible_tables(AnonymousUser()).filter(pk=table.pk).exists():
+        cache.set(_fragment_key(table.pk, version), fragment, LIVE_FRAGMENT_SECONDS)
+    return fragment

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+from typing import Any
 
 import factory
 from django.contrib.auth import get_user_model
@@ -282,3 +283,71 @@ def rounds_under_way(
     games.record_quick_result(confirmed, head, [0, 1, 2, 3])  # type: ignore[arg-type]
     games.confirm_game(confirmed, organiser)  # type: ignore[arg-type]
     return revealed, live, in_play, confirmed
+
+
+def standings_field(
+    tournament: Tournament, count: int, *, stage: Stage | None = None, name: str = "Entrant"
+) -> list[Entry]:
+    """`count` checked-in entrants of `tournament` with their standings rows written directly
+    (no games: what the public boards read), for the tournament and, given one, `stage`:
+    entry n has 1000 − n points (all confirmed), so it is ranked n and named "<name> 00n".
+    Both scopes are at version 1."""
+    from scoring.models import Standing, StandingsVersion
+
+    players = Player.objects.bulk_create(
+        Player(display_name=f"{name} {n:03d}") for n in range(1, count + 1)
+    )
+    entries = Entry.objects.bulk_create(
+        Entry(tournament=tournament, player=p, number=n, status=Entry.Status.CHECKED_IN)
+        for n, p in enumerate(players, start=1)
+    )
+    scopes: list[tuple[str, Stage | None]] = [("tournament", None)]
+    if stage is not None:
+        scopes.append(("stage", stage))
+    now = timezone.now()
+    Standing.objects.bulk_create(
+        Standing(
+            scope=scope,
+            tournament=tournament,
+            stage=scope_stage,
+            entry=entry,
+            player=entry.player,
+            points=1000 - entry.number,
+            games=4,
+            daifugo=1,
+            fugo=1,
+            heimin=1,
+            hinmin=1,
+            daihinmin=0,
+            fouls=0,
+            miyako_ochi=0,
+            best_set=6,
+            confirmed_points=1000 - entry.number,
+            rank=entry.number,
+            confirmed_rank=entry.number,
+            computed_at=now,
+            results_version=1,
+        )
+        for scope, scope_stage in scopes
+        for entry in entries
+    )
+    for scope, scope_stage in scopes:
+        scope_id = tournament.pk if scope_stage is None else scope_stage.pk
+        StandingsVersion.objects.update_or_create(
+            key=f"{scope}:{scope_id}", defaults={"version": 1, "computed_at": now}
+        )
+    return entries
+
+
+def streamed(response: Any) -> str:
+    """The whole body of a streaming response, sync or async (the live feed streams from an
+    async view), as text."""
+    from asgiref.sync import async_to_sync
+
+    if not response.is_async:
+        return b"".join(response.streaming_content).decode(errors="replace")
+
+    async def collect() -> bytes:
+        return b"".join([part async for part in response.streaming_content])
+
+    return async_to_sync(collect)().decode(errors="replace")

@@ -22,7 +22,7 @@ from django.urls import URLPattern, URLResolver, get_resolver
 from games import services as games
 from games.engine import card_names
 from games.models import Game
-from tests.factories import EntryFactory, OfficialFactory, UserFactory, play_legal_moves
+from tests.factories import EntryFactory, OfficialFactory, UserFactory, play_legal_moves, streamed
 from tournaments import services
 from tournaments.models import Entry, Official, Round, Tournament
 
@@ -155,11 +155,12 @@ def everything(client: Client, scene: Scene) -> dict[str, str]:
         for url in urls(scene):
             for extra in ({}, {"HTTP_HX_REQUEST": "true"}):
                 response = client.get(url, **extra)
-                if response.streaming:
-                    body = b"".join(response.streaming_content)  # type: ignore[attr-defined]
-                else:
-                    body = response.content
-                seen[url + (" (htmx)" if extra else "")] = body.decode(errors="replace")
+                body = (
+                    streamed(response)
+                    if response.streaming
+                    else response.content.decode(errors="replace")
+                )
+                seen[url + (" (htmx)" if extra else "")] = body
         verify = f"/tournaments/leak-cup/rounds/{scene.round.pk}/"
         for table in (1, 2):
             for game in (1, 2):

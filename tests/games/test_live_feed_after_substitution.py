@@ -12,6 +12,7 @@ from django.test import Client, override_settings
 from games.live import table_changed, table_version
 from games.models import Game
 from games.services import submit_move
+from tests.factories import streamed
 from tournaments import services
 from tournaments.models import Seat, Tournament
 
@@ -54,9 +55,7 @@ def test_a_substitution_mid_game_changes_the_version_and_the_names_shown(
     ]
     after = table_version(crew.table.pk)
     assert after != before
-    feed = b"".join(
-        client.get(f"/api/tables/{crew.table.pk}/events/?v={before}").streaming_content  # type: ignore[attr-defined]
-    ).decode()
+    feed = streamed(client.get(f"/api/tables/{crew.table.pk}/events/?v={before}"))
     assert f'"version": "{after}"' in feed.split("event: bye")[0]
     assert "Kato Hina" in client.get(f"/tables/{crew.table.pk}/live/").content.decode()
     client.force_login(crew.referee)

@@ -10,7 +10,7 @@ from django.test import Client, override_settings
 
 from games.models import Game
 from games.services import submit_move
-from tests.factories import GameFactory
+from tests.factories import GameFactory, streamed
 
 from .conftest import Crew
 
@@ -47,7 +47,7 @@ def surfaces(client: Client, game: Game) -> dict[str, str]:
     table = game.table_id
     with override_settings(LIVE_FEED_SECONDS=0.0):
         feed = client.get(f"/api/tables/{table}/events/")
-        feed_text = b"".join(feed.streaming_content).decode()  # type: ignore[attr-defined]
+        feed_text = streamed(feed)
     return {
         "page": client.get(f"/tables/{table}/live/").content.decode(),
         "partial": client.get(f"/tables/{table}/live/", HTTP_HX_REQUEST="true").content.decode(),
