@@ -184,7 +184,8 @@ def start_processes() -> list[subprocess.Popen[bytes]]:
     )  # fmt: skip
     live = subprocess.Popen(
         [str(venv / "uvicorn"), "config.asgi:application", "--host", "127.0.0.1",
-         "--port", str(LIVE_PORT), "--log-level", "warning", "--no-access-log"],
+         "--port", str(LIVE_PORT), "--log-level", "warning", "--no-access-log",
+         "--timeout-graceful-shutdown", "1"],
         cwd=ROOT, env=env,
     )  # fmt: skip
     worker = subprocess.Popen(
