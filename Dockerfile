@@ -23,4 +23,4 @@ RUN pip install --no-cache-dir . \
 USER kakumei
 
 EXPOSE 8000
-CMD ["gunicorn", "config.wsgi", "--bind", "0.0.0.0:8000", "--workers", "3", "--access-logfile", "-"]
+CMD ["gunicorn", "-c", "config/gunicorn.conf.py", "config.wsgi"]
