@@ -1,10 +1,11 @@
 """Standings (順位表) in the REST API: the tournament's overall board, a stage's, a season's.
 
-The rows are the public boards' and the exports' own (`scoring.standings.standings`, shaped by
-`scoring.exports.standing_dict`), with the same frame: the rounds they come from and whether
-each is final, the stage's cut line on confirmed results, the tie-break keys. Visibility is the
-pages': published tournaments for everyone, a draft only for its organisers; a season once one
-of its tournaments is visible. Only `Standing` rows are read: no hand can be reached here.
+The rows are the public boards' and the exports' own (plain rows of
+`scoring.selectors.board_rows`, shaped by `scoring.exports.row_dict`; only the requested page is
+read), with the same frame: the rounds they come from and whether each is final, the stage's cut
+line on confirmed results, the tie-break keys. Visibility is the pages': published tournaments
+for everyone, a draft only for its organisers; a season once one of its tournaments is visible.
+Only `Standing` rows are read: no hand can be reached here.
 """
 
 from __future__ import annotations
@@ -22,12 +23,11 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games.auth import DeviceTokenAuthentication
-from scoring.cuts import cut_line
-from scoring.exports import rounds_data, standing_dict
-from scoring.models import Standing
+from scoring.exports import rounds_data, row_dict
+from scoring.selectors import board_rows, field_figures, flag_decided, summarise_field
 from scoring.serializers import StandingsSerializer
-from scoring.standings import ScopeRef, scope_rounds, standings, standings_version
-from tournaments.models import Season, Stage, Tournament
+from scoring.standings import ScopeRef, scope_rounds, standings_version
+from tournaments.models import Entry, Season, Stage, Tournament
 from tournaments.points import tie_breaks
 from tournaments.selectors import visible_tournaments
 
@@ -52,29 +52,32 @@ def _board(
     tournament: Tournament | None,
     stage: Stage | None = None,
 ) -> Response:
-    rows = standings(ref)
-    cut = cut_line(stage, rows) if stage is not None else None
+    # One page of plain rows is read (the paginator slices the query), and the whole field
+    # only for what every page states: the cut line and the places a playoff decided.
+    figures = field_figures(ref, stage)
+    cut = figures.cut
     has_cut = cut is not None and cut.has_rule
-    numbers = {row.entry_id: row.entry.number for row in rows if row.entry is not None}
     keys = tie_breaks(tournament.points_table) if tournament is not None else tie_breaks({})
     paginator = StandingsPagination()
-    page: list[Standing] | None = paginator.paginate_queryset(
-        rows,  # type: ignore[arg-type]  # a list pages as well as a queryset
-        request,
-        view=view,
-    )
-    shown = rows if page is None else page
+    page = paginator.paginate_queryset(board_rows(ref), request, view=view)
+    shown = flag_decided(board_rows(ref) if page is None else page, figures.decided)
     results = []
     for row in shown:
-        data = standing_dict(row)
-        data["advancing"] = (row.entry_id in cut.advancing) if has_cut and cut else None
+        data = row_dict(row)
+        data["advancing"] = (row["entry_id"] in cut.advancing) if has_cut and cut else None
         results.append(data)
+    numbers: dict[int, int] = {}
+    if has_cut and cut:
+        numbers = dict(
+            Entry.objects.filter(pk__in=cut.advancing | set(cut.tied)).values_list("pk", "number")
+        )
+    summary = summarise_field(ref)
     frame: dict[str, Any] = {
         "scope": {"kind": ref.kind, "id": ref.id},
         "title": title,
         "version": standings_version(ref),
         **rounds_data(scope_rounds(ref)),
-        "any_provisional": any(row.provisional_games for row in rows),
+        "any_provisional": summary.provisional_games > 0,
         "tie_breaks": list(keys),
         "cut": (
             {
@@ -88,7 +91,7 @@ def _board(
             if has_cut and cut
             else None
         ),
-        "count": len(rows),
+        "count": summary.count,
         "next": paginator.get_next_link() if page is not None else None,
         "previous": paginator.get_previous_link() if page is not None else None,
         "results": results,

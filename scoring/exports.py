@@ -12,14 +12,15 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from django.utils.functional import Promise
 from django.utils.translation import pgettext_lazy
 
 from scoring.models import Standing
-from scoring.standings import RoundLine
+from scoring.selectors import ROW_FIELDS, board_rows, field_figures, flag_decided
+from scoring.standings import RoundLine, ScopeRef, scope_rounds
 
 COLUMNS = (
     "rank",
@@ -69,32 +70,48 @@ COLUMN_HEADERS: dict[str, Promise] = {
 }
 
 
-def standing_dict(row: Standing) -> dict[str, Any]:
+def row_dict(row: Mapping[str, Any]) -> dict[str, Any]:
+    """One exported row from a board row (`scoring.selectors.board_rows`, with its
+    `decided_by_playoff` flag): the fields of the JSON export and, in `COLUMNS` order, the
+    CSV's."""
     return {
-        "rank": row.rank,
-        "shared": bool(row.shared),
-        "entry": row.entry.number if row.entry is not None else None,
-        "player": row.player.display_name,
-        "player_id": row.player_id,
-        "points": row.points,
-        "games": row.games,
-        "daifugo": row.daifugo,
-        "fugo": row.fugo,
-        "heimin": row.heimin,
-        "hinmin": row.hinmin,
-        "daihinmin": row.daihinmin,
-        "fouls": row.fouls,
-        "miyako_ochi": row.miyako_ochi,
-        "best_set": row.best_set,
-        "penalty_points": row.penalty_points,
-        "warnings": row.warnings,
-        "provisional": row.provisional_games > 0,
-        "provisional_games": row.provisional_games,
-        "confirmed_points": row.confirmed_points,
-        "confirmed_rank": row.confirmed_rank,
+        "rank": row["rank"],
+        "shared": bool(row["shared"]),
+        "entry": row["entry_number"],
+        "player": row["player_name"],
+        "player_id": row["player_id"],
+        "points": row["points"],
+        "games": row["games"],
+        "daifugo": row["daifugo"],
+        "fugo": row["fugo"],
+        "heimin": row["heimin"],
+        "hinmin": row["hinmin"],
+        "daihinmin": row["daihinmin"],
+        "fouls": row["fouls"],
+        "miyako_ochi": row["miyako_ochi"],
+        "best_set": row["best_set"],
+        "penalty_points": row["penalty_points"],
+        "warnings": row["warnings"],
+        "provisional": row["provisional_games"] > 0,
+        "provisional_games": row["provisional_games"],
+        "confirmed_points": row["confirmed_points"],
+        "confirmed_rank": row["confirmed_rank"],
         # Placed among entrants level on every tie-break by a settled playoff (順位決定戦).
-        "decided_by_playoff": bool(row.decided_by_playoff),
+        "decided_by_playoff": bool(row["decided_by_playoff"]),
     }
+
+
+def standing_dict(row: Standing) -> dict[str, Any]:
+    """`row_dict` of a `Standing` read with its player and entry (webhook payloads)."""
+    values = {name: getattr(row, name) for name in ROW_FIELDS}
+    return row_dict(
+        {
+            **values,
+            "player_name": row.player.display_name,
+            "entry_number": row.entry.number if row.entry is not None else None,
+            "decided_by_playoff": row.decided_by_playoff,
+        }
+    )
 
 
 def rounds_data(rounds: Sequence[RoundLine]) -> dict[str, Any]:
@@ -106,11 +123,28 @@ def rounds_data(rounds: Sequence[RoundLine]) -> dict[str, Any]:
     }
 
 
-def standings_csv(rows: Sequence[Standing]) -> str:
+def standings_csv(rows: Iterable[Mapping[str, Any]]) -> str:
+    """The CSV export of board rows (`row_dict`), its header row in the active language."""
     out = io.StringIO()
     writer = csv.writer(out)
     writer.writerow([str(COLUMN_HEADERS[c]) for c in COLUMNS])
     for row in rows:
-        data = standing_dict(row)
+        data = row_dict(row)
         writer.writerow(["" if data[c] is None else data[c] for c in COLUMNS])
     return out.getvalue()
+
+
+def export_rows(ref: ScopeRef) -> list[dict[str, Any]]:
+    """Every row of the scope, in board order, as plain rows flagged as the boards flag them."""
+    return flag_decided(board_rows(ref), field_figures(ref, None).decided)
+
+
+def standings_json(ref: ScopeRef, title: str, version: int) -> dict[str, Any]:
+    """The JSON export: the scope, its version and rounds, and every row (`row_dict`)."""
+    return {
+        "scope": {"kind": ref.kind, "id": ref.id},
+        "title": title,
+        "version": version,
+        **rounds_data(scope_rounds(ref)),
+        "standings": [row_dict(row) for row in export_rows(ref)],
+    }

@@ -3,23 +3,47 @@
 Only published tournaments (not drafts) are shown, and nothing here can reach a hand: the
 pages read `Standing` and `GameResult` rows only.
 
+A board is paginated (`scoring.selectors.page_size` rows a page, with "find a player"); the
+print page and the exports have every row. What the public reads is built from plain rows and
+kept in the cache per (scope, standings version, page, language), so a version is rendered
+once however many people watch it.
+
 Live updates poll the board partial every few seconds while the tab is visible, sending the
-version they show (`?v=`); while the standings are unchanged the answer is an empty 204, which
-htmx does not swap.
+version they show (`?v=`); while the standings are unchanged the answer is an empty 204,
+which htmx does not swap. Once the board's URL and its version are in the cache (the scope a
+URL names is kept there when a page is served, and the version is published there by each
+recompute) that answer costs no query. Every answer with content first checks, in the
+database, that the tournament is public: a tournament set back to draft is never shown,
+though a poll of a page already open may still hear "unchanged" for `ADDRESS_SECONDS`.
+
+Public answers (the board partial, the embed, the exports, the 204) may be kept by a proxy or
+CDN for `PUBLIC_MAX_AGE` seconds: they carry an ETag of the version (a matching
+``If-None-Match`` gets a 304) and vary on ``HX-Request`` and the language (``Accept-Language``
+and the language cookie). Full pages carry a CSRF token and the visitor's header: private.
 """
 
 from __future__ import annotations
 
+import contextlib
+import json
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from functools import partial
-from typing import Any
+from typing import Any, TypeVar, cast
 
+import redis
 from django.conf import settings
+from django.core.cache import cache
+from django.core.paginator import InvalidPage, Paginator
+from django.core.serializers.json import DjangoJSONEncoder
 from django.db.models import QuerySet
-from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, render
-from django.utils.translation import pgettext
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils.cache import get_conditional_response, patch_cache_control, patch_vary_headers
+from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import get_language, pgettext
 from django.views.decorators.clickjacking import xframe_options_exempt
 from django.views.decorators.http import require_GET
 from django_htmx.middleware import HtmxDetails
@@ -27,18 +51,34 @@ from django_htmx.middleware import HtmxDetails
 from games.display import TITLE_LABELS
 from games.models import GameResult
 from scoring.charts import progression_svg
-from scoring.cuts import cut_line
-from scoring.exports import rounds_data, standing_dict, standings_csv
-from scoring.standings import (
-    ScopeRef,
-    result_is_provisional,
-    scope_rounds,
-    standings,
-    standings_version,
+from scoring.cuts import CutLine
+from scoring.exports import export_rows, standings_csv, standings_json
+from scoring.selectors import (
+    FIND_LIMIT,
+    board_rows,
+    field_figures,
+    find_rows,
+    flag_decided,
+    page_size,
+    summarise_field,
 )
+from scoring.standings import ScopeRef, result_is_provisional, scope_rounds, standings_version
 from tournaments.models import Bye, Penalty, Player, Season, Stage, Tournament
 from tournaments.points import TIE_BREAK_KEYS, tie_breaks
 from tournaments.selectors import public_tournaments
+
+# Seconds a proxy or CDN may serve a public answer without asking again: small, as a live
+# board's viewers expect a new version within a poll or two.
+PUBLIC_MAX_AGE = 2
+# Seconds a rendered board (or export) of one version is kept. What the standings version does
+# not cover — a renamed stage, a changed cut rule, a finished tournament — shows on new page
+# loads after at most this long.
+RENDERED_SECONDS = 60
+# Seconds the scope a board URL names is remembered for polls (see the module docstring).
+ADDRESS_SECONDS = 60
+
+
+T = TypeVar("T")
 
 
 class HtmxHttpRequest(HttpRequest):
@@ -54,55 +94,170 @@ class Board:
     season: Season | None = None
 
     @property
-    def url_args(self) -> list[object]:
+    def url(self) -> str:
+        """The board's own page (its polls and its pages' links go there)."""
         if self.season is not None:
-            return [self.season.pk]
+            return reverse("scoring:season", args=[self.season.pk])
         assert self.tournament is not None
-        return [self.tournament.slug] + ([self.stage.pk] if self.stage is not None else [])
+        if self.stage is not None:
+            return reverse("scoring:stage", args=[self.tournament.slug, self.stage.pk])
+        return reverse("scoring:tournament", args=[self.tournament.slug])
 
 
-def _public_tournament(slug: str) -> Tournament:
-    return get_object_or_404(public_tournaments(), slug=slug)
+@dataclass(frozen=True, slots=True)
+class BoardAddress:
+    """What a board's URL names: a tournament (its slug), one of its stages, or a season."""
+
+    slug: str = ""
+    stage_id: int | None = None
+    season_id: int | None = None
+
+    @property
+    def cache_key(self) -> str:
+        return f"board:address:{self.slug}:{self.stage_id}:{self.season_id}"
+
+    def board(self) -> Board:
+        """The board, from the database: 404 unless it is public. Remembers its scope for
+        the polls of this address."""
+        board = self._public_board()
+        _remember_scope(self, board.ref)
+        return board
+
+    def _public_board(self) -> Board:
+        if self.season_id is not None:
+            season = get_object_or_404(Season.objects.select_related("league"), pk=self.season_id)
+            if (
+                not Tournament.objects.exclude(status=Tournament.Status.DRAFT)
+                .filter(season=season)
+                .exists()
+            ):
+                raise Http404("No published tournament in this season.")
+            return Board(ScopeRef.season(season.pk), str(season), None, season=season)
+        if self.stage_id is not None:
+            stage = get_object_or_404(
+                Stage.objects.select_related("tournament").exclude(
+                    tournament__status=Tournament.Status.DRAFT
+                ),
+                pk=self.stage_id,
+                tournament__slug=self.slug,
+            )
+            tournament = stage.tournament
+            title = f"{tournament.name} · {stage.name}"
+            return Board(ScopeRef.stage(stage.pk), title, tournament, stage)
+        tournament = get_object_or_404(
+            Tournament.objects.exclude(status=Tournament.Status.DRAFT), slug=self.slug
+        )
+        return Board(ScopeRef.tournament(tournament.pk), tournament.name, tournament)
 
 
-def _tournament_board(slug: str) -> Board:
-    tournament = _public_tournament(slug)
-    return Board(ScopeRef.tournament(tournament.pk), tournament.name, tournament)
+def _remember_scope(address: BoardAddress, ref: ScopeRef) -> None:
+    with contextlib.suppress(redis.RedisError):  # the next poll finds it in the database
+        cache.set(address.cache_key, ref.key, ADDRESS_SECONDS)
 
 
-def _stage_board(slug: str, stage_id: int) -> Board:
-    tournament = _public_tournament(slug)
-    stage = get_object_or_404(tournament.stages, pk=stage_id)
-    return Board(ScopeRef.stage(stage.pk), f"{tournament.name} · {stage.name}", tournament, stage)
+def _known_scope(address: BoardAddress) -> ScopeRef | None:
+    """The scope the address names, if a page of it was served lately (no query)."""
+    try:
+        key = cache.get(address.cache_key)
+    except redis.RedisError:
+        return None
+    if key is None:
+        return None
+    kind, _, scope_id = str(key).partition(":")
+    return ScopeRef(kind, int(scope_id))
 
 
-def _season_board(season_id: int) -> Board:
-    season = get_object_or_404(Season.objects.select_related("league"), pk=season_id)
-    if not public_tournaments().filter(season=season).exists():
-        raise Http404("No published tournament in this season.")
-    return Board(ScopeRef.season(season.pk), str(season), None, season=season)
+def _cached(key: str, build: Callable[[], T]) -> T:
+    """`build()`, kept under `key` for `RENDERED_SECONDS` for the next reader. With the cache
+    away, every reader builds it (slower, never wrong)."""
+    try:
+        found = cache.get(key)
+    except redis.RedisError:
+        return build()
+    if found is not None:
+        return cast(T, found)
+    value = build()
+    with contextlib.suppress(redis.RedisError):
+        cache.set(key, value, RENDERED_SECONDS)
+    return value
 
 
-def _context(board: Board) -> dict[str, Any]:
-    rows = standings(board.ref)
+def _page_number(request: HttpRequest) -> int:
+    text = request.GET.get("page", "1")
+    if not text.isdecimal() or int(text) < 1:
+        raise Http404("No such page.")
+    return int(text)
+
+
+def _etag(ref: ScopeRef, version: int, *parts: object) -> str:
+    """A strong ETag naming everything a public answer depends on: scope, version, language
+    and the answer's own parts (page, partial or embed, export format)."""
+    return '"' + "-".join(str(p) for p in (ref.kind, ref.id, version, get_language(), *parts)) + '"'
+
+
+def _public(response: HttpResponse, etag: str) -> HttpResponse:
+    patch_cache_control(response, public=True, max_age=PUBLIC_MAX_AGE)
+    response["ETag"] = etag
+    # The same URL answers htmx polls with the partial and browsers with the page.
+    patch_vary_headers(response, ["HX-Request"])
+    return response
+
+
+def _private(response: HttpResponse) -> HttpResponse:
+    patch_cache_control(response, private=True)
+    patch_vary_headers(response, ["HX-Request"])
+    return response
+
+
+def _unchanged_answer(
+    request: HttpRequest, ref: ScopeRef, parts: tuple[object, ...], *, public: bool
+) -> HttpResponse | None:
+    """The empty answer when the client already has the scope's current version: a 204 to an
+    htmx poll that sent it (`?v=`), a 304 to an ``If-None-Match`` of a public answer's ETag.
+    No query when the version is in the cache."""
+    version = standings_version(ref)
+    etag = _etag(ref, version, *parts)
+    if getattr(request, "htmx", False) and request.GET.get("v") == str(version):
+        return _public(HttpResponse(status=204), etag)
+    if public and (conditional := get_conditional_response(request, etag=etag)) is not None:
+        return _public(conditional, etag)
+    return None
+
+
+def _board_or_unchanged(
+    request: HttpRequest, address: BoardAddress, parts: tuple[object, ...], *, public: bool
+) -> Board | HttpResponse:
+    """The public board the address names, or the empty answer when the client is up to date
+    — found from the cache alone when the address was served lately, else after checking in
+    the database that the board is public (404 if not)."""
+    known = _known_scope(address)
+    if known is not None:
+        answer = _unchanged_answer(request, known, parts, public=public)
+        if answer is not None:
+            return answer
+    board = address.board()
+    answer = _unchanged_answer(request, board.ref, parts, public=public)
+    return board if answer is None else answer
+
+
+def _frame(board: Board, version: int, cut: CutLine | None) -> dict[str, Any]:
+    """What frames a board's rows, on the screen and on paper."""
     keys = (
         tie_breaks(board.tournament.points_table)
         if board.tournament is not None
         else tie_breaks({})
     )
-    cut = cut_line(board.stage, rows) if board.stage is not None else None
     if cut is not None and board.stage is not None:  # the rule in the page's language
         cut = replace(cut, rule=board.stage.advancement_label)
     rounds = scope_rounds(board.ref)
     return {
         "board": board,
-        "rows": rows,
-        "version": standings_version(board.ref),
+        "board_url": board.url,
+        "version": version,
         "cut": cut,
         "rounds": rounds,
         "all_complete": bool(rounds) and all(line.complete for line in rounds),
         "corrected": [line for line in rounds if line.corrected],
-        "any_provisional": any(row.provisional_games for row in rows),
         "tie_breaks": [str(TIE_BREAK_KEYS[k]) for k in keys],
         # "total points, then more 大富豪 titles, then …": the keys as one phrase.
         "tie_breaks_text": pgettext("tie-breaks, one after another", ", then ").join(
@@ -111,19 +266,96 @@ def _context(board: Board) -> dict[str, Any]:
         "title_labels": TITLE_LABELS,
         "poll_seconds": settings.LEADERBOARD_POLL_SECONDS,
         "live": board.tournament is None or board.tournament.status != Tournament.Status.FINISHED,
+        "stages": (
+            list(board.tournament.stages.order_by("order")) if board.tournament is not None else []
+        ),
     }
 
 
-def _render_board(request: HtmxHttpRequest, board: Board, template: str) -> HttpResponse:
+def _page_context(board: Board, version: int, page: int, path: str) -> dict[str, Any]:
+    """One page of the board: its rows, the pages around it, and the figures of the whole
+    field every page shows (the cut line, the playoff flags, provisional results). `path`:
+    where its polls go (the board's page or the embed)."""
+    size = page_size()
+    # The whole field's figures: once per version for every page and language.
+    summary, figures = _cached(
+        f"board:field:{board.ref.key}:v{version}",
+        lambda: (summarise_field(board.ref), field_figures(board.ref, board.stage)),
+    )
+    paginator = Paginator(range(summary.count), size)
+    try:
+        shown = paginator.page(page)
+    except InvalidPage as error:
+        raise Http404("No such page.") from error
+    offset = (shown.number - 1) * size
+    context = _frame(board, version, figures.cut)
+    cut = context["cut"]
+    line_page = (
+        (len(cut.advancing) - 1) // size + 1 if cut is not None and cut.line_after_entry else None
+    )
+    poll = f"{path}?v={version}" if page == 1 else f"{path}?page={page}&v={version}"
+    return {
+        **context,
+        "rows": flag_decided(board_rows(board.ref)[offset : offset + size], figures.decided),
+        "any_provisional": summary.provisional_games > 0,
+        "page": shown,
+        "page_range": list(paginator.get_elided_page_range(page, on_each_side=1, on_ends=1)),
+        "ellipsis": paginator.ELLIPSIS,
+        "total": summary.count,
+        "cut_line_page": line_page,
+        "poll_url": poll,
+    }
+
+
+def _serve_board(request: HtmxHttpRequest, address: BoardAddress, variant: str) -> HttpResponse:
+    """The board page (`variant` "standings") or the embed ("embed", its first page only): the
+    htmx partial of a poll, or the whole page; rendered once per version, page and language."""
+    find = request.GET.get("find", "").strip()
+    if variant == "standings" and find:
+        return _find_player(request, address.board(), find)
+    page = 1 if variant == "embed" else _page_number(request)
+    part = "board" if request.htmx else "page"
+    # The board page's shell carries the visitor's CSRF token and header: not for a proxy.
+    public = part == "board" or variant == "embed"
+    found = _board_or_unchanged(request, address, (variant, part, page), public=public)
+    if isinstance(found, HttpResponse):
+        return found
+    board = found
     version = standings_version(board.ref)
-    if request.htmx and request.GET.get("v") == str(version):
-        return HttpResponse(status=204)  # unchanged: htmx keeps what it shows
-    context = _context(board)
-    if board.tournament is not None:
-        context["stages"] = list(board.tournament.stages.order_by("order"))
-    if request.htmx:
-        return render(request, f"{template}#board", context)
-    return render(request, template, context)
+    template = "scoring/embed.html" if variant == "embed" else "scoring/board.html"
+    html = _cached(
+        f"board:{variant}:{part}:{board.ref.key}:v{version}:{get_language()}:p{page}",
+        lambda: render_to_string(
+            f"{template}#board" if part == "board" else template,
+            _page_context(board, version, page, request.path),
+            request,
+        ),
+    )
+    if public:
+        return _public(HttpResponse(html), _etag(board.ref, version, variant, part, page))
+    content: SafeString = mark_safe(html)  # rendered by our own templates, escaped there
+    return _private(render(request, "scoring/standings.html", {"board": board, "content": content}))
+
+
+def _find_player(request: HttpRequest, board: Board, text: str) -> HttpResponse:
+    """The "find a player" box: one match goes to its page, the row highlighted (the URL's
+    fragment names it, a stylesheet's `:target`); several, or none, are listed."""
+    found = find_rows(board.ref, text)
+    for row in found:
+        row["url"] = f"{board.url}?page={row['page']}#player-{row['player_id']}"
+    if len(found) == 1:
+        return HttpResponseRedirect(found[0]["url"])
+    return render(
+        request,
+        "scoring/find.html",
+        {
+            "board": board,
+            "board_url": board.url,
+            "text": text,
+            "rows": found[:FIND_LIMIT],
+            "more": len(found) > FIND_LIMIT,
+        },
+    )
 
 
 @require_GET
@@ -133,69 +365,91 @@ def standings_index(request: HttpRequest) -> HttpResponse:
 
 @require_GET
 def tournament_standings(request: HtmxHttpRequest, slug: str) -> HttpResponse:
-    return _render_board(request, _tournament_board(slug), "scoring/standings.html")
+    return _serve_board(request, BoardAddress(slug), "standings")
 
 
 @require_GET
 def stage_standings(request: HtmxHttpRequest, slug: str, stage_id: int) -> HttpResponse:
-    return _render_board(request, _stage_board(slug, stage_id), "scoring/standings.html")
+    return _serve_board(request, BoardAddress(slug, stage_id=stage_id), "standings")
 
 
 @require_GET
 def season_standings(request: HtmxHttpRequest, season_id: int) -> HttpResponse:
-    return _render_board(request, _season_board(season_id), "scoring/standings.html")
+    return _serve_board(request, BoardAddress(season_id=season_id), "standings")
+
+
+def _print(request: HttpRequest, address: BoardAddress) -> HttpResponse:
+    """The standings as a printable page (A4, no navigation), provisional marks included:
+    every row — it is for a printer — from plain rows."""
+    board = address.board()
+    figures = field_figures(board.ref, board.stage)
+    rows = flag_decided(board_rows(board.ref), figures.decided)
+    context = {
+        **_frame(board, standings_version(board.ref), figures.cut),
+        "rows": rows,
+        "any_provisional": any(row["provisional_games"] for row in rows),
+    }
+    return render(request, "scoring/standings_print.html", context)
 
 
 @require_GET
 def tournament_standings_print(request: HttpRequest, slug: str) -> HttpResponse:
-    """The standings as a printable page (A4, no navigation), provisional marks included."""
-    return render(request, "scoring/standings_print.html", _context(_tournament_board(slug)))
+    return _print(request, BoardAddress(slug))
 
 
 @require_GET
 def stage_standings_print(request: HttpRequest, slug: str, stage_id: int) -> HttpResponse:
-    return render(request, "scoring/standings_print.html", _context(_stage_board(slug, stage_id)))
+    return _print(request, BoardAddress(slug, stage_id=stage_id))
 
 
 @require_GET
 @xframe_options_exempt  # meant to be framed by club and venue sites
 def embed(request: HtmxHttpRequest, slug: str) -> HttpResponse:
-    board = _tournament_board(slug)
-    return _render_board(request, board, "scoring/embed.html")
+    return _serve_board(request, BoardAddress(slug), "embed")
 
 
 # --- exports ---------------------------------------------------------------------------------
 
 
-def _export(board: Board, fmt: str, name: str) -> HttpResponse:
-    rows = standings(board.ref)
+def _export(request: HttpRequest, address: BoardAddress, fmt: str, name: str) -> HttpResponse:
+    """Every row as CSV or JSON, built from plain rows once per version (and language: the
+    CSV's header row is in the reader's)."""
+    found = _board_or_unchanged(request, address, ("export", fmt), public=True)
+    if isinstance(found, HttpResponse):
+        return found
+    board = found
+    version = standings_version(board.ref)
+    key = f"board:export:{fmt}:{board.ref.key}:v{version}:{get_language()}"
     if fmt == "csv":
-        response = HttpResponse(standings_csv(rows), content_type="text/csv; charset=utf-8")
+        csv_text = _cached(key, lambda: standings_csv(export_rows(board.ref)))
+        response = HttpResponse(csv_text, content_type="text/csv; charset=utf-8")
         response["Content-Disposition"] = f'attachment; filename="{name}-standings.csv"'
-        return response
-    body = {
-        "scope": {"kind": board.ref.kind, "id": board.ref.id},
-        "title": board.title,
-        "version": standings_version(board.ref),
-        **rounds_data(scope_rounds(board.ref)),
-        "standings": [standing_dict(row) for row in rows],
-    }
-    return JsonResponse(body, json_dumps_params={"ensure_ascii": False})
+    else:
+        json_text = _cached(
+            key,
+            lambda: json.dumps(
+                standings_json(board.ref, board.title, version),
+                cls=DjangoJSONEncoder,
+                ensure_ascii=False,
+            ),
+        )
+        response = HttpResponse(json_text, content_type="application/json")
+    return _public(response, _etag(board.ref, version, "export", fmt))
 
 
 @require_GET
 def tournament_export(request: HttpRequest, slug: str, fmt: str) -> HttpResponse:
-    return _export(_tournament_board(slug), fmt, slug)
+    return _export(request, BoardAddress(slug), fmt, slug)
 
 
 @require_GET
 def stage_export(request: HttpRequest, slug: str, stage_id: int, fmt: str) -> HttpResponse:
-    return _export(_stage_board(slug, stage_id), fmt, f"{slug}-stage-{stage_id}")
+    return _export(request, BoardAddress(slug, stage_id=stage_id), fmt, f"{slug}-stage-{stage_id}")
 
 
 @require_GET
 def season_export(request: HttpRequest, season_id: int, fmt: str) -> HttpResponse:
-    return _export(_season_board(season_id), fmt, f"season-{season_id}")
+    return _export(request, BoardAddress(season_id=season_id), fmt, f"season-{season_id}")
 
 
 # --- players ---------------------------------------------------------------------------------

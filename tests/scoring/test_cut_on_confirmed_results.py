@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 from django.test import Client
+from django.utils import translation
 
 from games.models import Game
 from scoring.cuts import cut_line
@@ -104,7 +105,8 @@ def test_tournaments_without_scoring_also_rank_on_confirmed_points(
     )
     ranking.register_stage_ranking(None)  # tournaments alone: total points, no tie-breaks
     try:
-        alone = ranking.stage_ranking(cup.stage)
+        with translation.override("en"):  # the basis is said in the reader's language
+            alone = ranking.stage_ranking(cup.stage)
     finally:
         ranking.register_stage_ranking(scoring_ranking)
 

@@ -1,0 +1,167 @@
+"""Reading the public boards (順位表) as plain rows: one page for the screen, every row for print
+and exports, and the figures computed over the whole field.
+
+At 10,000 entrants a board built from `Standing` instances with their player and entry, and a
+template over all of them, took seconds and weighed megabytes. Here a row is a `values()` dict
+(the `Standing` columns the boards show, with `player_name` and `entry_number`), the screen
+reads one page of them, and what needs the whole field — the cut line, the places a playoff
+decided — reads only the few columns it compares (`FieldRows`), and only when it is needed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Any, overload
+
+from django.conf import settings
+from django.db.models import Count, F, Q, QuerySet, Sum
+
+from scoring.cuts import CutLine, cut_line
+from scoring.models import Scope, Standing
+from scoring.standings import KEY_COLUMN, ScopeRef, decided_by_playoff, scope_filter
+from tournaments.models import Stage
+
+Row = dict[str, Any]
+
+# The board's order, as `scoring.standings.standings` gives it.
+BOARD_ORDER = ("rank", "player__display_name", "player_id")
+# The `Standing` columns a board row shows (with `player_name` and `entry_number`).
+ROW_FIELDS = (
+    "rank",
+    "shared",
+    "entry_id",
+    "player_id",
+    "points",
+    "games",
+    "daifugo",
+    "fugo",
+    "heimin",
+    "hinmin",
+    "daihinmin",
+    "fouls",
+    "miyako_ochi",
+    "best_set",
+    "penalty_points",
+    "warnings",
+    "provisional_games",
+    "confirmed_points",
+    "confirmed_rank",
+)
+# What the cut line and the playoff flags compare, for every row of the scope.
+FIELD_COLUMNS = ("entry_id", "rank", "confirmed_rank", "provisional_games", *KEY_COLUMN.values())
+# Matches "find a player" lists at most (a longer list is no help; the reader types more).
+FIND_LIMIT = 20
+
+
+def page_size() -> int:
+    """Rows on one page of a public board (``LEADERBOARD_PAGE_SIZE``, 100 by default)."""
+    return int(getattr(settings, "LEADERBOARD_PAGE_SIZE", 100))
+
+
+def board_rows(ref: ScopeRef) -> QuerySet[Standing, Row]:
+    """The scope's rows in board order, as plain dicts (slice it for a page)."""
+    rows: QuerySet[Standing, Row] = (
+        Standing.objects.filter(**scope_filter(ref))
+        .order_by(*BOARD_ORDER)
+        .values(*ROW_FIELDS, player_name=F("player__display_name"), entry_number=F("entry__number"))
+    )
+    return rows
+
+
+@dataclass(frozen=True, slots=True)
+class FieldSummary:
+    """What the whole field says about itself: its size and its provisional results."""
+
+    count: int
+    provisional_games: int
+
+    def pages(self, size: int) -> int:
+        return max(1, -(-self.count // size))
+
+
+def summarise_field(ref: ScopeRef) -> FieldSummary:
+    found = Standing.objects.filter(**scope_filter(ref)).aggregate(
+        count=Count("pk"), provisional=Sum("provisional_games")
+    )
+    return FieldSummary(found["count"], found["provisional"] or 0)
+
+
+class FieldRows(Sequence[Standing]):
+    """Every row of the scope in board order, with only the columns the cut line and the
+    playoff flags compare (no player, no entry), read the first time they are looked at: a
+    tournament board with no settled playoff never reads them (`decided_by_playoff` returns
+    before), and at 10,000 entrants they are most of a page's cost."""
+
+    def __init__(self, ref: ScopeRef) -> None:
+        self.ref = ref
+
+    @cached_property
+    def rows(self) -> list[Standing]:
+        rows = Standing.objects.filter(**scope_filter(self.ref)).order_by(*BOARD_ORDER)
+        return list(rows.only(*FIELD_COLUMNS))
+
+    @overload
+    def __getitem__(self, index: int) -> Standing: ...
+    @overload
+    def __getitem__(self, index: slice) -> list[Standing]: ...
+    def __getitem__(self, index: int | slice) -> Standing | list[Standing]:
+        return self.rows[index]
+
+    def __len__(self) -> int:
+        return len(self.rows)
+
+
+@dataclass(frozen=True, slots=True)
+class FieldFigures:
+    """Figures over the whole field that every page of a board shows: the stage's cut line
+    (None for a tournament or a season) and the entries whose place a playoff decided."""
+
+    cut: CutLine | None
+    decided: frozenset[int]
+
+
+def field_figures(ref: ScopeRef, stage: Stage | None) -> FieldFigures:
+    rows = FieldRows(ref)
+    return FieldFigures(
+        cut=cut_line(stage, rows.rows) if stage is not None else None,
+        decided=decided_by_playoff(ref, rows),
+    )
+
+
+def flag_decided(rows: Iterable[Row], decided: frozenset[int]) -> list[Row]:
+    """The rows, each with `decided_by_playoff` set (see `Standing.decided_by_playoff`)."""
+    return [{**row, "decided_by_playoff": row["entry_id"] in decided} for row in rows]
+
+
+def rows_before(ref: ScopeRef, row: Row) -> int:
+    """How many rows come before `row` in board order (its place on the board, from 0)."""
+    rank, name, player = row["rank"], row["player_name"], row["player_id"]
+    return (
+        Standing.objects.filter(**scope_filter(ref))
+        .filter(
+            Q(rank__lt=rank)
+            | Q(rank=rank, player__display_name__lt=name)
+            | Q(rank=rank, player__display_name=name, player_id__lt=player)
+        )
+        .count()
+    )
+
+
+def find_rows(ref: ScopeRef, text: str) -> list[Row]:
+    """The rows of the entrant whose entry number `text` is (``23`` or ``#23``), else of the
+    players whose name (or kana) contains it; at most `FIND_LIMIT` + 1 (one more says there
+    are more), in board order, each with the `page` of the board it is on. A season's rows
+    are per player, not entry: there a number is looked for in the names."""
+    text = text.strip()
+    if not text:
+        return []
+    number = text.removeprefix("#")
+    if number.isdigit() and ref.kind != Scope.SEASON:
+        matches = Q(entry__number=int(number))
+    else:
+        matches = Q(player__display_name__icontains=text) | Q(player__name_kana__icontains=text)
+    size = page_size()
+    found = list(board_rows(ref).filter(matches)[: FIND_LIMIT + 1])
+    return [{**row, "page": rows_before(ref, row) // size + 1} for row in found]
