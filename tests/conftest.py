@@ -119,6 +119,15 @@ def fast_password_hashing(settings: Any) -> None:
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Browser tests run last (after pytest-django's own ordering, kept otherwise): Playwright's
+    sync API keeps an event loop running in the main thread for the rest of the session, and
+    Django's test client cannot call an async view (the live feed) from a thread where a loop
+    runs."""
+    items.sort(key=lambda item: item.get_closest_marker("browser") is not None)
+
+
 @pytest.fixture(autouse=True)
 def empty_cache() -> Iterator[None]:
     """Each test starts with an empty cache: versions, rendered pages and token lookups cached
