@@ -61,7 +61,7 @@ from games.models import Game, GameResult
 from scoring.models import Scope, Standing, StandingsVersion
 from tournaments.models import Bye, Entry, Penalty, Round, Season, Stage, Table, Tournament
 from tournaments.points import DEFAULT_TIE_BREAKS, TIE_BREAK_KEYS, points_for, tie_breaks
-from tournaments.selectors import main_stages, stage_participants
+from tournaments.selectors import main_stages, stage_participant_ids
 from tournaments.services import playoff_order, settled_playoffs
 
 log = logging.getLogger(__name__)
@@ -256,7 +256,7 @@ def _plan(ref: ScopeRef) -> _Plan:
     if ref.kind == Scope.STAGE:
         stage = Stage.objects.select_related("tournament").get(pk=ref.id)
         stages = _ids(_stage_ids(stage))
-        participants = [e.pk for e in stage_participants(stage)]
+        participants = stage_participant_ids(stage)
         return _Plan(
             result_joins=(f"JOIN {tbl} t ON t.id = g.table_id JOIN {rnd} rd ON rd.id = t.round_id"),
             result_where=f"rd.stage_id IN ({stages})",

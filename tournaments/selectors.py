@@ -144,13 +144,20 @@ def stage_participants(stage: Stage) -> list[Entry]:
     The first stage: every checked-in entry not seeded into a later stage. A later stage: the
     entries advanced or seeded into it (`StageEntrant`) that are still checked in.
     """
+    return list(_participants(stage).select_related("player").order_by("number"))
+
+
+def stage_participant_ids(stage: Stage) -> list[int]:
+    """The ids of `stage_participants` (standings need no more of the entries)."""
+    return list(_participants(stage).values_list("pk", flat=True))
+
+
+def _participants(stage: Stage) -> QuerySet[Entry]:
     checked_in = stage.tournament.entries.filter(status=Entry.Status.CHECKED_IN)
     first = first_stage(stage.tournament)
     if first is not None and first.pk == stage.pk:
-        qs = checked_in.filter(Q(seeded_into__isnull=True) | Q(seeded_into=stage))
-    else:
-        qs = checked_in.filter(stage_places__stage=stage)
-    return list(qs.select_related("player").order_by("number"))
+        return checked_in.filter(Q(seeded_into__isnull=True) | Q(seeded_into=stage))
+    return checked_in.filter(stage_places__stage=stage)
 
 
 def stage_totals(stage: Stage) -> dict[int, int]:
