@@ -33,7 +33,6 @@ import asyncio
 import http.client
 import json
 import os
-import random
 import re
 import signal
 import statistics
@@ -100,59 +99,15 @@ Game = tuple[int, int, list[dict[str, object]]]  # game id, table id, its moves 
 
 
 def create_games(count: int) -> tuple[str, list[Game]]:
-    """`count` tables with a started game each and a legal random game to play on each."""
-    from django.contrib.auth.models import User
-    from django.utils import timezone
+    """`count` tables with a started game each and a legal random game to play on each
+    (benchmarks/api.py's set-up), with the table of each game."""
+    from api import create_games as create_api_games
 
-    from games.auth import issue_device_token
-    from games.engine import apply, legal_moves
-    from games.engine.record import move_to_json
-    from games.services import start_game
-    from games.state import initial_state
-    from tournaments.deals import commitment_for, new_seed
-    from tournaments.models import Entry, Official, Player, Round, Seat, Stage, Table, Tournament
+    from games.models import Game as GameRow
 
-    stamp = str(time.time_ns())
-    referee = User.objects.create_user(f"bench-live-{stamp}")
-    cup = Tournament.objects.create(
-        name=f"Live bench {stamp}", slug=f"live-bench-{stamp}", status="running"
-    )
-    Official.objects.create(tournament=cup, user=referee, role="referee")
-    stage = Stage.objects.create(tournament=cup, order=1, name="Bench")
-    seed = new_seed()
-    round_ = Round.objects.create(
-        stage=stage,
-        number=1,
-        status="published",
-        published_at=timezone.now(),
-        seed_secret=seed,
-        seed_commitment=commitment_for(seed),
-    )
-    players = Player.objects.bulk_create(Player(display_name=f"P{i}") for i in range(count * 4))
-    entries = Entry.objects.bulk_create(
-        Entry(tournament=cup, player=p, number=i + 1) for i, p in enumerate(players)
-    )
-    tables = Table.objects.bulk_create(
-        Table(round=round_, number=n + 1, referee=referee) for n in range(count)
-    )
-    Seat.objects.bulk_create(
-        Seat(table=t, round=round_, entry=entries[4 * n + k], position=k + 1)
-        for n, t in enumerate(tables)
-        for k in range(4)
-    )
-    rng = random.Random(14)
-    games: list[Game] = []
-    for table in tables:
-        game = start_game(table, referee)
-        state = initial_state(game)
-        moves = []
-        while not state.is_over:
-            move = rng.choice(list(legal_moves(state)))
-            state, _ = apply(state, move)
-            moves.append(move_to_json(move))
-        games.append((game.pk, table.pk, moves))
-    _, raw = issue_device_token(referee, "bench")
-    return raw, games
+    token, games = create_api_games(count)
+    tables = dict(GameRow.objects.filter(pk__in=[g for g, _ in games]).values_list("pk", "table"))
+    return token, [(game_id, tables[game_id], moves) for game_id, moves in games]
 
 
 # --- processes ---------------------------------------------------------------------------

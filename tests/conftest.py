@@ -154,3 +154,26 @@ def client() -> Client:
 def client_ja() -> Client:
     """A browser that asks for Japanese, as a phone set to Japanese does."""
     return browser("ja")
+
+
+@pytest.fixture
+def shared_redis(settings: Any) -> Iterator[dict[str, str]]:
+    """Redis as production uses it (the cache, sessions, the live channel: `REDIS_URL`), under
+    a key prefix of this test's own; only those keys are deleted afterwards. Yields the
+    variables another process needs to share it."""
+    import redis
+
+    url = os.environ.get("CELERY_BROKER_URL", "redis://127.0.0.1:6379/15")
+    prefix = f"test-{uuid.uuid4().hex}"
+    settings.REDIS_URL = url
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": url,
+            "KEY_PREFIX": prefix,
+        }
+    }
+    yield {"REDIS_URL": url, "CACHE_KEY_PREFIX": prefix}
+    client = redis.Redis.from_url(url)
+    for key in client.scan_iter(f"{prefix}*"):
+        client.delete(key)

@@ -7,8 +7,6 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-import uuid
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -94,28 +92,6 @@ def test_a_token_revoked_when_its_official_is_removed_is_refused_at_once(
         authenticate(raw)
 
 
-@pytest.fixture
-def shared_cache(settings: Any) -> Iterator[dict[str, str]]:
-    """The Redis cache production uses, under a key prefix of this test's own (nothing else in
-    that Redis database is touched)."""
-    redis_url = os.environ.get("CELERY_BROKER_URL", "redis://127.0.0.1:6379/15")
-    prefix = f"test-tokens-{uuid.uuid4().hex}"
-    settings.REDIS_URL = redis_url
-    settings.CACHES = {
-        "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
-            "LOCATION": redis_url,
-            "KEY_PREFIX": prefix,
-        }
-    }
-    yield {"REDIS_URL": redis_url, "CACHE_KEY_PREFIX": prefix}
-    import redis
-
-    client = redis.Redis.from_url(redis_url)
-    for key in client.scan_iter(f"{prefix}*"):
-        client.delete(key)
-
-
 REVOKE = """
 import django; django.setup()
 from games.auth import revoke_device_token
@@ -126,7 +102,7 @@ revoke_device_token(DeviceToken.objects.get(pk={pk}))
 
 @pytest.mark.integration
 def test_a_token_revoked_in_another_process_is_refused_here_at_once(
-    transactional_db: None, shared_cache: dict[str, str]
+    transactional_db: None, shared_redis: dict[str, str]
 ) -> None:
     user: User = UserFactory()
     token, raw = issue_device_token(user, "phone")
@@ -137,7 +113,7 @@ def test_a_token_revoked_in_another_process_is_refused_here_at_once(
 
     env = {
         **os.environ,
-        **shared_cache,
+        **shared_redis,
         "DATABASE_URL": database_url_for_test_db(),
         "DJANGO_SETTINGS_MODULE": "config.settings",
     }

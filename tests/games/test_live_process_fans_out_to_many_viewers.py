@@ -12,12 +12,9 @@ import subprocess
 import sys
 import threading
 import time
-import uuid
 from collections.abc import Iterator
-from typing import Any
 
 import pytest
-import redis
 from django.db import connection
 
 from games.models import Game
@@ -35,26 +32,6 @@ def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
-
-
-@pytest.fixture
-def shared_redis(settings: Any) -> Iterator[dict[str, str]]:
-    """Redis as production uses it (cache and live channel), under a key prefix of this
-    test's own: nothing else in that Redis database is touched."""
-    url = os.environ.get("CELERY_BROKER_URL", "redis://127.0.0.1:6379/15")
-    prefix = f"test-live-{uuid.uuid4().hex}"
-    settings.REDIS_URL = url
-    settings.CACHES = {
-        "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
-            "LOCATION": url,
-            "KEY_PREFIX": prefix,
-        }
-    }
-    yield {"REDIS_URL": url, "CACHE_KEY_PREFIX": prefix}
-    client = redis.Redis.from_url(url)
-    for key in client.scan_iter(f"{prefix}*"):
-        client.delete(key)
 
 
 @pytest.fixture
