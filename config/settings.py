@@ -72,8 +72,11 @@ MIDDLEWARE = [
     "django_htmx.middleware.HtmxMiddleware",
 ]
 
-if not DEBUG:
-    # runserver serves static files in development; WhiteNoise does it behind gunicorn.
+if not DEBUG and env.bool("SERVE_STATIC", default=True):
+    # runserver serves static files in development; WhiteNoise does it behind gunicorn. The
+    # live process (config/asgi.py) serves no files and turns it off: WhiteNoise's middleware
+    # is synchronous, and under ASGI one synchronous middleware puts every request (every
+    # stream opening) through threads.
     MIDDLEWARE.insert(1, "whitenoise.middleware.WhiteNoiseMiddleware")
 
 ROOT_URLCONF = "config.urls"

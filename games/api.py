@@ -30,7 +30,7 @@ from rest_framework.views import APIView
 from config import broadcast
 from games import services
 from games.auth import DeviceTokenAuthentication, require_scope, scope_allows
-from games.live import current_table_version, table_scope
+from games.live import current_table_version, may_watch, table_scope
 from games.models import DeviceToken, Game, ResultVersion
 from games.public import live_table, public_move
 from games.serializers import (
@@ -254,10 +254,10 @@ def _sse(event: str, data: dict[str, Any]) -> str:
 
 def _visible_table_version(request: HttpRequest, table_id: int) -> str:
     """The table's current version if `request` may see the table (else 404). Run once when a
-    stream opens; the database connection it used is closed before the stream starts, so an
-    open stream holds none."""
+    stream opens; the database connection it used, if any, is closed before the stream starts,
+    so an open stream holds none."""
     try:
-        if not visible_tables(request.user).filter(pk=table_id).exists():
+        if not may_watch(request.user, table_id):
             raise Http404("No such table.")
         return current_table_version(table_id)
     finally:

@@ -15,12 +15,15 @@ from __future__ import annotations
 import logging
 from functools import partial
 
+from django.contrib.auth.models import AnonymousUser
+from django.core.cache import cache
 from django.db.models import Max, OuterRef, Subquery
 from django.dispatch import Signal
 
 from config import broadcast
 from games.models import LATEST_FIRST, Game
 from tournaments.models import Table
+from tournaments.permissions import AnyUser
 
 log = logging.getLogger(__name__)
 
@@ -47,6 +50,35 @@ def notify_table_changed(table_id: int, game_id: int, version: int) -> None:
 
 def table_scope(table_id: int) -> str:
     return f"table:{table_id}"
+
+
+# How long "this table is public" (its round and tournament published) is trusted when a
+# visitor opens a feed or a poll renders a new version: a thousand phones opening the final's
+# table at once cost one query, not one each. A table hidden meanwhile is refused this much
+# later; what a feed carries is a version (no game data).
+PUBLIC_TABLE_SECONDS = 10
+
+
+def table_is_public(table_id: int) -> bool:
+    """Whether anyone may watch the table: from the cache, else one query (then cached)."""
+    from tournaments.selectors import visible_tables  # tournaments' services import this module
+
+    key = f"live:public:{table_scope(table_id)}"
+    public = cache.get(key)
+    if public is None:
+        public = visible_tables(AnonymousUser()).filter(pk=table_id).exists()
+        cache.set(key, public, PUBLIC_TABLE_SECONDS)
+    return bool(public)
+
+
+def may_watch(user: AnyUser, table_id: int) -> bool:
+    """Whether `user` may follow the table live: the public may if it is public; organisers and
+    referees also follow the tables they may see before it is."""
+    from tournaments.selectors import visible_tables
+
+    if table_is_public(table_id):
+        return True
+    return user.is_authenticated and visible_tables(user).filter(pk=table_id).exists()
 
 
 def current_table_version(table_id: int) -> str:

@@ -12,10 +12,9 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.contrib.auth.models import AnonymousUser
 from django.core.cache import cache
 from django.core.exceptions import PermissionDenied
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.utils.cache import patch_vary_headers
@@ -37,7 +36,7 @@ from games.display import (
 )
 from games.engine import PHASE_EXCHANGE, PHASE_PLAY, State, card_names, is_legal, observe
 from games.engine import Move as EngineMove
-from games.live import current_table_version
+from games.live import current_table_version, may_watch, table_is_public
 from games.models import LATEST_FIRST, Game, Move
 from games.official_views import parse_quick_outcomes, quick_outcome_choices
 from games.public import live_table
@@ -529,11 +528,12 @@ def live(request: HtmxHttpRequest, table_id: int) -> HttpResponse:
     if request.htmx:
         fragment = cache.get(_fragment_key(table_id, version))
         if fragment is None:
-            table = get_object_or_404(visible_tables(request.user), pk=table_id)
-            fragment = _live_fragment(table, version)
+            if not may_watch(request.user, table_id):
+                raise Http404("No such table.")
+            fragment = _live_fragment(table_id, version)
         return _public(HttpResponse(fragment), version)
     table = get_object_or_404(visible_tables(request.user), pk=table_id)
-    fragment = cache.get(_fragment_key(table_id, version)) or _live_fragment(table, version)
+    fragment = cache.get(_fragment_key(table_id, version)) or _live_fragment(table_id, version)
     return render(request, "games/live.html", {"table": table, "fragment": fragment})
 
 
@@ -548,10 +548,10 @@ def _public(response: HttpResponse, version: str) -> HttpResponse:
     return response
 
 
-def _live_fragment(table: Table, version: str) -> str:
+def _live_fragment(table_id: int, version: str) -> str:
     """The public view of the table at `version`, rendered; kept in the cache when the public
     may see the table (a referee's own table in a draft round is rendered for them alone)."""
-    data = live_table(table.pk)
+    data = live_table(table_id)
     game = data["game"]
     trick: list[dict[str, str]] = []
     if game and game["state"] and game["state"]["table"]:
@@ -576,7 +576,7 @@ def _live_fragment(table: Table, version: str) -> str:
         for r in (game or {}).get("results") or []
     ]
     ctx = {
-        "table": table,
+        "table_id": table_id,
         "version": version,
         "game": game,
         "status_label": GAME_STATUS_LABELS.get((game or {}).get("status", ""), ""),
@@ -589,6 +589,6 @@ def _live_fragment(table: Table, version: str) -> str:
         "results": results,
     }
     fragment = render_to_string("games/live.html#live", ctx)
-    if visible_tables(AnonymousUser()).filter(pk=table.pk).exists():
-        cache.set(_fragment_key(table.pk, version), fragment, LIVE_FRAGMENT_SECONDS)
+    if table_is_public(table_id):
+        cache.set(_fragment_key(table_id, version), fragment, LIVE_FRAGMENT_SECONDS)
     return fragment

@@ -86,3 +86,31 @@ def test_listeners_hear_of_a_move_only_after_commit(
         table_changed.disconnect(listener)
 
     assert heard == [{"table_id": crew.table.pk, "game_id": t17_game.pk, "version": 1}]
+
+
+@pytest.mark.django_db
+@override_settings(LIVE_FEED_SECONDS=0.05, LIVE_FEED_POLL_SECONDS=0.01)
+def test_a_crowd_opening_a_public_table_costs_one_query(
+    client: Client, crew: Crew, t17_game: Game, django_assert_num_queries: Any
+) -> None:
+    streamed(client.get(f"/api/tables/{crew.table.pk}/events/"))  # the first visitor asks
+
+    with django_assert_num_queries(0):
+        for _ in range(3):
+            text = streamed(client.get(f"/api/tables/{crew.table.pk}/events/"))
+
+    assert text.startswith("retry: 2000\n\nevent: table\n")
+
+
+@pytest.mark.django_db
+@override_settings(LIVE_FEED_SECONDS=0.05, LIVE_FEED_POLL_SECONDS=0.01)
+def test_the_organiser_sees_the_feed_of_a_table_the_public_may_not(
+    client: Client, crew: Crew, t17_game: Game
+) -> None:
+    crew.table.round.status = "draft"
+    crew.table.round.save(update_fields=["status"])
+    assert client.get(f"/api/tables/{crew.table.pk}/events/").status_code == 404
+
+    client.force_login(crew.organiser)
+
+    assert client.get(f"/api/tables/{crew.table.pk}/events/").status_code == 200
