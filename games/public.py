@@ -50,15 +50,13 @@ def public_move(row: Move, over: bool) -> dict[str, Any]:
 
 
 def seat_names(table_id: int) -> list[dict[str, Any]]:
-    seats = Seat.objects.filter(table_id=table_id).select_related("entry__player")
+    # Plain rows: every new version of a live table renders this.
+    seats = Seat.objects.filter(table_id=table_id).order_by("position")
     return [
-        {
-            "seat": s.position - 1,
-            "position": s.position,
-            "entry_number": s.entry.number,
-            "player": s.entry.player.display_name,
-        }
-        for s in seats.order_by("position")
+        {"seat": position - 1, "position": position, "entry_number": number, "player": name}
+        for position, number, name in seats.values_list(
+            "position", "entry__number", "entry__player__display_name"
+        )
     ]
 
 

@@ -7,7 +7,9 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 
 from games.live import table_version
 from games.models import Game
@@ -96,3 +98,19 @@ def test_a_table_the_public_may_not_see_is_never_kept_for_others(
 
     assert referee.get(live_url(crew, "old"), **POLL).status_code == 200
     assert browser("en").get(live_url(crew, "old"), **POLL).status_code == 404
+
+
+def test_whether_a_table_is_public_is_asked_once_not_at_every_version(
+    crew: Crew, t17_game: Game, django_capture_on_commit_callbacks: Any
+) -> None:
+    browser("en").get(live_url(crew, "old"), **POLL)
+    with django_capture_on_commit_callbacks(execute=True):
+        submit_move(t17_game, T17_MOVES[0], 1, crew.referee)
+
+    with CaptureQueriesContext(connection) as render:
+        response = browser("en").get(live_url(crew, "old"), **POLL)
+
+    assert response.status_code == 200
+    assert f"?v={table_version(crew.table.pk)}" in response.content.decode()
+    assert render.captured_queries  # the new version is rendered from the game …
+    assert not [q for q in render.captured_queries if "tournaments_round" in q["sql"]]  # … only
