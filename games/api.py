@@ -16,8 +16,9 @@ from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.core.exceptions import PermissionDenied
 from django.db import connection
-from django.http import Http404, HttpRequest, StreamingHttpResponse
+from django.http import Http404, HttpRequest, HttpResponseBase, StreamingHttpResponse
 from django.shortcuts import get_object_or_404
+from django.utils.cache import get_conditional_response, patch_vary_headers
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import permissions, serializers, status
 from rest_framework.authentication import SessionAuthentication
@@ -30,7 +31,7 @@ from rest_framework.views import APIView
 from config import broadcast
 from games import services
 from games.auth import DeviceTokenAuthentication, require_scope, scope_allows
-from games.live import current_table_version, may_watch, table_scope
+from games.live import current_table_version, may_watch, table_is_public, table_scope
 from games.models import DeviceToken, Game, ResultVersion
 from games.public import live_table, public_move
 from games.serializers import (
@@ -237,12 +238,35 @@ def _forbidden(error: PermissionDenied) -> Response:
 class TableLiveView(APIView):
     permission_classes = [permissions.AllowAny]
 
-    @extend_schema(operation_id="tables_live_retrieve", responses=LiveTableSerializer)
-    def get(self, request: Request, table_id: int) -> Response:
+    @extend_schema(
+        operation_id="tables_live_retrieve",
+        responses={
+            200: LiveTableSerializer,
+            304: OpenApiResponse(description="Unchanged since the version in If-None-Match."),
+            404: OpenApiResponse(description="No such table, or not yours to see."),
+        },
+    )
+    def get(self, request: Request, table_id: int) -> HttpResponseBase:
         """The table's public state: seats, the current game's trick, counts, recent events and
-        results (`engine.observe(state, None)`; hands hidden until the game ends)."""
-        get_object_or_404(visible_tables(request.user), pk=table_id)
-        return Response(live_table(table_id))
+        results (`engine.observe(state, None)`; hands hidden until the game ends).
+
+        The `ETag` is the table's version (as the event feed sends it): a client asking again
+        with `If-None-Match` gets `304 Not Modified` while the table is unchanged, answered
+        from the cache without a database query."""
+        if not may_watch(request.user, table_id):
+            raise Http404("No such table.")
+        version = current_table_version(table_id)
+        etag = f'"{version}"'
+        response: HttpResponseBase = get_conditional_response(request, etag=etag) or Response(
+            live_table(table_id)
+        )
+        response["ETag"] = etag
+        # A table the public may not see yet (a referee's own, in a draft round) is nobody
+        # else's to keep.
+        public = table_is_public(table_id)
+        response["Cache-Control"] = "public, max-age=1" if public else "private, no-cache"
+        patch_vary_headers(response, ("Cookie", "Authorization"))
+        return response
 
 
 # --- the event feed --------------------------------------------------------------------------
