@@ -19,31 +19,10 @@ from django.utils.functional import Promise
 from django.utils.translation import pgettext_lazy
 
 from scoring.models import Standing
-from scoring.selectors import ROW_FIELDS, board_rows, field_figures, flag_decided
+from scoring.selectors import FIGURES, ROW_FIELDS, board_rows, field_figures, flag_decided
 from scoring.standings import RoundLine, ScopeRef, scope_rounds
 
-COLUMNS = (
-    "rank",
-    "shared",
-    "entry",
-    "player",
-    "points",
-    "games",
-    "daifugo",
-    "fugo",
-    "heimin",
-    "hinmin",
-    "daihinmin",
-    "fouls",
-    "miyako_ochi",
-    "best_set",
-    "penalty_points",
-    "warnings",
-    "provisional_games",
-    "confirmed_points",
-    "confirmed_rank",
-    "decided_by_playoff",
-)
+COLUMNS = ("rank", "shared", "entry", "player", *FIGURES, "decided_by_playoff")
 # The CSV's header row, for people opening it in a spreadsheet: in the active language (the
 # English headers are the field names, as in the JSON export).
 COLUMN_HEADERS: dict[str, Promise] = {

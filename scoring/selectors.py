@@ -27,12 +27,8 @@ Row = dict[str, Any]
 
 # The board's order, as `scoring.standings.standings` gives it.
 BOARD_ORDER = ("rank", "player__display_name", "player_id")
-# The `Standing` columns a board row shows (with `player_name` and `entry_number`).
-ROW_FIELDS = (
-    "rank",
-    "shared",
-    "entry_id",
-    "player_id",
+# The figures of a standings row, as the board shows them and the exports write them.
+FIGURES = (
     "points",
     "games",
     "daifugo",
@@ -49,6 +45,8 @@ ROW_FIELDS = (
     "confirmed_points",
     "confirmed_rank",
 )
+# The `Standing` columns a board row shows (with `player_name` and `entry_number`).
+ROW_FIELDS = ("rank", "shared", "entry_id", "player_id", *FIGURES)
 # What the cut line and the playoff flags compare, for every row of the scope.
 FIELD_COLUMNS = ("entry_id", "rank", "confirmed_rank", "provisional_games", *KEY_COLUMN.values())
 # Matches "find a player" lists at most (a longer list is no help; the reader types more).
