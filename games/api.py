@@ -253,7 +253,8 @@ class TableLiveView(APIView):
         The `ETag` is the table's version (as the event feed sends it): a client asking again
         with `If-None-Match` gets `304 Not Modified` while the table is unchanged, answered
         from the cache without a database query."""
-        if not may_watch(request.user, table_id):
+        public = table_is_public(table_id)
+        if not public and not may_watch(request.user, table_id):
             raise Http404("No such table.")
         version = current_table_version(table_id)
         etag = f'"{version}"'
@@ -263,7 +264,6 @@ class TableLiveView(APIView):
         response["ETag"] = etag
         # A table the public may not see yet (a referee's own, in a draft round) is nobody
         # else's to keep.
-        public = table_is_public(table_id)
         response["Cache-Control"] = "public, max-age=1" if public else "private, no-cache"
         patch_vary_headers(response, ("Cookie", "Authorization"))
         return response
