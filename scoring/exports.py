@@ -18,6 +18,7 @@ from typing import Any
 from django.utils.functional import Promise
 from django.utils.translation import pgettext_lazy
 
+from config.spreadsheet import spreadsheet_cell
 from scoring.models import Standing
 from scoring.selectors import FIGURES, ROW_FIELDS, board_rows, field_figures, flag_decided
 from scoring.standings import RoundLine, ScopeRef, scope_rounds
@@ -103,13 +104,14 @@ def rounds_data(rounds: Sequence[RoundLine]) -> dict[str, Any]:
 
 
 def standings_csv(rows: Iterable[Mapping[str, Any]]) -> str:
-    """The CSV export of board rows (`row_dict`), its header row in the active language."""
+    """The CSV export of board rows (`row_dict`), its header row in the active language. Every
+    cell goes through `spreadsheet_cell`: a player's name cannot be a formula."""
     out = io.StringIO()
     writer = csv.writer(out)
     writer.writerow([str(COLUMN_HEADERS[c]) for c in COLUMNS])
     for row in rows:
         data = row_dict(row)
-        writer.writerow(["" if data[c] is None else data[c] for c in COLUMNS])
+        writer.writerow(["" if data[c] is None else spreadsheet_cell(data[c]) for c in COLUMNS])
     return out.getvalue()
 
 
