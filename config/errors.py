@@ -7,16 +7,32 @@ global rule in base.html swaps 4xx answers into the request's target, so the mes
 where the person was looking. The 500 page is rendered without context processors or the
 database (whatever failed may be the database); the language LocaleMiddleware activated for
 the request is still active, so it speaks the page's language too.
+
+A database that cannot be reached is not a bug: it answers 503 with `Retry-After` (a page that
+says so, or for `/api/` the API's JSON error). Every answer under `/api/` is JSON in the API's
+error shape (`config.api_errors`), whatever view or middleware failed.
 """
 
 from __future__ import annotations
 
-from django.http import HttpRequest, HttpResponse, HttpResponseServerError
+import sys
+
+from django.http import HttpRequest, HttpResponse, HttpResponseServerError, JsonResponse
 from django.shortcuts import render
 from django.template import loader
 from django.utils import translation
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy
+
+from config.api_errors import (
+    DATABASE_RETRY_AFTER_SECONDS,
+    MESSAGES,
+    database_unavailable_body,
+    error_body,
+    in_both_languages,
+    is_database_outage,
+    server_error_body,
+)
 
 GUIDANCE: dict[int, dict[str, Promise]] = {
     403: {
@@ -51,17 +67,43 @@ def _render(request: HttpRequest, status: int, message: str = "") -> HttpRespons
     return render(request, f"{status}.html", context, status=status)
 
 
+def _is_api(request: HttpRequest) -> bool:
+    return request.path.startswith("/api/")
+
+
+def _api_error(code: str, http: int) -> JsonResponse:
+    body = error_body(code, *in_both_languages(MESSAGES[code]))
+    return JsonResponse(body, status=http, json_dumps_params={"ensure_ascii": False})
+
+
 def permission_denied(request: HttpRequest, exception: Exception) -> HttpResponse:
+    if _is_api(request):
+        return _api_error("permission_denied", 403)
     return _render(request, 403, _human(str(exception)))
 
 
 def page_not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
+    if _is_api(request):
+        return _api_error("not_found", 404)
     # Http404 messages are for developers ("No Game matches the given query."): not shown.
     return _render(request, 404)
 
 
 def server_error(request: HttpRequest) -> HttpResponse:
     # No request context (no context processors): the language is passed in by hand.
-    template = loader.get_template("500.html")
     language = translation.get_language() or "ja"
+    if is_database_outage(sys.exc_info()[1]):
+        if _is_api(request):
+            response: HttpResponse = JsonResponse(
+                database_unavailable_body(), status=503, json_dumps_params={"ensure_ascii": False}
+            )
+        else:
+            page = loader.get_template("503.html").render({"LANGUAGE_CODE": language})
+            response = HttpResponse(page, status=503)
+        response["Retry-After"] = str(DATABASE_RETRY_AFTER_SECONDS)
+        return response
+    if _is_api(request):
+        body = server_error_body()
+        return JsonResponse(body, status=500, json_dumps_params={"ensure_ascii": False})
+    template = loader.get_template("500.html")
     return HttpResponseServerError(template.render({"LANGUAGE_CODE": language}))

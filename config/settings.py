@@ -174,6 +174,14 @@ REST_FRAMEWORK = {
         "games.auth.DeviceTokenAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
+    # Bodies bounded and checked before use (config/api_input.py); every error in one shape,
+    # a database outage 503 with Retry-After (config/api_errors.py).
+    "DEFAULT_PARSER_CLASSES": [
+        "config.api_input.JSONParser",
+        "rest_framework.parsers.FormParser",
+        "config.api_input.BoundedMultiPartParser",
+    ],
+    "EXCEPTION_HANDLER": "config.api_errors.exception_handler",
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
     "PAGE_SIZE": 100,
 }
@@ -187,6 +195,11 @@ SPECTACULAR_SETTINGS = {
     "REDOC_DIST": "SIDECAR",
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    # Every operation lists its error answers (401, 403, 404, 413, 429, 503…) as ApiError.
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "config.api_errors.document_error_answers",
+    ],
     # Several models have a `status` field with different choices; name each enum.
     "ENUM_NAME_OVERRIDES": {
         "TournamentStatusEnum": "tournaments.models.Tournament.Status",
@@ -197,6 +210,13 @@ SPECTACULAR_SETTINGS = {
         "MoveKindEnum": "games.models.Move.Kind",
     },
 }
+
+# REST API request bodies (config/api_input.py): larger bodies are refused (413) unread, longer
+# JSON-lines batches too; JSON nested deeper is refused (400). Form posts (pages) are bounded by
+# Django's own DATA_UPLOAD_MAX_MEMORY_SIZE (2.5 MB), answered the same way under /api/.
+API_MAX_BODY_BYTES = env.int("API_MAX_BODY_BYTES", default=1024 * 1024)
+API_MAX_NDJSON_LINES = env.int("API_MAX_NDJSON_LINES", default=1000)
+API_MAX_JSON_DEPTH = env.int("API_MAX_JSON_DEPTH", default=32)
 
 # Redis for the cache and the live channel (config.broadcast): the versions of public views,
 # pages rendered once per version, device-token lookups. Unset (the embedded default), the

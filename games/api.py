@@ -9,7 +9,7 @@ referee, the head referee, an organiser) — a referee writes only to tables ass
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterator
 from typing import Any
 
 from asgiref.sync import sync_to_async
@@ -21,15 +21,15 @@ from django.shortcuts import get_object_or_404
 from django.utils.cache import get_conditional_response, patch_vary_headers
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import permissions, serializers, status
-from rest_framework.authentication import SessionAuthentication
 from rest_framework.exceptions import ParseError
-from rest_framework.parsers import BaseParser, JSONParser
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from config import broadcast
-from games import services
+from config.api_errors import api_error
+from config.api_input import NDJSON, JSONParser, NDJSONParser, SessionAuthentication
+from games import refusals, services
 from games.auth import DeviceTokenAuthentication, require_scope, scope_allows
 from games.live import current_table_version, may_watch, table_is_public, table_scope
 from games.models import DeviceToken, Game, ResultVersion
@@ -44,29 +44,7 @@ from games.serializers import (
 )
 from tournaments.selectors import visible_tables
 
-NDJSON = "application/x-ndjson"
-
-
-class NDJSONParser(BaseParser):
-    """JSON lines: one `{seq, move}` object per line (blank lines ignored)."""
-
-    media_type = NDJSON
-
-    def parse(
-        self,
-        stream: Any,
-        media_type: str | None = None,
-        parser_context: Mapping[str, Any] | None = None,
-    ) -> Any:  # a list of lines, where DRF's stub expects a mapping
-        lines = []
-        for number, raw in enumerate(stream.read().decode("utf-8").splitlines(), start=1):
-            if not raw.strip():
-                continue
-            try:
-                lines.append(json.loads(raw))
-            except ValueError as error:
-                raise ParseError(f"line {number}: {error}") from error
-        return lines
+__all__ = ["NDJSON", "NDJSONParser"]
 
 
 class ReadOrAuthenticatedWrite(permissions.BasePermission):
@@ -87,6 +65,41 @@ def visible_game(request: Request, game_id: int) -> Game:
     return game
 
 
+def _refuse_other_writers(request: Request, game_id: int) -> Response | None:
+    """Who may not write the game is answered before its body is read (a batch may be a
+    megabyte): 404 if they may not even see it, else 403 — the refusal recorded, as the
+    service records one (what was sent is not read, so not kept). The service checks the
+    writer again on the locked row."""
+    game = get_object_or_404(
+        Game.objects.select_related("table__round__stage__tournament"), pk=game_id
+    )
+    try:
+        services.require_table_writer(request.user, game.table)
+    except PermissionDenied as error:
+        refused = error
+    else:
+        return None
+    refusals.record_refusal(
+        tournament_id=game.table.round.stage.tournament_id,
+        round_id=game.table.round_id,
+        table_id=game.table_id,
+        game_id=game.pk,
+        actor=request.user,
+        action="move",
+        code="forbidden",
+        message_en=str(refused),
+        message_ja="権限がありません",
+        http_status=403,
+    )
+    visible_game(request, game_id)
+    return _forbidden(refused)
+
+
+def _move_error(outcome: services.MoveOutcome) -> dict[str, Any]:
+    """A refused move in the API's error shape (its `rule`, `expected_seq` beside the four)."""
+    return {**outcome.error_body(), "detail": None}
+
+
 def _line_result(line: int, outcome: services.MoveOutcome) -> dict[str, Any]:
     out: dict[str, Any] = {
         "line": line,
@@ -97,7 +110,7 @@ def _line_result(line: int, outcome: services.MoveOutcome) -> dict[str, Any]:
     if outcome.ok:
         out["events"] = outcome.events
     else:
-        out["error"] = outcome.error_body()
+        out["error"] = _move_error(outcome)
     return out
 
 
@@ -111,7 +124,7 @@ def outcome_response(outcome: services.MoveOutcome) -> Response:
             "game_over": outcome.game_over,
         }
         return Response(body, status=outcome.http_status)
-    return Response(outcome.error_body(), status=outcome.http_status)
+    return Response(_move_error(outcome), status=outcome.http_status)
 
 
 class GameMovesView(APIView):
@@ -164,10 +177,13 @@ class GameMovesView(APIView):
         """Submit one move `{seq, move}`, or a batch as JSON lines (`application/x-ndjson`):
         lines are applied in order and the batch stops at the first line not accepted; the
         answer (207) lists each processed line's result."""
-        # No fetch here: the service locks the game row and checks the writer itself; who may
-        # not write learns 404 or 403 depending on whether they may see the game at all.
+        # Who may write is settled before the body is read; the service locks the game row and
+        # checks the writer again.
         try:
             require_scope(request.auth, game_id=game_id)
+            refused = _refuse_other_writers(request, game_id)
+            if refused is not None:
+                return refused
             data: object = request.data
             if isinstance(data, list):
                 return self._batch(request, game_id, data)
@@ -198,7 +214,7 @@ class GameMovesView(APIView):
                         "http_status": 400,
                         "status": "invalid",
                         "seq": None,
-                        "error": _error_body(serializer.errors),
+                        "error": _bad_request(serializer.errors).data,
                     }
                 )
                 ok = False
@@ -212,26 +228,22 @@ class GameMovesView(APIView):
         return Response({"ok": ok, "results": results}, status=207)
 
 
-def _error_body(errors: Any) -> dict[str, Any]:
-    return {
-        "code": "bad_request",
-        "message_en": json.dumps(errors),
-        "message_ja": "リクエストの形式が正しくありません",
-    }
-
-
 def _bad_request(errors: Any) -> Response:
-    return Response(_error_body(errors), status=status.HTTP_400_BAD_REQUEST)
+    return api_error(
+        "bad_request",
+        "The request is not what this endpoint takes: detail names the problem.",
+        "リクエストの形式が正しくありません",
+        status.HTTP_400_BAD_REQUEST,
+        detail=errors,
+    )
 
 
 def _forbidden(error: PermissionDenied) -> Response:
-    return Response(
-        {
-            "code": "permission_denied",
-            "message_en": str(error),
-            "message_ja": "このテーブルに記録する権限がありません",
-        },
-        status=status.HTTP_403_FORBIDDEN,
+    return api_error(
+        "permission_denied",
+        str(error),
+        "このテーブルに記録する権限がありません",
+        status.HTTP_403_FORBIDDEN,
     )
 
 
@@ -418,8 +430,9 @@ def _version_dict(version: ResultVersion) -> dict[str, Any]:
 
 def error_response(code: str, en: str, ja: str, http: int, **extra: Any) -> Response:
     """The API's refusal: a stable code and the message in English and Japanese (plus any
-    `extra` the caller can act on, e.g. the expected seq)."""
-    return Response({"code": code, "message_en": en, "message_ja": ja, **extra}, status=http)
+    `extra` the caller can act on, e.g. the expected seq; `detail=` fills the shape's detail).
+    `config.api_errors.api_error` under its older name."""
+    return api_error(code, en, ja, http, **extra)
 
 
 def scope_allows_request(request: Request, game: Game) -> bool:

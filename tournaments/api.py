@@ -19,6 +19,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from config.api_errors import api_error, error_body
 from tournaments import services
 from tournaments.advancement import AdvancementTie
 from tournaments.models import Entry, Round, Stage, Table, Tournament
@@ -90,10 +91,18 @@ class OrganiserWritesOnly(permissions.BasePermission):
 
 
 def _domain_error(error: Exception) -> Response:
-    """`domain_error`, and an advancement tie (not a service refusal) as its bare detail."""
+    """`domain_error`, and an advancement tie (not a service refusal) with the tied entries."""
     if isinstance(error, services.DomainError):
         return domain_error(error)
-    return Response({"detail": str(error)}, status=status.HTTP_400_BAD_REQUEST)
+    tied = getattr(error, "tied", ())
+    return api_error(
+        "advancement_tie",
+        str(error),
+        "通過枠の境目で同順位の参加者がいます。タイブレークの順（プレーオフまたは抽選）を"
+        "tie_break で指定してください。",
+        status.HTTP_400_BAD_REQUEST,
+        detail={"tied": list(tied), "places_left": getattr(error, "places_left", None)},
+    )
 
 
 class TournamentViewSet(TournamentSettingsMixin, viewsets.ReadOnlyModelViewSet[Tournament]):
@@ -398,14 +407,15 @@ class EntryViewSet(
         return Response(EntryDaySerializer(new).data, status=status.HTTP_201_CREATED)
 
     def _csv_error(self, error: services.CsvImportError) -> Response:
-        body = {
-            "detail": str(error),
-            "code": error.code,
-            "message_en": error.message_en,
-            "message_ja": error.message_ja,
-            "encoding": error.encoding,
-            "errors": CsvRowErrorSerializer(error.errors, many=True).data,
-        }
+        rows = CsvRowErrorSerializer(error.errors, many=True).data
+        body = error_body(
+            error.code,
+            error.message_en,
+            error.message_ja,
+            {"encoding": error.encoding, "errors": rows},
+            encoding=error.encoding,
+            errors=rows,
+        )
         return Response(body, status=status.HTTP_400_BAD_REQUEST)
 
     @extend_schema(

@@ -9,6 +9,9 @@ from games import services as game_services
 from games.models import LATEST_FIRST, Game
 from tournaments.models import Bye, Entry, Round, Seat, Stage, Table, Tournament
 
+# The largest entrant number: Entry.number is a PostgreSQL integer, which ends here.
+ENTRY_NUMBER_MAX = 2_147_483_647
+
 
 class EntrySerializer(serializers.ModelSerializer[Entry]):
     player = serializers.CharField(source="player.display_name", read_only=True)
@@ -40,7 +43,10 @@ class EntryCreateSerializer(serializers.Serializer[Entry]):
     name_kana = serializers.CharField(max_length=80, required=False, default="")
     email = serializers.EmailField(required=False, default="")
     number = serializers.IntegerField(
-        min_value=1, required=False, help_text="Blank: the next free entrant number."
+        min_value=1,
+        max_value=ENTRY_NUMBER_MAX,
+        required=False,
+        help_text="Blank: the next free entrant number.",
     )
     checked_in = serializers.BooleanField(required=False, default=False)
 
@@ -58,7 +64,7 @@ class EntryEditSerializer(serializers.Serializer[Entry]):
     display_name = serializers.CharField(max_length=80, required=False)
     name_kana = serializers.CharField(max_length=80, required=False, allow_blank=True)
     email = serializers.EmailField(required=False, allow_blank=True)
-    number = serializers.IntegerField(min_value=1, required=False)
+    number = serializers.IntegerField(min_value=1, max_value=ENTRY_NUMBER_MAX, required=False)
 
 
 class EntryDaySerializer(serializers.ModelSerializer[Entry]):
@@ -90,7 +96,9 @@ class SubstituteRequestSerializer(serializers.Serializer[Entry]):
     """Who takes the entrant's place (and seat, in a round being played): an existing
     entrant by number, or a new person by name — one of the two."""
 
-    substitute_number = serializers.IntegerField(min_value=1, required=False)
+    substitute_number = serializers.IntegerField(
+        min_value=1, max_value=ENTRY_NUMBER_MAX, required=False
+    )
     display_name = serializers.CharField(max_length=80, required=False, default="")
     name_kana = serializers.CharField(max_length=80, required=False, default="")
     email = serializers.EmailField(required=False, default="")
@@ -391,8 +399,13 @@ class BlockerSerializer(serializers.Serializer[None]):
 
 
 class ErrorSerializer(serializers.Serializer[None]):
-    detail = serializers.CharField()
-    code = serializers.CharField(required=False)
-    message_en = serializers.CharField(required=False)
-    message_ja = serializers.CharField(required=False)
+    """The API's error shape (config.api_errors), with a refusal's own keys beside it."""
+
+    code = serializers.CharField()
+    message_en = serializers.CharField()
+    message_ja = serializers.CharField()
+    detail = serializers.JSONField(
+        allow_null=True, help_text="Field errors or data to act on, or null."
+    )
+    field = serializers.CharField(required=False, help_text="The form field it concerns.")
     blockers = BlockerSerializer(many=True, required=False)

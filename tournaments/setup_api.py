@@ -19,6 +19,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from config.api_errors import error_body
 from tournaments import services
 from tournaments.models import League, Season, Tournament
 from tournaments.permissions import can_create_tournament
@@ -42,12 +43,7 @@ from tournaments.setup_serializers import (
 def domain_error(error: services.DomainError) -> Response:
     """A service's refusal as the tournaments API answers it (400): the code and messages,
     the form field it concerns, the games that keep a round from a step."""
-    body: dict[str, Any] = {
-        "detail": error.message_en,
-        "code": error.code,
-        "message_en": error.message_en,
-        "message_ja": error.message_ja,
-    }
+    body = error_body(error.code, error.message_en, error.message_ja)
     field = getattr(error, "field", "")
     if field:
         body["field"] = field
@@ -199,22 +195,14 @@ class TournamentSettingsMixin:
                 tournament, request.user, **body.validated_data
             )
         except services.SettingsRefused as refused:
-            return Response(
-                {
-                    "code": refused.code,
-                    "message_en": refused.message_en,
-                    "message_ja": refused.message_ja,
-                    "fields": {
-                        field: {
-                            "code": e.code,
-                            "message_en": e.message_en,
-                            "message_ja": e.message_ja,
-                        }
-                        for field, e in refused.errors.items()
-                    },
-                },
-                status=status.HTTP_400_BAD_REQUEST,
+            fields = {
+                field: {"code": e.code, "message_en": e.message_en, "message_ja": e.message_ja}
+                for field, e in refused.errors.items()
+            }
+            answer = error_body(
+                refused.code, refused.message_en, refused.message_ja, fields, fields=fields
             )
+            return Response(answer, status=status.HTTP_400_BAD_REQUEST)
         except services.DomainError as error:
             return domain_error(error)
         return Response(

@@ -103,10 +103,11 @@ def test_status_codes_and_error_bodies(client: Client, crew: Crew, t17_game: Gam
             "message_en": "Move number 1 does not fit: the next move is number 2.",
             "message_ja": "手番号 1 は使えません。次の手番号は 2 です。",
             "expected_seq": 2,
+            "detail": None,
         },
     )
     assert illegal[0] == 422 and illegal[1]["code"] == "not_your_turn"
-    assert set(illegal[1]) == {"code", "message_en", "message_ja", "rule"}
+    assert set(illegal[1]) == {"code", "message_en", "message_ja", "rule", "detail"}
     assert bad[0] == 400
 
 

@@ -47,7 +47,7 @@ def test_the_recorder_cannot_confirm_with_an_empty_body(crew: Crew) -> None:
     client.force_login(crew.referee)
     response = post(client, game)
     assert response.status_code == 403
-    assert set(response.json()) == {"code", "message_en", "message_ja"}
+    assert set(response.json()) == {"code", "message_en", "message_ja", "detail"}
 
 
 def test_a_player_confirms_with_seat_and_pin_on_a_scoped_device(crew: Crew) -> None:

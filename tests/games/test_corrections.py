@@ -248,6 +248,6 @@ def test_the_api_corrects_and_answers_refusals_with_codes(crew: Crew) -> None:
     assert saved.status_code == 201
     assert (saved.json()["number"], saved.json()["kind"]) == (2, "correction")
     assert (stale.status_code, stale.json()["code"]) == (409, "result_changed")
-    assert set(stale.json()) == {"code", "message_en", "message_ja"}
+    assert set(stale.json()) == {"code", "message_en", "message_ja", "detail"}
     game.refresh_from_db()
     assert game.result_version == 2

@@ -78,7 +78,7 @@ def test_an_organiser_sees_their_own_draft_tournament_but_nobody_elses(
     assert slugs == ["nagoya-open"]
 
 
-def test_domain_errors_come_back_as_400_with_a_detail(
+def test_domain_errors_come_back_as_400_with_their_code_and_messages(
     client: Client, organiser: User, tournament: Tournament, stage: Stage
 ) -> None:
     client.force_login(organiser)
@@ -87,7 +87,8 @@ def test_domain_errors_come_back_as_400_with_a_detail(
     response = client.post(f"/api/stages/{stage.pk}/draw/")
 
     assert response.status_code == 400
-    assert "at least 3 players" in response.json()["detail"]
+    assert {"code", "message_en", "message_ja", "detail"} <= response.json().keys()
+    assert "at least 3 players" in response.json()["message_en"]
 
 
 def test_the_schema_lists_the_new_endpoints(client: Client) -> None:
