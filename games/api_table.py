@@ -15,7 +15,8 @@ Errors are `{"code", "message_en", "message_ja"}`:
 | 401  | no credentials, or a revoked token                                           |
 | 403  | `permission_denied`: not this table's official, outside the token's scope    |
 | 404  | no such table/game/penalty, or one the user may not see                      |
-| 409  | the game or round is not in a state for it (`CONFLICT_CODES`)                |
+| 409  | the game or round is not in a state for it (`CONFLICT_CODES`), or a          |
+|      | correction's target (`seq`, `version`, `result_version`) is stale            |
 | 422  | well formed but refused by the rules (an impossible result, no reason, …)    |
 
 Nothing here returns a hand or a deal: results appear once a game has ended.
@@ -82,6 +83,8 @@ CONFLICT_CODES = frozenset(
         "not_latest_game",
         "already_withdrawn",
         "seq_conflict",
+        # A correcting action's target is stale (games.services.STALE_TARGET_CODES).
+        *services.STALE_TARGET_CODES,
     }
 )
 # Refusals that say who may do it (403).
@@ -102,7 +105,14 @@ class TableErrorSerializer(serializers.Serializer[Any]):
         required=False, help_text="game_in_play: the game in play at the table."
     )
     expected_seq = serializers.IntegerField(
-        required=False, help_text="seq_conflict: the table's last seq now."
+        required=False,
+        help_text="seq_conflict, already_undone: the game's last_seq now (already_decided: "
+        "the undo waiting now, or null).",
+    )
+    expected_version = serializers.IntegerField(
+        required=False,
+        help_text="game_changed, already_void, already_forfeited: the game's version now; "
+        "result_changed, already_withdrawn: its result_version now.",
     )
 
 
@@ -120,10 +130,15 @@ class GameSummarySerializer(serializers.Serializer[Any]):
     mode = serializers.ChoiceField(choices=Game.Mode.choices)
     status = serializers.ChoiceField(choices=Game.Status.choices)
     seats = serializers.IntegerField()
-    last_seq = serializers.IntegerField()
+    version = serializers.IntegerField(
+        help_text="Changes with every write to the game: send it with a void or a forfeit."
+    )
+    last_seq = serializers.IntegerField(help_text="Send it as seq with an undo.")
     next_seq = serializers.IntegerField(help_text="The seq to send with the next move.")
     undo_pending_seq = serializers.IntegerField(
-        allow_null=True, help_text="An undo waiting for the head referee (no moves meanwhile)."
+        allow_null=True,
+        help_text="An undo waiting for the head referee (no moves meanwhile): send it as seq "
+        "with the decision.",
     )
     forfeit_seat = serializers.IntegerField(allow_null=True)
     result_version = serializers.IntegerField()
@@ -194,11 +209,23 @@ class TableReasonSerializer(serializers.Serializer[Any]):
 class UndoRequestSerializer(TableReasonSerializer):
     seq = serializers.IntegerField(
         min_value=0,
+        help_text="The game's last_seq as you saw it: names the move you undo. Sent twice, "
+        "or after another official's undo, it is refused (409 already_undone); after other "
+        "moves, 409 seq_conflict — never a second move taken back.",
+    )
+    result_version = serializers.IntegerField(
+        min_value=0,
         required=False,
-        allow_null=True,
-        default=None,
-        help_text="The game's last_seq as you saw it: refused (409 seq_conflict) if the log "
-        "has moved on since, so a late undo never takes back someone else's move.",
+        help_text="Quick games (required there): the result_version you saw — the result this "
+        "withdraws (409 already_withdrawn when sent twice, result_changed when it changed).",
+    )
+
+
+class QuickResultWithdrawSerializer(TableReasonSerializer):
+    result_version = serializers.IntegerField(
+        min_value=0,
+        help_text="The result_version you saw: names the result you withdraw (409 "
+        "already_withdrawn when sent twice, result_changed when it changed since).",
     )
 
 
@@ -215,6 +242,19 @@ class UndoResultSerializer(serializers.Serializer[Any]):
 
 class UndoDecisionSerializer(serializers.Serializer[Any]):
     approve = serializers.BooleanField()
+    seq = serializers.IntegerField(
+        min_value=1,
+        help_text="The game's undo_pending_seq as you saw it: names the undo you decide (409 "
+        "already_decided when it was decided already, seq_conflict when another is waiting).",
+    )
+
+
+class GameVersionSerializer(TableReasonSerializer):
+    version = serializers.IntegerField(
+        min_value=0,
+        help_text="The game's version as you saw it (GET /api/tables/<id>/games/): refused "
+        "with 409 game_changed if the game changed since (a move, a result, a ruling).",
+    )
 
 
 class UndoDecisionResultSerializer(serializers.Serializer[Any]):
@@ -224,13 +264,13 @@ class UndoDecisionResultSerializer(serializers.Serializer[Any]):
     game = GameSummarySerializer()
 
 
-class VoidSerializer(TableReasonSerializer):
+class VoidSerializer(GameVersionSerializer):
     redeal = serializers.BooleanField(
         default=False, help_text="Play the game again with a new deal (attempt + 1)."
     )
 
 
-class ForfeitSerializer(TableReasonSerializer):
+class ForfeitSerializer(GameVersionSerializer):
     seat = serializers.IntegerField(min_value=0, max_value=4, help_text="The seat that leaves.")
     order = serializers.ListField(
         child=serializers.IntegerField(min_value=0, max_value=4),
@@ -309,7 +349,8 @@ def _refused(error: services.GameError | tournament_services.DomainError) -> Res
         http = status.HTTP_403_FORBIDDEN
     else:
         http = status.HTTP_422_UNPROCESSABLE_ENTITY
-    return error_response(error.code, error.message_en, error.message_ja, http)
+    detail = getattr(error, "detail", {})  # e.g. expected_seq of a stale undo
+    return error_response(error.code, error.message_en, error.message_ja, http, **detail)
 
 
 def _call(action: Callable[[], Response]) -> Response:
@@ -380,6 +421,7 @@ def game_summary(game: Game, names: dict[int, dict[str, Any]] | None = None) -> 
         "mode": game.mode,
         "status": game.status,
         "seats": game.seats,
+        "version": game.version,
         "last_seq": game.last_seq,
         "next_seq": game.last_seq + 1,
         "undo_pending_seq": game.undo_pending_seq,
@@ -555,12 +597,13 @@ class QuickResultView(TableAPIView):
 class QuickResultWithdrawView(TableAPIView):
     @extend_schema(
         operation_id="games_quick_result_withdraw",
-        request=TableReasonSerializer,
+        request=QuickResultWithdrawSerializer,
         responses={
             200: GameSummarySerializer,
             **_errors(
-                conflict="not_withdrawable (not a quick result, or already confirmed), "
-                "game_ruled (a forfeit: correct it instead).",
+                conflict="already_withdrawn (sent twice: withdrawn already), result_changed "
+                "(result_version is stale: expected_version), not_withdrawable (not a quick "
+                "result, or already confirmed), game_ruled (a forfeit: correct it instead).",
                 unprocessable="reason_required.",
             ),
         },
@@ -572,10 +615,12 @@ class QuickResultWithdrawView(TableAPIView):
         `approval_required` for a table referee)."""
 
         def withdraw(game: Game, data: dict[str, Any]) -> Response:
-            services.withdraw_quick_result(game, request.user, data["reason"])
+            services.withdraw_quick_result(
+                game, request.user, data["reason"], result_version=data["result_version"]
+            )
             return Response(_fresh(game))
 
-        return game_write(request, game_id, TableReasonSerializer, withdraw)
+        return game_write(request, game_id, QuickResultWithdrawSerializer, withdraw)
 
 
 # --- undo --------------------------------------------------------------------------------------
@@ -588,8 +633,10 @@ class UndoView(TableAPIView):
         responses={
             201: UndoResultSerializer,
             **_errors(
-                conflict="seq_conflict (the log moved on since `seq`: expected_seq), "
-                "nothing_to_undo, undo_pending, game_confirmed, game_ruled, not_withdrawable.",
+                conflict="already_undone (the move `seq` names was undone already: a repeat, "
+                "or another official), seq_conflict (other moves since `seq`: expected_seq), "
+                "undo_pending, nothing_to_undo, game_confirmed, game_ruled; quick games: "
+                "already_withdrawn, result_changed, not_withdrawable.",
                 unprocessable="reason_required.",
             ),
         },
@@ -601,22 +648,23 @@ class UndoView(TableAPIView):
         quick game, as in the console, this withdraws the recorded result."""
 
         def undo(game: Game, data: dict[str, Any]) -> Response:
-            if data["seq"] is not None and data["seq"] != game.last_seq:
-                return error_response(
-                    "seq_conflict",
-                    f"The game's log moved on: its last move is now number {game.last_seq}.",
-                    f"記録が進んでいます。最新の手番号は {game.last_seq} です。",
-                    409,
-                    expected_seq=game.last_seq,
-                )
-
             body: dict[str, Any]
             if game.mode == Game.Mode.QUICK:
-                services.withdraw_quick_result(game, request.user, data["reason"])
+                if "result_version" not in data:
+                    return _bad_request(
+                        {"result_version": ["A quick game's undo names the result it withdraws."]}
+                    )
+                services.withdraw_quick_result(
+                    game, request.user, data["reason"], result_version=data["result_version"]
+                )
                 body = {"status": "withdrawn", "undo_seq": None, "target_seq": None}
             else:
                 row = services.request_undo(
-                    game, request.user, data["reason"], as_referee=is_table_device(request)
+                    game,
+                    request.user,
+                    data["reason"],
+                    seq=data["seq"],
+                    as_referee=is_table_device(request),
                 )
                 body = {
                     "status": "applied" if row.approved else "pending",
@@ -634,14 +682,18 @@ class UndoDecisionView(TableAPIView):
         request=UndoDecisionSerializer,
         responses={
             200: UndoDecisionResultSerializer,
-            **_errors(conflict="no_pending_undo."),
+            **_errors(
+                conflict="already_decided (the undo `seq` names was decided already), "
+                "seq_conflict (another undo is waiting: expected_seq), no_pending_undo."
+            ),
         },
     )
     def post(self, request: Request, game_id: int) -> Response:
-        """The head referee (or an organiser) approves or refuses the pending undo."""
+        """The head referee (or an organiser) approves or refuses the pending undo — the one
+        `seq` names, so a repeat or a second official decides nothing more."""
 
         def decide(game: Game, data: dict[str, Any]) -> Response:
-            row: Move = services.decide_undo(game, request.user, data["approve"])
+            row: Move = services.decide_undo(game, request.user, data["approve"], seq=data["seq"])
             return Response(
                 {
                     "approved": bool(row.approved),
@@ -664,7 +716,8 @@ class VoidView(TableAPIView):
         responses={
             200: GameSummarySerializer,
             **_errors(
-                conflict="already_void, not_latest_game (later games were played at the "
+                conflict="already_void (a repeat: void already), game_changed (`version` is "
+                "stale: expected_version), not_latest_game (later games were played at the "
                 "table), round_closed, round_settled.",
                 unprocessable="reason_required.",
             ),
@@ -677,7 +730,13 @@ class VoidView(TableAPIView):
         only; after the round is closed, nobody's (409 round_closed)."""
 
         def void(game: Game, data: dict[str, Any]) -> Response:
-            services.void_game(game, request.user, reason=data["reason"], redeal=data["redeal"])
+            services.void_game(
+                game,
+                request.user,
+                reason=data["reason"],
+                redeal=data["redeal"],
+                version=data["version"],
+            )
             return Response(_fresh(game))
 
         return game_write(request, game_id, VoidSerializer, void, ruling=True)
@@ -690,7 +749,9 @@ class ForfeitView(TableAPIView):
         responses={
             201: GameSummarySerializer,
             **_errors(
-                conflict="game_over (only a game in play), round_closed, round_settled.",
+                conflict="already_forfeited (a repeat: recorded already), game_changed "
+                "(`version` is stale: expected_version), game_over (only a game in play), "
+                "round_closed, round_settled.",
                 unprocessable="reason_required, forfeit_seat_invalid, forfeit_already_out, "
                 "forfeit_order_invalid (referee_order: give the others' order).",
             ),
@@ -712,7 +773,12 @@ class ForfeitView(TableAPIView):
                 )
 
             services.forfeit_seat(
-                game, request.user, seat=data["seat"], reason=data["reason"], order=data["order"]
+                game,
+                request.user,
+                seat=data["seat"],
+                reason=data["reason"],
+                order=data["order"],
+                version=data["version"],
             )
             return Response(_fresh(game), status=status.HTTP_201_CREATED)
 

@@ -343,9 +343,14 @@ Failure = services.GameError | tournament_services.DomainError
 
 
 def _failed(
-    request: HttpRequest, game: Game, section: str, error: Failure, **extra: Any
+    request: HttpRequest,
+    game: Game,
+    section: str,
+    error: Failure,
+    status: int = 200,
+    **extra: Any,
 ) -> HttpResponse:
-    return _render(request, game, section, error=error, error_at=section, **extra)
+    return _render(request, game, section, status, error=error, error_at=section, **extra)
 
 
 # --- the page --------------------------------------------------------------------------------
@@ -424,7 +429,8 @@ def correction_save(request: HttpRequest, game_id: int) -> HttpResponse:
             based_on_version=based_on,
         )
     except services.GameError as error:
-        return _failed(request, game, "correction", error, outcomes=chosen, reason=reason)
+        status = 409 if error.code in services.STALE_TARGET_CODES else 200
+        return _failed(request, game, "correction", error, status, outcomes=chosen, reason=reason)
     return _done(
         request, game, _("Result corrected: version %(number)s.") % {"number": version.number}
     )
@@ -433,24 +439,52 @@ def correction_save(request: HttpRequest, game_id: int) -> HttpResponse:
 # --- void and forfeit ------------------------------------------------------------------------
 
 
+def _seen_version(request: HttpRequest) -> int:
+    """The game's version the ruling's form was drawn at (a hidden field, carried through the
+    confirmation); -1 when missing, which no game has: a form from an older page is refused."""
+    value = request.POST.get("version", "")
+    return int(value) if value.isdigit() else -1
+
+
+def _refused_ruling(
+    request: HttpRequest, game: Game, error: services.GameError, confirm: str, step: dict[str, Any]
+) -> HttpResponse:
+    """A refused void or forfeit. When the game changed since the official's page was drawn,
+    the confirmation is asked again beside the message, at the game's version now: they rule
+    knowing what changed, or cancel."""
+    status = 409 if error.code in services.STALE_TARGET_CODES else 200
+    if error.code == "game_changed":
+        game.refresh_from_db()
+        return _failed(
+            request,
+            game,
+            "rulings",
+            error,
+            status=status,
+            **{confirm: step | {"version": game.version}},
+        )
+    return _failed(request, game, "rulings", error, status=status)
+
+
 @login_required
 @require_POST
 def void(request: HttpRequest, game_id: int) -> HttpResponse:
-    """Void the game, with or without a re-deal — after a confirmation saying what happens."""
+    """Void the game, with or without a re-deal — after a confirmation saying what happens. The
+    forms name the game's version their page showed; the service refuses a stale one."""
     game = game_for_official(request, game_id)
     reason = request.POST.get("reason", "").strip()
     redeal = request.POST.get("redeal") == "1"
     if not reason:
         return _failed(request, game, "rulings", reason_required())
+    seen = _seen_version(request)
+    step = {"reason": reason, "redeal": redeal, "version": seen}
     try:
         if request.POST.get("confirmed") != "yes":
             _require_ruling(request, game)
-            return _render(
-                request, game, "rulings", void_confirm={"reason": reason, "redeal": redeal}
-            )
-        services.void_game(game, request.user, reason=reason, redeal=redeal)
+            return _render(request, game, "rulings", void_confirm=step)
+        services.void_game(game, request.user, reason=reason, redeal=redeal, version=seen)
     except services.GameError as error:
-        return _failed(request, game, "rulings", error)
+        return _refused_ruling(request, game, error, "void_confirm", step)
     return _done(request, game, _("Game voided."))
 
 
@@ -488,27 +522,32 @@ def forfeit(request: HttpRequest, game_id: int) -> HttpResponse:
     tournament = game.table.round.stage.tournament
     setup = _forfeit_setup(game, tournament)
     order = _forfeit_order(request, game.seats, seat) if setup["needs_order"] else []
+    names = {s.seat: s for s in _seats(game)}
+    seen = _seen_version(request)
+    step = {
+        "seat": seat,
+        "leaver": names.get(seat),
+        "reason": reason,
+        "order": [names.get(s) for s in order],
+        "order_values": {s: n for n, s in enumerate(order, start=1)},
+        "version": seen,
+    }
     try:
         if request.POST.get("confirmed") != "yes":
             _require_ruling(request, game)
-            names = {s.seat: s for s in _seats(game)}
             return _render(
                 request,
                 game,
                 "rulings",
-                forfeit_confirm={
-                    "seat": seat,
-                    "leaver": names.get(seat),
-                    "reason": reason,
-                    "order": [names.get(s) for s in order],
-                    "order_values": {s: n for n, s in enumerate(order, start=1)},
-                },
+                forfeit_confirm=step,
                 forfeit=setup,
                 forfeit_leaver_points=tournament.forfeit_leaver_points,
             )
-        services.forfeit_seat(game, request.user, seat=seat, reason=reason, order=order)
+        services.forfeit_seat(
+            game, request.user, seat=seat, reason=reason, order=order, version=seen
+        )
     except services.GameError as error:
-        return _failed(request, game, "rulings", error)
+        return _refused_ruling(request, game, error, "forfeit_confirm", step)
     return _done(request, game, _("Forfeit recorded."))
 
 

@@ -13,6 +13,23 @@ never inside the transaction. Every refusal is kept in `RejectedSubmission` for 
 | conflict   | 409  | `seq` is taken by a different payload, or is ahead (`expected_seq`)|
 | rejected   | 422  | the engine (or the game's status) refuses it: nothing is written   |
 | invalid    | 400  | the payload is not a move                                          |
+
+Every correcting action names what the official saw when they decided, and is refused (409,
+nothing changed) when the game has moved on since — so a double tap, or a second official on
+a stale page, never undoes a second move or rules twice:
+
+| action                  | names                         | done already        | moved on         |
+|-------------------------|-------------------------------|---------------------|------------------|
+| `request_undo`          | `seq`: the game's `last_seq`  | `already_undone`    | `seq_conflict`   |
+| `decide_undo`           | `seq`: the pending undo's row | `already_decided`   | `seq_conflict`   |
+| `withdraw_quick_result` | `result_version`              | `already_withdrawn` | `result_changed` |
+| `correct_result`        | `based_on_version`            | `result_changed`    | `result_changed` |
+| `void_game`             | `version`: the game's version | `already_void`      | `game_changed`   |
+| `forfeit_seat`          | `version`: the game's version | `already_forfeited` | `game_changed`   |
+
+The refusal carries the number as it is now (`GameError.detail`: `expected_seq` or
+`expected_version`); like every refusal it is kept for officials. Pages answer these codes
+(`STALE_TARGET_CODES`) with 409, as the API does.
 """
 
 from __future__ import annotations
@@ -82,15 +99,34 @@ from tournaments.services import (
 class GameError(ValueError):
     """A request the game cannot carry out as asked (shown to the referee as is)."""
 
-    def __init__(self, code: str, message_en: str, message_ja: str) -> None:
+    def __init__(self, code: str, message_en: str, message_ja: str, **detail: int | None) -> None:
         super().__init__(message_en)
         self.code = code
         self.message_en = message_en
         self.message_ja = message_ja
+        # What the caller can act on, e.g. `expected_seq`: the number a stale request should
+        # have named (the API answers it beside the code).
+        self.detail = detail
 
     @classmethod
     def of(cls, error: DomainError | QuickError) -> GameError:
         return cls(error.code, error.message_en, error.message_ja)
+
+
+# Refusals saying a correcting action's target is stale: done already, or the game moved on.
+STALE_TARGET_CODES = frozenset(
+    {
+        "already_undone",
+        "already_decided",
+        "already_withdrawn",
+        "already_void",
+        "already_forfeited",
+        "undo_pending",
+        "seq_conflict",
+        "result_changed",
+        "game_changed",
+    }
+)
 
 
 # --- refusals, kept for officials ------------------------------------------------------------
@@ -709,8 +745,19 @@ def current_state(game: Game) -> State:
 
 
 @refusals_recorded("undo")
-def request_undo(game: Game, actor: AnyUser, reason: str, *, as_referee: bool = False) -> Move:
+def request_undo(
+    game: Game,
+    actor: AnyUser,
+    reason: str,
+    *,
+    seq: int | None = None,
+    as_referee: bool = False,
+) -> Move:
     """Take back the latest effective action, with a reason (recorded as a new `undo` row).
+
+    `seq` names what the official saw: the game's `last_seq` on their screen. If the log moved
+    on since, nothing is undone (`_require_undo_target`): a double tap or a second official's
+    stale page never takes back a second move. (None: the caller names no target — a script.)
 
     Applied at once unless the tournament wants a head referee's approval and the actor is not
     one (or acts `as_referee`: a table's scorer device, whatever account issued it); then the
@@ -720,6 +767,9 @@ def request_undo(game: Game, actor: AnyUser, reason: str, *, as_referee: bool = 
     reason = _reason(reason, "Give a reason for the undo.", "取り消しの理由が必要です")
     with transaction.atomic():
         game = _lock(game)
+        rows = list(game.moves.order_by("seq"))
+        if seq is not None:
+            _require_undo_target(game, rows, seq)
         if game.status == Game.Status.CONFIRMED:
             raise GameError(
                 "game_confirmed", "A confirmed game cannot be changed.", "確定済みのゲームです"
@@ -732,7 +782,7 @@ def request_undo(game: Game, actor: AnyUser, reason: str, *, as_referee: bool = 
             )
         if game.undo_pending_seq is not None:
             raise GameError("undo_pending", "An undo is already waiting.", "取り消しが承認待ちです")
-        effective = effective_actions(game.moves.order_by("seq"))
+        effective = effective_actions(rows)
         if not effective:
             raise GameError(
                 "nothing_to_undo", "There is no move to undo.", "取り消す手がありません"
@@ -763,14 +813,75 @@ def request_undo(game: Game, actor: AnyUser, reason: str, *, as_referee: bool = 
     return row
 
 
+def _require_undo_target(game: Game, rows: Sequence[Move], seq: int) -> None:
+    """Refuse an undo asked from a screen that showed the log up to `seq` when the locked game's
+    log has moved on: the move that screen would undo was undone already (a double tap, or
+    another official), an undo of it waits for the head referee, or other moves came since."""
+    if seq == game.last_seq:
+        return
+    seen = [r for r in rows if r.seq <= seq] if 0 <= seq < game.last_seq else []
+    aimed = effective_actions(seen)[-1:] if seen else []
+    if aimed:
+        target = aimed[0].seq
+        if target not in {r.seq for r in effective_actions(rows)}:
+            raise GameError(
+                "already_undone",
+                f"Move {target} was already undone (a second tap, or another official): "
+                "nothing more was undone. Reload to see the game as it is now.",
+                f"手番号 {target} はすでに取り消されています(二度押し、または別の審判の操作)。"
+                "これ以上は取り消していません。画面を更新して現在の状態を確認してください。",
+                expected_seq=game.last_seq,
+            )
+        if game.undo_pending_seq is not None:
+            pending = next(r for r in rows if r.seq == game.undo_pending_seq)
+            if pending.ref_seq == target:
+                raise GameError(
+                    "undo_pending",
+                    f"The undo of move {target} is already waiting for the head referee.",
+                    f"手番号 {target} の取り消しはすでに主審の承認待ちです",
+                    expected_seq=game.last_seq,
+                )
+    raise GameError(
+        "seq_conflict",
+        f"The game's log moved on since your screen showed it: its last move is now number "
+        f"{game.last_seq}. Reload, check the game, then undo if still needed.",
+        f"表示後に記録が進んでいます。最新の手番号は {game.last_seq} です。画面を更新して確認"
+        "してから、必要なら取り消してください。",
+        expected_seq=game.last_seq,
+    )
+
+
 @refusals_recorded("decide_undo")
-def decide_undo(game: Game, actor: AnyUser, approve: bool) -> Move:
-    """The head referee (or an organiser) approves or refuses the pending undo."""
+def decide_undo(game: Game, actor: AnyUser, approve: bool, *, seq: int | None = None) -> Move:
+    """The head referee (or an organiser) approves or refuses the pending undo.
+
+    `seq` names the undo they saw waiting (its row, `undo_pending_seq`): a second tap, or a
+    decision on an undo already decided or replaced, is refused and decides nothing."""
     tournament = _tournament(game)
     if not is_head_referee(actor, tournament):
         raise PermissionDenied("Only the head referee or an organiser decides undos.")
     with transaction.atomic():
         game = _lock(game)
+        if seq is not None and seq != game.undo_pending_seq:
+            decided = game.moves.filter(kind=Move.Kind.DECISION, ref_seq=seq).first()
+            if decided is not None:
+                raise GameError(
+                    "already_decided",
+                    "This undo was already approved or refused (a second tap, or another "
+                    "official): nothing more was decided. Reload to see the game.",
+                    "この取り消しはすでに承認または却下されています(二度押し、または別の役員の"
+                    "操作)。画面を更新してください。",
+                    expected_seq=game.undo_pending_seq,
+                )
+            if game.undo_pending_seq is not None:
+                raise GameError(
+                    "seq_conflict",
+                    f"Another undo is waiting now (number {game.undo_pending_seq}): reload and "
+                    "decide that one.",
+                    f"別の取り消し(番号 {game.undo_pending_seq})が承認待ちです。画面を更新して"
+                    "ください。",
+                    expected_seq=game.undo_pending_seq,
+                )
         if game.undo_pending_seq is None:
             raise GameError(
                 "no_pending_undo", "No undo is waiting.", "承認待ちの取り消しはありません"
@@ -841,15 +952,22 @@ def record_quick_result(
 
 
 @refusals_recorded("withdraw_quick_result")
-def withdraw_quick_result(game: Game, actor: AnyUser, reason: str) -> Game:
+def withdraw_quick_result(
+    game: Game, actor: AnyUser, reason: str, *, result_version: int | None = None
+) -> Game:
     """Take back a quick result entered by mistake, before it is confirmed: the game is in play
     again (the withdrawn result stays in its versions). Once confirmed, only a correction by
     the head referee or an organiser changes it; where undos need the head referee's approval,
-    so does this (a head referee or organiser withdraws it)."""
+    so does this (a head referee or organiser withdraws it).
+
+    `result_version` names the result the official saw: a result withdrawn already (a double
+    tap) or changed since is refused and nothing is withdrawn. (None: no target named.)"""
     require_table_writer(actor, game.table)
     reason = _reason(reason, "Give a reason to withdraw the result.", "取り消しの理由が必要です")
     with transaction.atomic():
         game = _lock(game)
+        if result_version is not None and result_version != game.result_version:
+            _refuse_stale_result(game, result_version)
         if game.mode != Game.Mode.QUICK or game.status != Game.Status.FINISHED:
             raise GameError(
                 "not_withdrawable",
@@ -873,6 +991,34 @@ def withdraw_quick_result(game: Game, actor: AnyUser, reason: str) -> Game:
         _changed(game)
         game.save(update_fields=list(SAVED_ON_CHANGE))
     return game
+
+
+def _refuse_stale_result(game: Game, seen: int) -> None:
+    """Refuse a withdrawal that names result version `seen` when the locked game's result is at
+    another version: `already_withdrawn` when the version right after `seen` withdrew it (the
+    same request, carried out already), else `result_changed`."""
+    following = (
+        ResultVersion.objects.filter(game_id=game.pk, number=seen + 1)
+        .values_list("kind", flat=True)
+        .first()
+    )
+    if following == ResultVersion.Kind.REOPENED:
+        raise GameError(
+            "already_withdrawn",
+            "This result was already withdrawn (a second tap, or another official): nothing "
+            "more was withdrawn. Reload to see the game as it is now.",
+            "この結果はすでに取り消されています(二度押し、または別の審判の操作)。これ以上は取り"
+            "消していません。画面を更新して現在の状態を確認してください。",
+            expected_version=game.result_version,
+        )
+    raise GameError(
+        "result_changed",
+        f"The result changed since you opened it (it is now version {game.result_version}): "
+        "reload and review it again.",
+        f"表示後に結果が変わりました(現在は版 {game.result_version})。画面を更新してもう一度"
+        "確認してください。",
+        expected_version=game.result_version,
+    )
 
 
 @refusals_recorded("confirm")
@@ -1003,6 +1149,32 @@ def preview_correction(
         return _correction(game, round_, finishing_order, fouls, miyako_ochi)[2]
 
 
+def _refuse_stale_correction(game: Game, seen: int, reason: str) -> None:
+    """Refuse a correction based on result version `seen` when the locked game's result is at
+    another version (`result_changed`). When the version right after `seen` is a correction
+    with this reason — the same form sent twice — the message says it is saved already."""
+    saved = ResultVersion.objects.filter(
+        game_id=game.pk, number=seen + 1, kind=ResultVersion.Kind.CORRECTION, reason=reason
+    ).exists()
+    if saved:
+        raise GameError(
+            "result_changed",
+            f"This correction is saved already (version {seen + 1}): nothing more was saved. "
+            "Reload to see the result.",
+            f"この訂正はすでに保存されています(版 {seen + 1})。二重には保存していません。"
+            "画面を更新してください。",
+            expected_version=game.result_version,
+        )
+    raise GameError(
+        "result_changed",
+        f"The result changed since you opened it (it is now version {game.result_version}): "
+        "reload and review it again.",
+        f"表示後に結果が変わりました(現在は版 {game.result_version})。画面を更新してもう一度"
+        "確認してください。",
+        expected_version=game.result_version,
+    )
+
+
 @refusals_recorded("correct")
 def correct_result(
     game: Game,
@@ -1024,11 +1196,7 @@ def correct_result(
         game, round_ = _lock_for_ruling(game, actor)
         reason = _reason(reason, "Give a reason for the correction.", "訂正の理由が必要です")
         if game.result_version != based_on_version:
-            raise GameError(
-                "result_changed",
-                "The result changed since you looked at it: review it again.",
-                "表示後に結果が変わりました。もう一度確認してください",
-            )
+            _refuse_stale_correction(game, based_on_version, reason)
         rows, leaver, preview = _correction(game, round_, finishing_order, fouls, miyako_ochi)
         if not preview.changes_anything:
             raise GameError(
@@ -1082,11 +1250,31 @@ def correct_result(
     return version
 
 
+def _require_version(game: Game, version: int | None) -> None:
+    """Refuse a ruling made on a screen that showed the game at `version` when the locked game
+    has changed since (a move, a result, a confirmation…): the official rules on what they saw
+    or not at all. (None: the caller names no version — a script.)"""
+    if version is not None and version != game.version:
+        raise GameError(
+            "game_changed",
+            "The game changed since you opened it (a move, a result or a ruling was recorded): "
+            "check it as it is now and confirm again.",
+            "表示後にゲームが変わりました(手・結果・裁定の記録)。現在の状態を確認して、もう一度"
+            "確定してください。",
+            expected_version=game.version,
+        )
+
+
 @refusals_recorded("void")
-def void_game(game: Game, actor: AnyUser, *, reason: str, redeal: bool) -> Game:
+def void_game(
+    game: Game, actor: AnyUser, *, reason: str, redeal: bool, version: int | None = None
+) -> Game:
     """Void a game (misdeal, wrong cards…): it counts for nothing, its moves and any result
     stay on record. With `redeal` the table plays it again with a new deal from the round's
-    seed (attempt + 1); otherwise the game is simply not played."""
+    seed (attempt + 1); otherwise the game is simply not played.
+
+    `version` is the game's version on the official's screen: a second tap finds the game
+    void (`already_void`), a game changed since is refused (`game_changed`)."""
     with transaction.atomic():
         game, round_ = _lock_for_ruling(game, actor)
         reason = _reason(reason, "Give a reason to void the game.", "無効の理由が必要です")
@@ -1095,7 +1283,14 @@ def void_game(game: Game, actor: AnyUser, *, reason: str, redeal: bool) -> Game:
         except DomainError as error:
             raise GameError.of(error) from error
         if game.status == Game.Status.VOID:
-            raise GameError("already_void", "The game is already void.", "既に無効です")
+            raise GameError(
+                "already_void",
+                "The game is already void (a second tap, or another official): nothing more "
+                "was done.",
+                "このゲームはすでに無効です(二度押し、または別の役員の操作)。",
+                expected_version=game.version,
+            )
+        _require_version(game, version)
         latest = (
             Game.objects.filter(
                 table_id=game.table_id, set_number=game.set_number, game_number=game.game_number
@@ -1164,10 +1359,14 @@ def forfeit_seat(
     seat: int,
     reason: str,
     order: Sequence[int] = (),
+    version: int | None = None,
 ) -> ResultVersion:
     """A player leaves mid-game (途中棄権): the game ends with them placed last, those already
     out keeping their places and the others finishing by the tournament's forfeit rule (or,
-    for `referee_order` and quick games, in `order`). The game counts as settled."""
+    for `referee_order` and quick games, in `order`). The game counts as settled.
+
+    `version` is the game's version on the official's screen: a second tap finds the seat
+    forfeited already (`already_forfeited`), a game changed since is refused (`game_changed`)."""
     with transaction.atomic():
         game, round_ = _lock_for_ruling(game, actor)
         reason = _reason(reason, "Give a reason for the forfeit.", "棄権の理由が必要です")
@@ -1175,12 +1374,21 @@ def forfeit_seat(
             require_round_open(round_)
         except DomainError as error:
             raise GameError.of(error) from error
+        if version is not None and game.forfeit_seat == seat and version != game.version:
+            raise GameError(
+                "already_forfeited",
+                "This forfeit is recorded already (a second tap, or another official): nothing "
+                "more was done.",
+                "この棄権はすでに記録されています(二度押し、または別の役員の操作)。",
+                expected_version=game.version,
+            )
         if game.status != Game.Status.IN_PLAY:
             raise GameError(
                 "game_over",
                 "Only a game in play can be forfeited.",
                 "対局中のゲームのみ棄権できます",
             )
+        _require_version(game, version)
         tournament = round_.stage.tournament
         state = None if game.mode == Game.Mode.QUICK else rebuild(game)
         try:
@@ -1194,7 +1402,7 @@ def forfeit_seat(
         except QuickError as error:
             raise GameError.of(error) from error
         rows = _result_rows(game, tournament, placings, forfeit_seat=seat)
-        version = _write_results(game, actor, rows, ResultVersion.Kind.FORFEIT, reason=reason)
+        written = _write_results(game, actor, rows, ResultVersion.Kind.FORFEIT, reason=reason)
         game.status = Game.Status.FINISHED
         game.forfeit_seat = seat
         game.finished_by = actor if actor.is_authenticated else None
@@ -1209,10 +1417,10 @@ def forfeit_seat(
             round_=round_,
             game_id=game.pk,
             reason=reason,
-            data={"seat": seat, "version": version.number, "rule": tournament.forfeit_others},
+            data={"seat": seat, "version": written.number, "rule": tournament.forfeit_others},
         )
         _results_changed(game, tournament.pk)
-    return version
+    return written
 
 
 def games_for_user_tables(user: AnyUser) -> Q:

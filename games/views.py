@@ -63,7 +63,10 @@ def console_context(
     request: HttpRequest,
     table: Table,
     error: Failure | None = None,
+    error_at: str = "",
 ) -> dict[str, Any]:
+    """The console's context; a refused action's message goes where it was tapped (`error_at`:
+    "undo", "decide"), else where `_error_place` puts a refused move's."""
     tournament = table.round.stage.tournament
     seats = list(
         Seat.objects.filter(table=table).select_related("entry__player").order_by("position")
@@ -158,7 +161,7 @@ def console_context(
         ctx["open_instant_wins"] = [r for r, m in zip(found, maybe, strict=True) if m]
         ctx["calls"] = rules.eleven_back == "choice"
         ctx["instant_win_open"] = state.start and rules.instant_win
-        if error is not None:
+        if error is not None and not error_at:
             ctx["error_at"] = _error_place(request, ctx)
         ctx["exchange_rows"] = [r for r in seat_rows if r.get("must_give")]
         table_view = view["table"]
@@ -171,6 +174,11 @@ def console_context(
         )
         ctx["lock"] = "".join(SUITS[s][0] for s in view["lock"])  # type: ignore[attr-defined]
         ctx["known"] = game is not None and game.mode == Game.Mode.KNOWN_DEAL
+    if error is not None and error_at:
+        # The decision's buttons are gone once the undo is decided: say it by the undo form.
+        ctx["error_at"] = (
+            "undo" if error_at == "decide" and not ctx.get("pending_undo") else error_at
+        )
     return ctx
 
 
@@ -267,6 +275,7 @@ def render_console(
     table: Table,
     error: Failure | None = None,
     status: int = 200,
+    error_at: str = "",
 ) -> HttpResponse:
     htmx = getattr(request, "htmx", False)
     if request.method == "POST" and not htmx:
@@ -274,7 +283,8 @@ def render_console(
             messages.error(request, in_active_language(error.message_en, error.message_ja))
         return redirect("referee:table", table_id=table.pk)
     template = "games/console.html#console" if htmx else "games/console.html"
-    return render(request, template, console_context(request, table, error), status=status)
+    context = console_context(request, table, error, error_at)
+    return render(request, template, context, status=status)
 
 
 @login_required
@@ -351,30 +361,52 @@ def play(request: HttpRequest, table_id: int) -> HttpResponse:
     return render_console(request, table, outcome, status=200)
 
 
+def _refusal_status(error: services.GameError) -> int:
+    """409 for a stale target (done already, or the game moved on), as the API answers it."""
+    return 409 if error.code in services.STALE_TARGET_CODES else 200
+
+
+def _target(request: HttpRequest, name: str) -> int:
+    """The number a correcting form names as what its page showed (a hidden field); -1 when
+    missing, which no game matches, so a form from an older page is refused, not guessed."""
+    value = request.POST.get(name, "")
+    return int(value) if value.isdigit() else -1
+
+
 @login_required
 @require_POST
 def undo(request: HttpRequest, table_id: int) -> HttpResponse:
+    """Undo the last move (a quick game: withdraw its result) — the one the page showed: the
+    form names the game's `last_seq` (`result_version` for a quick result) as it was drawn."""
     table = get_table_for_referee(request, table_id)
     reason = request.POST.get("reason", "")
     try:
         game = _game_of(table)
         if game.mode == Game.Mode.QUICK:
-            services.withdraw_quick_result(game, request.user, reason)
+            services.withdraw_quick_result(
+                game, request.user, reason, result_version=_target(request, "result_version")
+            )
         else:
-            services.request_undo(game, request.user, reason)
+            services.request_undo(game, request.user, reason, seq=_target(request, "seq"))
     except services.GameError as error:
-        return render_console(request, table, error)
+        return render_console(request, table, error, _refusal_status(error), error_at="undo")
     return render_console(request, table)
 
 
 @login_required
 @require_POST
 def decide(request: HttpRequest, table_id: int) -> HttpResponse:
+    """Approve or refuse the pending undo the page showed (the form names its row, `seq`)."""
     table = get_table_for_referee(request, table_id)
     try:
-        services.decide_undo(_game_of(table), request.user, request.POST.get("approve") == "yes")
+        services.decide_undo(
+            _game_of(table),
+            request.user,
+            request.POST.get("approve") == "yes",
+            seq=_target(request, "seq"),
+        )
     except services.GameError as error:
-        return render_console(request, table, error)
+        return render_console(request, table, error, _refusal_status(error), error_at="decide")
     return render_console(request, table)
 
 

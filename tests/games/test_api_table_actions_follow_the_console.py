@@ -107,11 +107,10 @@ def test_withdrawing_a_quick_result_reopens_the_game(crew: Crew) -> None:
     api = Api(crew.referee)
     game = quick_game(crew)
     api.post(f"games/{game.pk}/quick-result/", {"finishing_order": [0, 1, 2, 3]})
+    url = f"games/{game.pk}/quick-result/withdraw/"
 
-    assert_error(
-        api.post(f"games/{game.pk}/quick-result/withdraw/", {"reason": " "}), 422, "reason_required"
-    )
-    withdrawn = api.post(f"games/{game.pk}/quick-result/withdraw/", {"reason": "wrong order"})
+    assert_error(api.post(url, {"reason": " ", "result_version": 1}), 422, "reason_required")
+    withdrawn = api.post(url, {"reason": "wrong order", "result_version": 1})
 
     assert withdrawn.status_code == 200
     assert withdrawn.json()["status"] == "in_play" and withdrawn.json()["results"] == []
@@ -123,7 +122,9 @@ def test_a_confirmed_quick_result_cannot_be_withdrawn(crew: Crew) -> None:
     services.record_quick_result(game, crew.referee, [0, 1, 2, 3])
     services.confirm_game(game, crew.head_referee)
 
-    response = Api(crew.referee).post(f"games/{game.pk}/quick-result/withdraw/", {"reason": "x"})
+    response = Api(crew.referee).post(
+        f"games/{game.pk}/quick-result/withdraw/", {"reason": "x", "result_version": 1}
+    )
 
     assert_error(response, 409, "not_withdrawable")
 
@@ -140,7 +141,9 @@ def test_undo_takes_back_the_last_move(crew: Crew, t17_game: Game) -> None:
     play(t17_game, crew.referee, 2)
     api = Api(crew.referee)
 
-    assert_error(api.post(f"games/{t17_game.pk}/undo/", {"reason": ""}), 422, "reason_required")
+    assert_error(
+        api.post(f"games/{t17_game.pk}/undo/", {"reason": "", "seq": 2}), 422, "reason_required"
+    )
     stale = api.post(f"games/{t17_game.pk}/undo/", {"reason": "misclick", "seq": 1})
     assert_error(stale, 409, "seq_conflict")
     assert stale.json()["expected_seq"] == 2
@@ -159,25 +162,30 @@ def test_undo_waits_for_the_head_referee_where_the_tournament_wants_it(
     crew.tournament.save()
     play(t17_game, crew.referee, 1)
 
-    pending = Api(crew.referee).post(f"games/{t17_game.pk}/undo/", {"reason": "wrong card"})
+    pending = Api(crew.referee).post(
+        f"games/{t17_game.pk}/undo/", {"reason": "wrong card", "seq": 1}
+    )
     assert pending.status_code == 201 and pending.json()["status"] == "pending"
     assert pending.json()["game"]["undo_pending_seq"] == 2
 
-    refused = Api(crew.referee).post(f"games/{t17_game.pk}/undo/decision/", {"approve": True})
+    decision = f"games/{t17_game.pk}/undo/decision/"
+    refused = Api(crew.referee).post(decision, {"approve": True, "seq": 2})
     assert_error(refused, 403, "permission_denied")
-    decided = Api(crew.head_referee).post(f"games/{t17_game.pk}/undo/decision/", {"approve": True})
+    decided = Api(crew.head_referee).post(decision, {"approve": True, "seq": 2})
     assert decided.status_code == 200
     assert decided.json()["approved"] is True and decided.json()["target_seq"] == 2
     assert decided.json()["game"]["undo_pending_seq"] is None
-    again = Api(crew.head_referee).post(f"games/{t17_game.pk}/undo/decision/", {"approve": False})
-    assert_error(again, 409, "no_pending_undo")
+    again = Api(crew.head_referee).post(decision, {"approve": False, "seq": 2})
+    assert_error(again, 409, "already_decided")
 
 
 def test_undo_on_a_quick_game_withdraws_its_result_as_the_console_does(crew: Crew) -> None:
     game = quick_game(crew)
     services.record_quick_result(game, crew.referee, [0, 1, 2, 3])
 
-    response = Api(crew.referee).post(f"games/{game.pk}/undo/", {"reason": "wrong"})
+    response = Api(crew.referee).post(
+        f"games/{game.pk}/undo/", {"reason": "wrong", "seq": 0, "result_version": 1}
+    )
 
     assert response.status_code == 201 and response.json()["status"] == "withdrawn"
     game.refresh_from_db()
@@ -191,10 +199,12 @@ def test_void_with_a_redeal_lets_the_table_play_the_game_again(crew: Crew) -> No
     game = quick_game(crew)
     head = Api(crew.head_referee)
 
-    voided = head.post(f"games/{game.pk}/void/", {"reason": "cards seen", "redeal": True})
+    seen = {"version": game.version}
+    voided = head.post(f"games/{game.pk}/void/", {"reason": "cards seen", "redeal": True} | seen)
     assert voided.status_code == 200
     assert voided.json()["status"] == "void" and voided.json()["redeal"] is True
-    assert_error(head.post(f"games/{game.pk}/void/", {"reason": "again"}), 409, "already_void")
+    again = head.post(f"games/{game.pk}/void/", {"reason": "again"} | seen)
+    assert_error(again, 409, "already_void")
     assert AuditEntry.objects.filter(action=AuditEntry.Action.GAME_VOIDED, game_id=game.pk).exists()
 
     board = head.get(f"tables/{crew.table.pk}/games/").json()
@@ -209,13 +219,11 @@ def test_a_forfeit_ends_the_game_with_the_leaver_last(crew: Crew) -> None:
     game = quick_game(crew)
     head = Api(crew.head_referee)
 
-    assert_error(
-        head.post(f"games/{game.pk}/forfeit/", {"seat": 9, "reason": "ill"}), 400, "bad_request"
-    )
-    assert_error(
-        head.post(f"games/{game.pk}/forfeit/", {"seat": 1, "reason": ""}), 422, "reason_required"
-    )
-    done = head.post(f"games/{game.pk}/forfeit/", {"seat": 1, "reason": "ill", "order": [2, 0, 3]})
+    url, seen = f"games/{game.pk}/forfeit/", {"version": game.version}
+
+    assert_error(head.post(url, {"seat": 9, "reason": "ill"} | seen), 400, "bad_request")
+    assert_error(head.post(url, {"seat": 1, "reason": ""} | seen), 422, "reason_required")
+    done = head.post(url, {"seat": 1, "reason": "ill", "order": [2, 0, 3]} | seen)
 
     assert done.status_code == 201, done.content
     assert done.json()["forfeit_seat"] == 1
@@ -302,8 +310,9 @@ def test_where_undos_need_approval_only_the_head_referee_withdraws(crew: Crew) -
     game = quick_game(crew)
     services.record_quick_result(game, crew.referee, [0, 1, 2, 3])
 
-    refused = Api(crew.referee).post(f"games/{game.pk}/quick-result/withdraw/", {"reason": "x"})
-    done = Api(crew.head_referee).post(f"games/{game.pk}/quick-result/withdraw/", {"reason": "x"})
+    url, body = f"games/{game.pk}/quick-result/withdraw/", {"reason": "x", "result_version": 1}
+    refused = Api(crew.referee).post(url, body)
+    done = Api(crew.head_referee).post(url, body)
 
     assert_error(refused, 403, "approval_required")
     assert done.status_code == 200 and done.json()["status"] == "in_play"

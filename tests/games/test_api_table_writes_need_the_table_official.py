@@ -95,9 +95,9 @@ def test_a_draft_rounds_table_is_not_found_for_an_outsider(crew: Crew) -> None:
     ("path", "body"),
     [
         ("quick-result/", {"finishing_order": [0, 1, 2, 3]}),
-        ("undo/", {"reason": "misclick"}),
-        ("void/", {"reason": "misdeal", "redeal": True}),
-        ("forfeit/", {"seat": 0, "reason": "ill", "order": [1, 2, 3]}),
+        ("undo/", {"reason": "misclick", "seq": 0, "result_version": 0}),
+        ("void/", {"reason": "misdeal", "redeal": True, "version": 0}),
+        ("forfeit/", {"seat": 0, "reason": "ill", "order": [1, 2, 3], "version": 0}),
         ("penalties/", {"seat": 0, "kind": "warning", "reason": "slow play"}),
         ("correction-preview/", {"finishing_order": [0, 1, 2, 3]}),
     ],
@@ -126,7 +126,9 @@ def test_rulings_are_the_head_referees_not_the_table_referees(crew: Crew) -> Non
     referee = device(crew.referee)
 
     void = referee.post(
-        f"/api/games/{game.pk}/void/", {"reason": "misdeal"}, content_type="application/json"
+        f"/api/games/{game.pk}/void/",
+        {"reason": "misdeal", "version": game.version},
+        content_type="application/json",
     )
     penalty = referee.post(
         f"/api/games/{game.pk}/penalties/",

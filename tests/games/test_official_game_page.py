@@ -217,7 +217,7 @@ def test_voiding_is_confirmed_first_and_says_what_will_happen(crew: Crew) -> Non
     assert 'data-testid="void-form"' in page(crew.head_referee, game)
     assert 'data-testid="void-form"' not in page(crew.referee, game)
 
-    step = head.post(url, {"reason": "cards exposed", "redeal": "1"})
+    step = head.post(url, {"reason": "cards exposed", "redeal": "1", "version": game.version})
 
     html = step.content.decode()
     assert 'data-testid="void-confirm"' in html
@@ -225,7 +225,10 @@ def test_voiding_is_confirmed_first_and_says_what_will_happen(crew: Crew) -> Non
     game.refresh_from_db()
     assert game.status == Game.Status.IN_PLAY
 
-    done = head.post(url, {"reason": "cards exposed", "redeal": "1", "confirmed": "yes"})
+    done = head.post(
+        url,
+        {"reason": "cards exposed", "redeal": "1", "version": game.version, "confirmed": "yes"},
+    )
 
     assert done.status_code == 302
     game.refresh_from_db()
@@ -250,7 +253,8 @@ def test_a_forfeit_under_referee_order_asks_the_order_then_confirms(crew: Crew) 
 
     form = page(crew.organiser, game)
     order = {"order_0": "2", "order_1": "", "order_2": "1", "order_3": "3"}
-    step = organiser.post(url, {"seat": "1", "reason": "left the venue"} | order)
+    seen = {"version": game.version}
+    step = organiser.post(url, {"seat": "1", "reason": "left the venue"} | order | seen)
 
     assert 'name="order_0"' in form and 'data-testid="forfeit-form"' in form
     html = step.content.decode()
@@ -260,7 +264,7 @@ def test_a_forfeit_under_referee_order_asks_the_order_then_confirms(crew: Crew) 
     assert game.status == Game.Status.IN_PLAY
 
     done = organiser.post(
-        url, {"seat": "1", "reason": "left the venue", "confirmed": "yes"} | order
+        url, {"seat": "1", "reason": "left the venue", "confirmed": "yes"} | order | seen
     )
 
     assert done.status_code == 302

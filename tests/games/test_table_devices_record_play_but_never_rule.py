@@ -38,10 +38,10 @@ def test_the_device_records_play_at_its_table(
 @pytest.mark.parametrize(
     ("path", "body"),
     [
-        ("void/", {"reason": "misdeal", "redeal": True}),
-        ("forfeit/", {"seat": 1, "reason": "left the venue"}),
+        ("void/", {"reason": "misdeal", "redeal": True, "version": 0}),
+        ("forfeit/", {"seat": 1, "reason": "left the venue", "version": 0}),
         ("penalties/", {"seat": 0, "kind": "warning", "reason": "slow play"}),
-        ("undo/decision/", {"approve": True}),
+        ("undo/decision/", {"approve": True, "seq": 1}),
     ],
 )
 def test_the_device_cannot_rule(
@@ -64,7 +64,7 @@ def test_the_devices_undo_waits_for_the_head_referee_where_approval_is_wanted(
     client.post(f"/api/games/{t17_game.pk}/moves/", {"seq": 1, "move": T17_MOVES[0]}, **device)
 
     response = client.post(
-        f"/api/games/{t17_game.pk}/undo/", {"reason": "wrong card entered"}, **device
+        f"/api/games/{t17_game.pk}/undo/", {"reason": "wrong card entered", "seq": 1}, **device
     )
 
     assert response.status_code == 201 and response.json()["status"] == "pending"

@@ -73,7 +73,7 @@ def test_the_console_offers_the_withdrawal_and_carries_it_out(
     url = f"/referee/tables/{crew.table.pk}/"
 
     page = client.get(url).content.decode()
-    client.post(url + "undo/", {"reason": "wrong order"})
+    client.post(url + "undo/", {"reason": "wrong order", "result_version": 1})
 
     assert "Withdraw this result" in page and "結果を取り消す" not in page
     quick.refresh_from_db()
