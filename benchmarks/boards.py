@@ -53,6 +53,7 @@ def _setup_django(tree: Path) -> None:
     os.environ["SECRET_KEY"] = "benchmark-only"
     os.environ["ALLOWED_HOSTS"] = "testserver"
     os.environ["CELERY_TASK_ALWAYS_EAGER"] = "True"
+    os.environ["SECURE_SSL_REDIRECT"] = "False"  # the test client speaks plain HTTP
     os.environ.setdefault("LOG_LEVEL", "WARNING")
     import django
 

@@ -9,6 +9,7 @@ Refuses to start with `DEBUG=False` and no `SECRET_KEY`.
 from __future__ import annotations
 
 import secrets
+from datetime import timedelta
 from pathlib import Path
 
 import django_stubs_ext
@@ -57,6 +58,8 @@ INSTALLED_APPS = [
     "games",
     "tournaments",
     "scoring",
+    # Sign-in lockout after repeated failures (config/lockout.py).
+    "axes",
 ]
 
 MIDDLEWARE = [
@@ -70,6 +73,8 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # Last: turns a sign-in refused for lockout into the page that says how long to wait.
+    "axes.middleware.AxesMiddleware",
 ]
 
 if not DEBUG and env.bool("SERVE_STATIC", default=True):
@@ -128,6 +133,12 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 
+# The lockout backend first: it refuses a locked-out sign-in before a password is checked.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+
 LOGIN_URL = "login"
 # Organisers land on /organiser/, referees on /referee/ (tournaments.signin_views.welcome).
 LOGIN_REDIRECT_URL = "welcome"
@@ -158,17 +169,67 @@ STORAGES = {
     },
 }
 
+# Production is reached over HTTPS through a TLS-terminating proxy (HTTPS=True): cookies only over
+# HTTPS, plain-HTTP requests redirected, and browsers told to use HTTPS only (HSTS). A venue LAN
+# served over plain HTTP sets HTTPS=False, which turns all three off (docs/deployment.md).
 if not DEBUG:
-    SESSION_COOKIE_SECURE = env.bool("SECURE_COOKIES", default=True)
-    CSRF_COOKIE_SECURE = env.bool("SECURE_COOKIES", default=True)
+    HTTPS = env.bool("HTTPS", default=True)
+    SESSION_COOKIE_SECURE = env.bool("SECURE_COOKIES", default=HTTPS)
+    CSRF_COOKIE_SECURE = env.bool("SECURE_COOKIES", default=HTTPS)
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    SECURE_SSL_REDIRECT = env.bool("SECURE_SSL_REDIRECT", default=HTTPS)
+    # The proxy's and Compose's health checks call /healthz over plain HTTP on the inside.
+    SECURE_REDIRECT_EXEMPT = [r"^healthz(/live|/ready)?$"]
+    # A year, on this host name and below it; `preload` only lets the owner of the whole domain
+    # submit it to the browsers' preload list, which needs the header on the bare domain.
+    SECURE_HSTS_SECONDS = env.int("SECURE_HSTS_SECONDS", default=31536000 if HTTPS else 0)
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = env.bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", default=True)
+    SECURE_HSTS_PRELOAD = env.bool("SECURE_HSTS_PRELOAD", default=True)
+# Scripts never read the session cookie; it is not sent on cross-site posts. Pages may not be
+# framed, except the embeddable leaderboard (`/embed/<slug>/`, `xframe_options_exempt`).
+SESSION_COOKIE_HTTPONLY = True
+SESSION_COOKIE_SAMESITE = "Lax"
+X_FRAME_OPTIONS = "DENY"
+
+# How many proxies in front of the app append the visitor's address to X-Forwarded-For: 1 for
+# Compose's nginx, 2 with a TLS proxy in front of it. 0 (no proxy) uses the connection's
+# address and ignores the header, which a visitor could write. Sign-in lockouts and API
+# throttles count per visitor address.
+PROXY_COUNT = env.int("PROXY_COUNT", default=0)
+
+# Sign-in lockout (django-axes; config/lockout.py): after LOGIN_FAILURE_LIMIT wrong passwords or
+# PINs for one sign-in name from one address, that name is refused from that address until
+# LOGIN_COOLOFF_MINUTES pass without another try. Name *and* address: a venue's referees share
+# one Wi-Fi address, and anyone may type an organiser's name, so locking either alone would let
+# one person lock others out. Ten is above a PIN card's own five (tournaments.services): a
+# referee who mistypes a card is told the card stopped working, not to wait.
+AXES_FAILURE_LIMIT = env.int("LOGIN_FAILURE_LIMIT", default=10)
+AXES_COOLOFF_TIME = timedelta(minutes=env.float("LOGIN_COOLOFF_MINUTES", default=15))
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_USERNAME_CALLABLE = "config.lockout.attempted_username"
+AXES_CLIENT_IP_CALLABLE = "config.lockout.client_ip"
+AXES_LOCKOUT_CALLABLE = "config.lockout.locked_out_response"
+# Recorded attempts keep the name and address (the admin shows them); never a password or PIN.
+AXES_SENSITIVE_PARAMETERS = ["password", "pin"]
+AXES_VERBOSE = False
 
 # Django REST framework + OpenAPI
+# HTTP Basic (a password sent with every API request) only when asked for: scripts use a
+# session or a device token. When on, its wrong passwords count towards the sign-in lockout.
+API_BASIC_AUTH = env.bool("API_BASIC_AUTH", default=False)
+
+
+def _rate(variable: str, default: str) -> str | None:
+    rate: str = env.str(variable, default=default)
+    return None if rate.lower() in ("", "off", "none") else rate
+
+
 REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "rest_framework.authentication.SessionAuthentication",
-        "rest_framework.authentication.BasicAuthentication",
+        *(["config.lockout.BasicAuthenticationWithLockout"] if API_BASIC_AUTH else []),
         # Referee devices: `Authorization: Token <key>` (hashed at rest, revocable). Last, so
         # anonymous writes elsewhere stay 403; the move endpoint puts it first (401).
         "games.auth.DeviceTokenAuthentication",
@@ -182,6 +243,21 @@ REST_FRAMEWORK = {
         "config.api_input.BoundedMultiPartParser",
     ],
     "EXCEPTION_HANDLER": "config.api_errors.exception_handler",
+    # Per visitor address (anonymous) or per user (a device token is its user); a rate is
+    # "<number>/<second|minute|hour|day>", or "off". Throttled answers are 429 with Retry-After.
+    "DEFAULT_THROTTLE_CLASSES": [
+        "rest_framework.throttling.AnonRateThrottle",
+        "rest_framework.throttling.UserRateThrottle",
+    ],
+    "DEFAULT_THROTTLE_RATES": {
+        "anon": _rate("API_THROTTLE_ANON", "600/minute"),
+        "user": _rate("API_THROTTLE_USER", "1200/minute"),
+        # Minting credentials: device tokens, sign-in links, PIN cards (config/throttling.py).
+        "credentials": _rate("API_THROTTLE_CREDENTIALS", "120/hour"),
+        # The table PIN a seated player types to confirm a result.
+        "table-pin": _rate("API_THROTTLE_TABLE_PIN", "30/minute"),
+    },
+    "NUM_PROXIES": PROXY_COUNT,
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
     "PAGE_SIZE": 100,
 }

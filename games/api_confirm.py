@@ -21,6 +21,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from config.throttling import throttles_with_scope
 from games import services
 from games.api import error_response, visible_game
 from games.auth import DeviceTokenAuthentication, require_scope
@@ -76,6 +77,8 @@ CONFLICTS = frozenset({"not_finished", "already_confirmed", "pin_locked"})
 class GameConfirmView(APIView):
     authentication_classes = [DeviceTokenAuthentication, SessionAuthentication]
     permission_classes = [permissions.IsAuthenticated]
+    throttle_classes = throttles_with_scope()
+    throttle_scope = "table-pin"  # a short PIN is typed here (API_THROTTLE_TABLE_PIN)
 
     @extend_schema(
         operation_id="games_confirm_create",

@@ -27,6 +27,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from config.throttling import throttles_with_scope
 from games import devices
 from games.auth import DeviceTokenAuthentication, require_management_scope
 from games.models import DeviceToken
@@ -98,6 +99,8 @@ def _official_tournament(request: Request, slug: str) -> Tournament:
 class TournamentDevicesView(APIView):
     authentication_classes = AUTH
     permission_classes = [IsAuthenticated]
+    throttle_classes = throttles_with_scope()
+    throttle_scope = "credentials"  # issuing tokens (API_THROTTLE_CREDENTIALS)
 
     @extend_schema(
         operation_id="tournaments_devices_list", responses=DeviceTokenSerializer(many=True)

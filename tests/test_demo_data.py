@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from django.contrib.auth import authenticate
 from django.core.management import CommandError, call_command
+from django.test import RequestFactory
 from pytest_django.fixtures import Settings
 
 from tournaments.models import Entry, Official, Tournament
@@ -29,7 +30,9 @@ def test_demo_has_a_published_tournament_with_eight_checked_in_players() -> None
 def test_demo_organiser_can_log_in_and_organises_the_demo() -> None:
     call_command("load_demo", verbosity=0)
 
-    user = authenticate(username="organiser", password="kakumei-demo")
+    # As the login form does: with the request (the sign-in lockout counts per address).
+    request = RequestFactory().post("/accounts/login/")
+    user = authenticate(request, username="organiser", password="kakumei-demo")
 
     assert user is not None
     assert (

@@ -30,6 +30,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from config.throttling import throttles_with_scope
 from games.auth import DeviceTokenAuthentication, require_management_scope
 from tournaments import services
 from tournaments.api import _domain_error
@@ -194,6 +195,8 @@ def _no_store(response: Response) -> Response:
 class OfficialSignInLinkView(APIView):
     authentication_classes = AUTH
     permission_classes = [IsAuthenticated]
+    throttle_classes = throttles_with_scope()
+    throttle_scope = "credentials"  # API_THROTTLE_CREDENTIALS
 
     @extend_schema(
         operation_id="tournaments_officials_sign_in_link",
@@ -219,6 +222,8 @@ class OfficialSignInLinkView(APIView):
 class OfficialPinView(APIView):
     authentication_classes = AUTH
     permission_classes = [IsAuthenticated]
+    throttle_classes = throttles_with_scope()
+    throttle_scope = "credentials"  # API_THROTTLE_CREDENTIALS
 
     @extend_schema(
         operation_id="tournaments_officials_pin",

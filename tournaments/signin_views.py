@@ -6,7 +6,8 @@
 - `/accounts/welcome/`: where every sign-in lands (`LOGIN_REDIRECT_URL`): organisers (and
   staff) go to /organiser/, everyone else to their tables at /referee/; a safe `?next=` wins.
 
-Every refusal says the same thing, whether or not the sign-in name exists.
+Every refusal says the same thing, whether or not the sign-in name exists. Wrong PINs count
+towards the same sign-in lockout as wrong passwords (config/lockout.py).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_GET, require_http_methods
 from django_htmx.http import HttpResponseClientRedirect
 
+from config import lockout
 from tournaments import services
 from tournaments.permissions import AnyUser
 from tournaments.selectors import organised_tournaments
@@ -87,16 +89,25 @@ def _link_refused(request: HttpRequest, error: services.DomainError) -> HttpResp
 
 @require_http_methods(["GET", "POST"])
 def sign_in_pin(request: HttpRequest) -> HttpResponse:
-    """The PIN card's form: sign-in name and PIN. Five wrong PINs end a card."""
+    """The PIN card's form: sign-in name and PIN. Five wrong PINs end a card; too many wrong
+    tries for one name from one address pause signing in as that name from there (a locked-out
+    try is refused without looking at the PIN, and starts the wait again)."""
     username = (request.POST.get("username") or request.GET.get("user") or "").strip()
     error: services.DomainError | None = None
     if request.method == "POST":
-        try:
-            user = services.sign_in_with_code(username=username, pin=request.POST.get("pin", ""))
-        except services.SignInRefused as refused:
-            error = refused
+        if not lockout.sign_in_allowed(request, username):
+            error = services.SignInRefused()
         else:
-            return _sign_in(request, user)
+            try:
+                user = services.sign_in_with_code(
+                    username=username, pin=request.POST.get("pin", "")
+                )
+            except services.SignInRefused as refused:
+                error = refused
+            else:
+                return _sign_in(request, user)
+        # Past the limit, axes' middleware answers with the lockout page instead of this one.
+        lockout.count_failed_sign_in(request, username, sender=__name__)
     context = {"username": username, "error": error, "next": _next(request)}
     template = "registration/pin.html"
     if getattr(request, "htmx", False):
