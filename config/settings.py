@@ -337,10 +337,40 @@ CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_RESULT_EXPIRES = 3600
-# Redis re-delivers unacknowledged tasks after this; it must outlast the longest task.
-CELERY_BROKER_TRANSPORT_OPTIONS: dict[str, int] = {
-    "visibility_timeout": env.int("CELERY_VISIBILITY_TIMEOUT", default=7200)
+# Nothing reads a task's return value: no result is stored, and sending a task does not
+# subscribe to its result (which, with Redis away, retried for 20 s inside the request).
+CELERY_TASK_IGNORE_RESULT = True
+# Every task has a time limit, and Redis re-delivers an unacknowledged task (its worker was
+# killed) after the visibility timeout, which must outlast the longest time limit: 15
+# minutes, not the hours a lost recompute once waited.
+CELERY_TASK_TIME_LIMIT = env.int("CELERY_TASK_TIME_LIMIT", default=600)
+CELERY_TASK_SOFT_TIME_LIMIT = CELERY_TASK_TIME_LIMIT - 30
+# Sending a task waits on the broker for at most this long, with no retries: a request never
+# stalls on a broker that is down; what it could not send waits in the outbox (games.outbox).
+CELERY_BROKER_TIMEOUT_SECONDS = env.float("CELERY_BROKER_TIMEOUT_SECONDS", default=1.0)
+CELERY_TASK_PUBLISH_RETRY = False
+CELERY_BROKER_TRANSPORT_OPTIONS: dict[str, float] = {
+    "visibility_timeout": env.int("CELERY_VISIBILITY_TIMEOUT", default=900),
+    "socket_connect_timeout": CELERY_BROKER_TIMEOUT_SECONDS,
+    "socket_timeout": CELERY_BROKER_TIMEOUT_SECONDS,
+    # One connection attempt when a request sends a task (kombu would wait seconds between
+    # several); the worker's own connection retries forever (below).
+    "max_retries": 1,
+    "interval_start": 0,
+    "interval_step": 0.2,
+    "interval_max": 0.2,
 }
+CELERY_RESULT_BACKEND_TRANSPORT_OPTIONS = {
+    "socket_connect_timeout": CELERY_BROKER_TIMEOUT_SECONDS,
+    "socket_timeout": CELERY_BROKER_TIMEOUT_SECONDS,
+    "retry_policy": {"max_retries": 1},
+}
+# A worker survives the broker going away: it reconnects for as long as it takes (it used to
+# give up after 100 tries), and tasks it was running are cancelled, to be delivered again
+# (acks late) rather than acknowledged on a connection that is gone.
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+CELERY_BROKER_CONNECTION_MAX_RETRIES = None
+CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = True
 # How often a worker sweeps for unacknowledged messages past their visibility timeout (kombu's
 # default is about every 100 s); tests that kill a worker lower both to see the redelivery.
 if env.str("CELERY_UNACKED_RESTORE_SECONDS", default=""):
@@ -348,10 +378,10 @@ if env.str("CELERY_UNACKED_RESTORE_SECONDS", default=""):
         "CELERY_UNACKED_RESTORE_SECONDS"
     )
     CELERY_BROKER_TRANSPORT_OPTIONS["unacked_restore_throttle"] = 1
-CELERY_BROKER_CONNECTION_TIMEOUT = 3
+CELERY_BROKER_CONNECTION_TIMEOUT = CELERY_BROKER_TIMEOUT_SECONDS
 CELERY_TIMEZONE = "UTC"
 
-# /healthz: how long to wait for the broker before declaring it down.
+# /healthz/ready: how long to wait for the broker before reporting it down.
 HEALTHCHECK_BROKER_TIMEOUT = env.float("HEALTHCHECK_BROKER_TIMEOUT", default=2.0)
 
 LOGGING = {
@@ -362,6 +392,18 @@ LOGGING = {
     "loggers": {"django.db.backends": {"level": "INFO"}},
 }
 CELERY_BEAT_SCHEDULE = {
+    # What writes recorded while the broker was away reaches the workers this soon after it
+    # is back (games.outbox).
+    "dispatch-outbox": {
+        "task": "games.dispatch_outbox",
+        "schedule": env.float("OUTBOX_SWEEP_SECONDS", default=5.0),
+    },
+    # Webhook deliveries still pending long after their last attempt (their task was lost
+    # with a broker's data) are sent again.
+    "resend-pending-webhooks": {
+        "task": "scoring.resend_pending_webhooks",
+        "schedule": 60.0,
+    },
     "heartbeat": {
         "task": "scoring.heartbeat",
         "schedule": env.float("HEARTBEAT_SECONDS", default=60.0),

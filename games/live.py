@@ -30,13 +30,14 @@ log = logging.getLogger(__name__)
 # Sent after commit with table_id, game_id, version.
 table_changed = Signal()
 
-# Sent after commit with game_id and tournament_id whenever a game's results were written or
-# removed (a game finished, a quick result, an undo that reopened a finished game). Scoring
-# listens to it and recomputes standings; games never imports scoring.
+# Sent inside the writer's transaction with game_id and tournament_id whenever a game's results
+# were written or removed (a game finished, a quick result, an undo that reopened a finished
+# game). Scoring listens to it and records a standings recompute (and webhooks) in the outbox
+# (`games.outbox`), committed with the results; games never imports scoring.
 results_changed = Signal()
 
-# Sent after commit with game_id and tournament_id when a finished game's result is confirmed:
-# it stops being provisional (standings count confirmed results apart).
+# Sent inside the writer's transaction with game_id and tournament_id when a finished game's
+# result is confirmed: it stops being provisional (standings count confirmed results apart).
 game_confirmed = Signal()
 
 

@@ -408,3 +408,23 @@ class DeviceToken(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user} · {self.name} ({self.prefix}…)"
+
+
+class OutboxMessage(models.Model):
+    """A Celery task a write asked for, recorded in the write's own transaction
+    (`games.outbox`): it reaches the broker after commit, or later if the broker is away, and
+    is deleted once handed over. Tasks are idempotent, so a message handed over twice (a crash
+    between the broker's acceptance and the delete) converges on the same rows."""
+
+    task = models.CharField(max_length=100)
+    kwargs = models.JSONField(default=dict)
+    created_at = models.DateTimeField(auto_now_add=True)
+    attempts = models.PositiveIntegerField(default=0)
+    last_error = models.TextField(blank=True)
+    last_attempt_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["pk"]
+
+    def __str__(self) -> str:
+        return f"{self.task}({self.kwargs})"

@@ -618,18 +618,21 @@ def _submit_locked(game: Game | int, move: object, seq: int, actor: AnyUser) -> 
         game.state_snapshot = snapshot(new_state)
         game.snapshot_version = game.version
         game.save(update_fields=[*SAVED_ON_CHANGE, "state_snapshot", "snapshot_version"])
+        if new_state.is_over:
+            _results_changed(game, _tournament(game).pk)
     return MoveOutcome("accepted", 201, seq, seq + 1, event_dicts, game_over=new_state.is_over)
 
 
 def _finish(game: Game, actor: AnyUser, placings: Sequence[Placing]) -> None:
-    """Mark the game finished and write its results (points from the tournament's table)."""
+    """Mark the game finished and write its results (points from the tournament's table).
+    The caller saves the game, then tells scoring (`_results_changed`): its receivers read the
+    saved row (a webhook's result version and status)."""
     tournament = _tournament(game)
     rows = _result_rows(game, tournament, placings)
     _write_results(game, actor, rows, ResultVersion.Kind.RECORDED)
     game.status = Game.Status.FINISHED
     game.finished_by = actor if actor.is_authenticated else None
     game.finished_at = timezone.now()
-    _results_changed(game, tournament.pk)
 
 
 def _scoring_for(game: Game, tournament: Tournament) -> tuple[Callable[..., int], dict[int, int]]:
@@ -734,7 +737,9 @@ def _new_version(
 
 
 def _results_changed(game: Game, tournament_id: int) -> None:
-    transaction.on_commit(partial(live.notify_results_changed, game.pk, tournament_id))
+    # In the transaction: what must follow (standings, webhooks) is recorded in the outbox and
+    # commits with the results, or not at all.
+    live.notify_results_changed(game.pk, tournament_id)
 
 
 def current_state(game: Game) -> State:
@@ -948,6 +953,7 @@ def record_quick_result(
         game.save(
             update_fields=["version", "status", "finished_by", "finished_at", "result_version"]
         )
+        _results_changed(game, _tournament(game).pk)
     return list(game.results.order_by("place"))
 
 
@@ -1051,7 +1057,7 @@ def _mark_confirmed(game: Game, actor: AnyUser, *, by_seat: int | None = None) -
     game.save(
         update_fields=["status", "confirmed_by", "confirmed_by_seat", "confirmed_at", "version"]
     )
-    transaction.on_commit(partial(live.notify_game_confirmed, game.pk, _tournament(game).pk))
+    live.notify_game_confirmed(game.pk, _tournament(game).pk)  # in the transaction, as above
 
 
 # --- rulings: corrections, void and re-deal, forfeit -----------------------------------------

@@ -4,7 +4,6 @@ organisers' tournaments are simply not found; services check the permission agai
 
 from __future__ import annotations
 
-from functools import partial
 from typing import Any
 
 from django import forms
@@ -19,6 +18,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, pgettext_lazy
 from django.views.decorators.http import require_GET, require_POST
 
+from games import outbox
 from scoring import webhooks
 from scoring.models import RecomputeRun, WebhookDelivery, WebhookEndpoint, WebhookEvent
 from scoring.recompute import start_run
@@ -77,13 +77,11 @@ def scoring_dashboard(request: HtmxHttpRequest, slug: str) -> HttpResponse:
 @require_POST
 def recompute_now(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     """Start a full recompute of this tournament; its progress shows on the page."""
-    from scoring.tasks import recompute_all
-
     tournament = _tournament(request, slug)
     require_organiser(request.user, tournament)
-    run = start_run(tournament.pk)
-    # After commit, so the worker finds the run row; eager in development.
-    transaction.on_commit(partial(recompute_all.delay, run_id=run.pk, tournament_id=tournament.pk))
+    with transaction.atomic():  # the run row and its task commit together
+        run = start_run(tournament.pk)
+        outbox.enqueue("scoring.recompute_all", run_id=run.pk, tournament_id=tournament.pk)
     messages.info(request, _("Recompute started."))
     return redirect(reverse("scoring_organiser:dashboard", args=[slug]))
 

@@ -545,9 +545,8 @@ def recompute_scope(ref: ScopeRef) -> Outcome:
         version.save(update_fields=["version", "digest", "computed_at", "checked_at"])
         # Polls read the new version from the cache (no query) as soon as it is committed.
         transaction.on_commit(partial(publish_standings_version, ref, version.version))
-        transaction.on_commit(
-            partial(standings_changed.send, sender=Standing, ref=ref, version=version.version)
-        )
+        # In the transaction: the `standings.changed` webhook commits with the new version.
+        standings_changed.send(sender=Standing, ref=ref, version=version.version)
     return Outcome(ref, True, version.version, rows)
 
 

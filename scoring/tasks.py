@@ -7,8 +7,8 @@ Standings recomputes coalesce per tournament: at most one queued and one running
 number of results that arrive (a recompute reads every result, so one run covers all those
 committed before it starts). The flags are a `StandingsQueue` row:
 
-- `request_standings_update` (after commit) marks the tournament queued and enqueues
-  `update_standings` only if it was not queued already;
+- `request_standings_update` (in the writer's transaction) marks the tournament queued and
+  records `update_standings` in the outbox (`games.outbox`) only if it was not queued already;
 - `update_standings` takes the running lock, *then* clears the queued flag, *then* recomputes:
   a result committed before the flag is cleared is read by this run, one committed after it
   queues the next run, so none is lost. A run that finds the lock held (another worker runs
@@ -21,7 +21,7 @@ scope (each scope renews it), so recomputes of that tournament wait at most that
 unacknowledged task (`acks_late`) is redelivered and recomputes again, which converges. A
 redelivered message can clear a flag that a still-queued task had set, or run beside it: that
 costs an extra run, never a missed one. A queued flag older than `QUEUED_SECONDS` is ignored,
-so a task lost with the broker cannot silence later requests.
+so a task lost with the broker's data cannot silence later requests.
 """
 
 from __future__ import annotations
@@ -35,6 +35,7 @@ from django.db.models import Q
 from django.db.utils import OperationalError
 from django.utils import timezone
 
+from games import outbox
 from scoring import webhooks
 from scoring.models import StandingsQueue
 from scoring.recompute import run_full_recompute
@@ -72,18 +73,13 @@ def _mark_queued(tournament_id: int) -> bool:
 
 
 def request_standings_update(tournament_id: int, *, rescore: bool = False) -> None:
-    """Have the tournament's standings recomputed (call after commit): enqueues
-    `update_standings` unless a run is queued already, which will read this commit's results.
-    A `rescore` is always enqueued (see the module docstring)."""
-    if not (rescore or _mark_queued(tournament_id)):
-        return
-    try:
-        update_standings.delay(tournament_id, rescore=rescore)
-    except Exception:
-        # Broker down: the results are committed, the periodic full recompute catches up; the
-        # next request must enqueue again, not trust a flag no task stands behind.
-        StandingsQueue.objects.filter(tournament_id=tournament_id).update(queued_at=None)
-        log.exception("could not enqueue update_standings(%s, rescore=%s)", tournament_id, rescore)
+    """Have the tournament's standings recomputed (call in the transaction that changed them):
+    records `update_standings` in the outbox unless a run is queued already, which will read
+    this commit's results. The flag and the outbox message commit together, so a flag always
+    has a task behind it, even when the broker is away. A `rescore` is always recorded (see
+    the module docstring)."""
+    if rescore or _mark_queued(tournament_id):
+        outbox.enqueue("scoring.update_standings", tournament_id=tournament_id, rescore=rescore)
 
 
 def _take_running_lock(tournament_id: int, task_id: str) -> bool:
@@ -169,6 +165,12 @@ def recompute_all(
         run_id=run_id, tournament_id=tournament_id, task_id=self.request.id or ""
     )
     return {"run": run.pk, "status": run.status, "done": run.done, "changed": run.changed}
+
+
+@shared_task(name="scoring.resend_pending_webhooks")
+def resend_pending_webhooks() -> list[int]:
+    """Beat: webhook deliveries whose task was lost get a new one (`webhooks.resend_pending`)."""
+    return webhooks.resend_pending()
 
 
 @shared_task(

@@ -2,9 +2,11 @@
 `stage.cut`.
 
 Each event becomes one `WebhookDelivery` row per subscribed endpoint, written in the
-transaction that caused it and sent after commit by `scoring.tasks.deliver_webhook` (Celery
-retries with exponential backoff). The body is stored, so every attempt sends the same bytes
-under the same signature:
+transaction that caused it, with its `scoring.tasks.deliver_webhook` task in the outbox
+(`games.outbox`: handed to Celery after commit, or once the broker is back). Celery retries a
+failed delivery with exponential backoff; `resend_pending` (beat) sends again a delivery still
+pending long after its last attempt (its task was lost with the broker's data). The body is
+stored, so every attempt sends the same bytes under the same signature:
 
     X-Kakumei-Signature: sha256=<hex HMAC-SHA256 of the raw body, keyed by the endpoint secret>
     X-Kakumei-Event: standings.changed
@@ -15,6 +17,7 @@ Payloads carry results and standings, never hands.
 
 from __future__ import annotations
 
+import datetime
 import hashlib
 import hmac
 import ipaddress
@@ -24,16 +27,17 @@ import socket
 import urllib.error
 import urllib.request
 from collections.abc import Callable, Sequence
-from functools import partial
 from typing import Any
 from urllib.parse import urlsplit
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.db.models import F
+from django.db.models import F, Q
 from django.utils import timezone
 
+from games import outbox
+from games.models import OutboxMessage
 from scoring.models import WebhookDelivery, WebhookEndpoint, WebhookEvent
 from scoring.standings import result_is_provisional
 from tournaments.models import Tournament
@@ -124,8 +128,6 @@ def emit(
     data = build()
     if data is None:
         return []
-    from scoring.tasks import deliver_webhook  # tasks import this module
-
     deliveries = []
     for endpoint in endpoints:
         delivery = WebhookDelivery(endpoint=endpoint, event=event)
@@ -138,15 +140,8 @@ def emit(
         delivery.body = json.dumps(body, ensure_ascii=False, separators=(",", ":"))
         delivery.save()
         deliveries.append(delivery)
-        transaction.on_commit(partial(_enqueue, deliver_webhook, delivery.pk))
+        outbox.enqueue("scoring.deliver_webhook", delivery_id=delivery.pk)
     return deliveries
-
-
-def _enqueue(task: Any, delivery_id: int) -> None:
-    try:
-        task.delay(delivery_id)
-    except Exception:  # broker down: the pending row stays in the log, resend_pending retries
-        log.exception("could not enqueue webhook delivery %s", delivery_id)
 
 
 def deliver(delivery_id: int) -> WebhookDelivery:
@@ -207,6 +202,32 @@ def deliver(delivery_id: int) -> WebhookDelivery:
         attempts=F("attempts") + 1, response_code=code, last_error=error[:2000], last_attempt_at=now
     )
     raise DeliveryFailed(error or f"HTTP {code}")
+
+
+# A pending delivery not attempted for this long has no task behind it any more (Celery's
+# retries come at most about 10 minutes apart): its task was lost with the broker's data.
+RESEND_AFTER_SECONDS = 900
+
+
+def resend_pending() -> list[int]:
+    """Give every pending delivery whose task was lost a new one (beat: `resend_pending_webhooks`).
+    Deliveries whose task still waits in the outbox are not lost, only waiting."""
+    cutoff = timezone.now() - datetime.timedelta(seconds=RESEND_AFTER_SECONDS)
+    waiting = OutboxMessage.objects.filter(task="scoring.deliver_webhook").values_list(
+        "kwargs__delivery_id", flat=True
+    )
+    lost = (
+        WebhookDelivery.objects.filter(status=WebhookDelivery.Status.PENDING)
+        .filter(
+            Q(last_attempt_at__lt=cutoff) | Q(last_attempt_at__isnull=True, created_at__lt=cutoff)
+        )
+        .exclude(pk__in=[int(pk) for pk in waiting])
+    )
+    ids = list(lost.order_by("pk").values_list("pk", flat=True)[:500])
+    with transaction.atomic():
+        for delivery_id in ids:
+            outbox.enqueue("scoring.deliver_webhook", delivery_id=delivery_id)
+    return ids
 
 
 def give_up(delivery_id: int) -> None:

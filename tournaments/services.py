@@ -1178,9 +1178,9 @@ def record_audit(
 
 
 def _status_changed(round_: Round) -> None:
-    transaction.on_commit(
-        partial(round_status_changed.send, sender=Round, round_id=round_.pk, status=round_.status)
-    )
+    # In the transaction, as every signal scoring listens to: scoring records its work (a
+    # recompute) in the outbox, committed with the change or not at all.
+    round_status_changed.send(sender=Round, round_id=round_.pk, status=round_.status)
 
 
 def _locked_round(round_: Round) -> Round:
@@ -1374,9 +1374,7 @@ def give_penalty(
         reason=reason,
         data={"penalty": penalty.pk, "entry": entry.number, "kind": kind, "points": points},
     )
-    transaction.on_commit(
-        partial(penalties_changed.send, sender=Penalty, tournament_id=tournament.pk)
-    )
+    penalties_changed.send(sender=Penalty, tournament_id=tournament.pk)
     return penalty
 
 
@@ -1404,9 +1402,7 @@ def withdraw_penalty(penalty: Penalty, actor: AnyUser, *, reason: str) -> Penalt
         reason=reason,
         data={"penalty": penalty.pk, "entry": penalty.entry.number},
     )
-    transaction.on_commit(
-        partial(penalties_changed.send, sender=Penalty, tournament_id=tournament.pk)
-    )
+    penalties_changed.send(sender=Penalty, tournament_id=tournament.pk)
     return penalty
 
 
@@ -1503,15 +1499,12 @@ def advance_stage(
             ],
         },
     )
-    # After commit: scoring sends the `stage.cut` webhook and recomputes the next stage.
-    transaction.on_commit(
-        partial(
-            stage_advanced.send,
-            sender=Stage,
-            stage_id=stage.pk,
-            target_stage_id=target.pk,
-            advancing=list(outcome.advancing),
-        )
+    # Scoring records the `stage.cut` webhook and the next stage's recompute in the outbox.
+    stage_advanced.send(
+        sender=Stage,
+        stage_id=stage.pk,
+        target_stage_id=target.pk,
+        advancing=list(outcome.advancing),
     )
     return created
 
@@ -2866,15 +2859,8 @@ def update_tournament_settings(
         },
     )
     rescore = played and bool({"points_table", "forfeit_leaver_points"} & set(changed))
-    # After commit: scoring rescores the results (when asked) and recomputes every standing.
-    transaction.on_commit(
-        partial(
-            tournament_settings_changed.send,
-            sender=Tournament,
-            tournament_id=current.pk,
-            rescore=rescore,
-        )
-    )
+    # Scoring records a rescore (when asked) and a recompute of every standing in the outbox.
+    tournament_settings_changed.send(sender=Tournament, tournament_id=current.pk, rescore=rescore)
     for field in changed:
         setattr(tournament, field, getattr(current, field))
     return SettingsChange(changed, tuple(notices), rescore)

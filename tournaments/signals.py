@@ -1,5 +1,6 @@
-"""Tournament signals, sent after commit (scoring and webhooks listen; tournaments imports
-neither)."""
+"""Tournament signals, sent inside the transaction that made the change (scoring and webhooks
+listen, and record what must follow in the outbox, `games.outbox`, so it commits with the
+change; tournaments imports neither)."""
 
 from __future__ import annotations
 

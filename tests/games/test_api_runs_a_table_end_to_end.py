@@ -53,7 +53,8 @@ def test_a_scorer_device_runs_table_one_end_to_end(
     OfficialFactory(tournament=cup, user=head, role=Official.Role.HEAD_REFEREE)
     OfficialFactory(tournament=cup, user=referee1, role=Official.Role.REFEREE)
     OfficialFactory(tournament=cup, user=referee2, role=Official.Role.REFEREE)
-    round_ = services.publish_round(services.draw_round(cup.stages.get(), organiser), organiser)
+    with django_capture_on_commit_callbacks(execute=True):  # committed, as on the day
+        round_ = services.publish_round(services.draw_round(cup.stages.get(), organiser), organiser)
     table1, table2 = round_.tables.order_by("number")
     services.assign_referee(table1, organiser, referee1)
     services.assign_referee(table2, organiser, referee2)

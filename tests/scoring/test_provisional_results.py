@@ -58,7 +58,8 @@ def test_confirming_the_game_makes_it_count_as_confirmed(
 def test_a_game_ended_by_a_forfeit_is_confirmed(
     crew: Crew, django_capture_on_commit_callbacks: Callable[..., Any]
 ) -> None:
-    game = services.start_game(crew.table, crew.referee, mode=Game.Mode.QUICK)
+    with django_capture_on_commit_callbacks(execute=True):
+        game = services.start_game(crew.table, crew.referee, mode=Game.Mode.QUICK)
 
     with django_capture_on_commit_callbacks(execute=True):
         services.forfeit_seat(

@@ -1,0 +1,95 @@
+"""The transactional outbox: after-commit work that survives a broker outage.
+
+A write that needs work done after it commits (recompute standings, deliver a webhook, a full
+recompute) calls `enqueue(task_name, **kwargs)` inside its transaction. That inserts an
+`OutboxMessage` row — committed with the write or rolled back with it — and, after commit,
+hands it to Celery at once (`dispatch`). The hand-over waits on the broker for at most its
+bounded timeouts (`CELERY_BROKER_TIMEOUT_SECONDS`; no publish retries): if the broker is away,
+the row stays and the request answers as usual. `dispatch_pending` (beat, every
+`OUTBOX_SWEEP_SECONDS`) hands over whatever is left, so once the broker is back everything
+recorded reaches the workers within seconds.
+
+Rows are taken with `SELECT … FOR UPDATE SKIP LOCKED`, so the request's own hand-over and the
+sweep never both send one message; a row is deleted in the transaction that sent it. A crash
+after the broker accepted a message but before that commit sends it again: every task is
+idempotent (they recompute from the database, or check a delivery's status), so it converges.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterable
+from functools import partial
+from typing import Any
+
+from celery import current_app
+from django.db import transaction
+from django.db.models import F
+from django.utils import timezone
+from kombu.exceptions import OperationalError as BrokerError
+
+from games.models import OutboxMessage
+
+log = logging.getLogger(__name__)
+
+
+def enqueue(task: str, **kwargs: Any) -> OutboxMessage:
+    """Record `task(**kwargs)` in the current transaction; it is handed to Celery after commit.
+    `kwargs` must be JSON (ids and plain values, as every task here takes)."""
+    message = OutboxMessage.objects.create(task=task, kwargs=kwargs)
+    transaction.on_commit(partial(dispatch, [message.pk]))
+    return message
+
+
+def dispatch(ids: Iterable[int] | None = None, *, limit: int = 500) -> int:
+    """Hand messages to Celery (`ids`, or the oldest `limit` waiting); returns how many were
+    handed over. Stops at the first broker failure: the rest wait for the next sweep."""
+    sent: list[int] = []
+    with transaction.atomic():
+        rows = OutboxMessage.objects.select_for_update(skip_locked=True).order_by("pk")
+        if ids is not None:
+            rows = rows.filter(pk__in=list(ids))
+        for message in rows[:limit]:
+            try:
+                _send(message)
+            except BrokerError as error:
+                log.warning("broker unavailable; %s waits in the outbox: %s", message, error)
+                OutboxMessage.objects.filter(pk=message.pk).update(
+                    attempts=F("attempts") + 1,
+                    last_error=f"{type(error).__name__}: {error}"[:2000],
+                    last_attempt_at=timezone.now(),
+                )
+                break
+            except Exception:
+                if not current_app.conf.task_always_eager:
+                    raise  # a bug, not an outage: the row stays (rolled back) for a fixed release
+                # Eager (the embedded default), the task ran here and failed: as on a worker, that
+                # is the task's business (its log, its retries), not a reason to keep the message.
+                log.exception("task %s failed", message)
+            sent.append(message.pk)
+        OutboxMessage.objects.filter(pk__in=sent).delete()
+    return len(sent)
+
+
+def _send(message: OutboxMessage) -> None:
+    # `apply_async`, not `send_task`: it honours CELERY_TASK_ALWAYS_EAGER (the embedded
+    # default runs the task here and now).
+    current_app.tasks[message.task].apply_async(kwargs=message.kwargs, retry=False)
+
+
+def dispatch_pending() -> int:
+    """The sweep (beat): everything still waiting, oldest first."""
+    handed = 0
+    while count := dispatch(limit=500):
+        handed += count
+        if count < 500:
+            break
+    return handed
+
+
+def waiting() -> tuple[int, float | None]:
+    """How many messages wait, and the age in seconds of the oldest (for readiness)."""
+    oldest = OutboxMessage.objects.order_by("pk").values_list("created_at", flat=True).first()
+    count = OutboxMessage.objects.count() if oldest is not None else 0
+    age = None if oldest is None else round((timezone.now() - oldest).total_seconds(), 1)
+    return count, age
