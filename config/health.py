@@ -1,13 +1,23 @@
-"""`/healthz`: is this instance able to serve (database) and to hand work to workers (broker)?
+"""Health endpoints for load balancers, orchestrators and operators.
 
-Load balancers and Docker health checks read the status code: 200 when every required
-dependency answers, 503 otherwise. The JSON body says which check failed, and when a worker was
-last seen, so an operator can tell a dead broker from an idle worker.
+- `/healthz/live` (liveness): the process answers requests. No dependency is checked, so a
+  database or broker outage never gets a healthy process restarted. 200 always.
+- `/healthz/ready` (readiness; `/healthz` is the same): may this instance take traffic? The web
+  needs the **database** (and its migrated schema): 503 without it. The **broker** is reported
+  but not required: moves, results and pages do not wait on it — what writes hand to workers
+  waits in the outbox (`games.outbox`) until it is back. So is the **worker** (when it last
+  reported in) and the **outbox** (how many tasks wait, and since when), which tell an operator
+  that background work is falling behind.
+
+The JSON body's `status` is `ok`, `degraded` (ready, but the broker is away: background work
+waits) or `unavailable` (503), and names each check's state; a failing dependency is a 503 or
+a reported error, never a 500.
 """
 
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 
 from django.conf import settings
 from django.db import DatabaseError, connection
@@ -17,6 +27,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 from kombu import Connection
 
+from games import outbox
 from scoring.models import WorkerHeartbeat
 
 logger = logging.getLogger(__name__)
@@ -47,27 +58,39 @@ def last_worker_seen() -> float | None:
     return None if latest is None else round((timezone.now() - latest).total_seconds(), 1)
 
 
+def _run(checks: dict[str, str], name: str, check: Callable[[], str]) -> bool:
+    try:
+        checks[name] = check()
+    except Exception as exc:  # any failure of a dependency is reported, never a 500
+        logger.warning("health check %s failed: %s", name, exc)
+        checks[name] = f"error: {type(exc).__name__}"
+        return False
+    return True
+
+
 @never_cache
 @require_GET
-def healthz(request: HttpRequest) -> JsonResponse:
+def live(request: HttpRequest) -> JsonResponse:
+    return JsonResponse({"status": "ok"})
+
+
+@never_cache
+@require_GET
+def ready(request: HttpRequest) -> JsonResponse:
     checks: dict[str, str] = {}
-    healthy = True
-    for name, check in (("database", check_database), ("broker", check_broker)):
+    ready = _run(checks, "database", check_database)
+    broker = _run(checks, "broker", check_broker)  # reported, not required (module docstring)
+    body: dict[str, object] = {"checks": checks}
+    if ready:
         try:
-            checks[name] = check()
-        except Exception as exc:  # any failure of a dependency is a 503, never a 500
-            logger.warning("health check %s failed: %s", name, exc)
-            checks[name] = f"error: {type(exc).__name__}"
-            healthy = False
-    seen: float | None = None
-    if checks.get("database") == "ok":
-        try:
-            seen = last_worker_seen()
+            body["worker_last_seen_seconds_ago"] = last_worker_seen()
+            waiting, oldest = outbox.waiting()
         except DatabaseError as exc:  # e.g. migrations not applied yet: not ready, not a 500
             logger.warning("health check schema failed: %s", exc)
             checks["schema"] = f"error: {type(exc).__name__}"
-            healthy = False
-    body: dict[str, object] = {"status": "ok" if healthy else "unavailable", "checks": checks}
-    if checks.get("database") == "ok" and "schema" not in checks:
-        body["worker_last_seen_seconds_ago"] = seen
-    return JsonResponse(body, status=200 if healthy else 503)
+            ready = False
+        else:
+            body["outbox"] = {"waiting": waiting, "oldest_seconds_ago": oldest}
+    status = ("ok" if broker else "degraded") if ready else "unavailable"
+    body = {"status": status, **body}
+    return JsonResponse(body, status=200 if ready else 503)

@@ -6,7 +6,7 @@ from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView
 from rest_framework.routers import DefaultRouter
 
-from config.health import healthz
+from config import health
 from config.language import set_language
 from tournaments.api import (
     EntryViewSet,
@@ -35,7 +35,11 @@ urlpatterns = [
     path("referee/", include("games.urls_referee")),
     path("", include("games.urls")),
     path("", include("scoring.urls")),
-    path("healthz", healthz, name="healthz"),
+    # Readiness (`/healthz` is kept for the proxies and checks already pointed at it) and
+    # liveness: config/health.py.
+    path("healthz", health.ready, name="healthz"),
+    path("healthz/ready", health.ready, name="healthz-ready"),
+    path("healthz/live", health.live, name="healthz-live"),
     path("language/", set_language, name="set_language"),
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),

@@ -27,7 +27,7 @@ def scoring_not_migrated() -> Iterator[None]:
 def test_healthz_is_503_until_the_schema_is_migrated(client: Client, settings: Settings) -> None:
     settings.CELERY_TASK_ALWAYS_EAGER = True
 
-    response = client.get("/healthz")
+    response = client.get("/healthz/ready")
 
     assert response.status_code == 503
     body = response.json()
