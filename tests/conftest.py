@@ -10,6 +10,8 @@ workers on their own queue — ones a test may kill and restart.
 from __future__ import annotations
 
 import os
+import shutil
+import socket
 import subprocess
 import sys
 import time
@@ -177,3 +179,55 @@ def shared_redis(settings: Any) -> Iterator[dict[str, str]]:
     client = redis.Redis.from_url(url)
     for key in client.scan_iter(f"{prefix}*"):
         client.delete(key)
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class RedisServer:
+    """A redis-server of the test's own on a spare port, which the test may stop and start
+    again (on the same port) to see what a real broker outage does."""
+
+    def __init__(self) -> None:
+        binary = shutil.which("redis-server")
+        if binary is None:
+            pytest.fail("redis-server is not installed; ./dev test installs it")
+        self.binary = binary
+        self.port = free_port()
+        self.url = f"redis://127.0.0.1:{self.port}/0"
+        self.process: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> None:
+        self.process = subprocess.Popen(
+            [self.binary, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "",
+             "--appendonly", "no"],
+            stdout=subprocess.DEVNULL,
+        )  # fmt: skip
+        deadline = time.monotonic() + 10
+        while True:
+            try:
+                socket.create_connection(("127.0.0.1", self.port), timeout=0.2).close()
+                return
+            except OSError:
+                if time.monotonic() > deadline:
+                    self.stop()
+                    pytest.fail("redis-server did not start")
+                time.sleep(0.05)
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.kill()
+            self.process.wait()
+
+
+@pytest.fixture
+def redis_server() -> Iterator[RedisServer]:
+    server = RedisServer()
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()

@@ -11,12 +11,9 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
-import socket
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
 
 import pytest
 from django.db import connection
@@ -25,65 +22,22 @@ from django.test.utils import CaptureQueriesContext
 from pytest_django.fixtures import Settings
 
 from games.models import OutboxMessage
+from tests.conftest import RedisServer, free_port
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db]
 
-Server = subprocess.Popen[bytes]
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
 
 @pytest.fixture
-def own_redis() -> Iterator[tuple[Server, int]]:
-    server_binary = shutil.which("redis-server")
-    if server_binary is None:
-        pytest.fail("redis-server is not installed; ./dev test installs it")
-    port = free_port()
-    server = subprocess.Popen(
-        [
-            server_binary,
-            "--port",
-            str(port),
-            "--bind",
-            "127.0.0.1",
-            "--save",
-            "",
-            "--appendonly",
-            "no",
-        ],
-        stdout=subprocess.DEVNULL,
-    )
-    deadline = time.monotonic() + 10
-    while True:
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-            break
-        except OSError:
-            if time.monotonic() > deadline:
-                server.kill()
-                pytest.fail("redis-server did not start")
-            time.sleep(0.05)
-    yield server, port
-    server.kill()
-    server.wait()
-
-
-@pytest.fixture
-def broker_settings(
-    settings: Settings, own_redis: tuple[subprocess.Popen[bytes], int]
-) -> subprocess.Popen[bytes]:
-    server, port = own_redis
+def broker_settings(settings: Settings, redis_server: RedisServer) -> RedisServer:
     settings.CELERY_TASK_ALWAYS_EAGER = False
-    settings.CELERY_BROKER_URL = f"redis://127.0.0.1:{port}/0"
+    settings.CELERY_BROKER_URL = redis_server.url
     settings.HEALTHCHECK_BROKER_TIMEOUT = 1.0
-    return server
+    return redis_server
 
 
-def test_ready_is_200_with_database_and_broker_up(client: Client, broker_settings: Server) -> None:
+def test_ready_is_200_with_database_and_broker_up(
+    client: Client, broker_settings: RedisServer
+) -> None:
     response = client.get("/healthz/ready")
 
     assert response.status_code == 200
@@ -93,16 +47,15 @@ def test_ready_is_200_with_database_and_broker_up(client: Client, broker_setting
     assert body["outbox"] == {"waiting": 0, "oldest_seconds_ago": None}
 
 
-def test_healthz_is_the_readiness_check(client: Client, broker_settings: Server) -> None:
+def test_healthz_is_the_readiness_check(client: Client, broker_settings: RedisServer) -> None:
     assert client.get("/healthz").json() == client.get("/healthz/ready").json()
 
 
 def test_a_broker_outage_is_reported_but_keeps_the_web_in_service(
-    client: Client, broker_settings: Server
+    client: Client, broker_settings: RedisServer
 ) -> None:
     assert client.get("/healthz/ready").status_code == 200
-    broker_settings.kill()
-    broker_settings.wait()
+    broker_settings.stop()
 
     started = time.monotonic()
     response = client.get("/healthz/ready")
@@ -140,9 +93,8 @@ def test_ready_reports_how_long_ago_a_worker_was_seen(client: Client, settings: 
     assert 0 <= body["worker_last_seen_seconds_ago"] < 5
 
 
-def test_live_asks_no_dependency(client: Client, broker_settings: Server) -> None:
-    broker_settings.kill()
-    broker_settings.wait()
+def test_live_asks_no_dependency(client: Client, broker_settings: RedisServer) -> None:
+    broker_settings.stop()
 
     with CaptureQueriesContext(connection) as queries:
         response = client.get("/healthz/live")
