@@ -74,7 +74,15 @@ def dispatch(ids: Iterable[int] | None = None, *, limit: int = 500) -> int:
 def _send(message: OutboxMessage) -> None:
     # `apply_async`, not `send_task`: it honours CELERY_TASK_ALWAYS_EAGER (the embedded
     # default runs the task here and now).
-    current_app.tasks[message.task].apply_async(kwargs=message.kwargs, retry=False)
+    _task(message.task).apply_async(kwargs=message.kwargs, retry=False)
+
+
+def _task(name: str) -> Any:
+    """The registered task. A web process imports an app's `tasks` module only when something
+    uses it: before the first lookup fails, Celery's autodiscovery imports them all."""
+    if name not in current_app.tasks:
+        current_app.loader.import_default_modules()
+    return current_app.tasks[name]
 
 
 def dispatch_pending() -> int:
