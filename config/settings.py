@@ -366,11 +366,13 @@ CELERY_RESULT_BACKEND_TRANSPORT_OPTIONS = {
     "retry_policy": {"max_retries": 1},
 }
 # A worker survives the broker going away: it reconnects for as long as it takes (it used to
-# give up after 100 tries), and tasks it was running are cancelled, to be delivered again
-# (acks late) rather than acknowledged on a connection that is gone.
+# give up after 100 tries). Workers run without gossip and mingle (docker-compose.yml): nothing
+# here uses them, and restarting gossip after a Redis drop is where a worker crashed with
+# "'NoneType' object has no attribute 'hostname'" (kombu#582). Cancelling running tasks on a
+# connection loss is left off: its reconnection has an open crash of its own (celery#9250); a
+# task whose acknowledgement is lost is delivered again after the visibility timeout.
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BROKER_CONNECTION_MAX_RETRIES = None
-CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = True
 # How often a worker sweeps for unacknowledged messages past their visibility timeout (kombu's
 # default is about every 100 s); tests that kill a worker lower both to see the redelivery.
 if env.str("CELERY_UNACKED_RESTORE_SECONDS", default=""):
