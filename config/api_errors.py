@@ -72,6 +72,18 @@ class ApiErrorSerializer(serializers.Serializer[Any]):
     )
 
 
+class ApiError(exceptions.APIException):
+    """A refusal raised rather than returned (from a helper deep in a view): answered as
+    `api_error(code, message_en, message_ja, status_code, detail=detail)`."""
+
+    def __init__(
+        self, code: str, message_en: str, message_ja: str, http: int = 400, detail: object = None
+    ) -> None:
+        super().__init__(message_en, code)
+        self.status_code = http
+        self.body = error_body(code, message_en, message_ja, detail)
+
+
 def in_both_languages(message: str | Promise) -> tuple[str, str]:
     with translation.override("en"):
         english = str(message)
@@ -159,6 +171,9 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         log.warning("value refused by the database: %s", exc)
         english, japanese = in_both_languages(MESSAGES["invalid_value"])
         return api_error("invalid_value", english, japanese, status.HTTP_400_BAD_REQUEST)
+    if isinstance(exc, ApiError):
+        set_rollback()
+        return Response(exc.body, status=exc.status_code)
     api_exc = _as_api_exception(exc)
     if api_exc is None:
         return None  # a bug: Django's 500 (config.errors.server_error)

@@ -19,7 +19,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from config.api_errors import error_body
+from config.api_errors import ApiError, error_body
 from tournaments import services
 from tournaments.models import League, Season, Tournament
 from tournaments.permissions import can_create_tournament
@@ -226,9 +226,7 @@ def _refusals() -> Iterator[None]:
     try:
         yield
     except services.DomainError as error:
-        raise ValidationError(
-            {"code": error.code, "message_en": error.message_en, "message_ja": error.message_ja}
-        ) from error
+        raise ApiError(error.code, error.message_en, error.message_ja) from error
 
 
 class StaffWritesOnly(permissions.BasePermission):
