@@ -9,6 +9,8 @@ workers on their own queue — ones a test may kill and restart.
 
 from __future__ import annotations
 
+import http.client
+import json
 import os
 import shutil
 import socket
@@ -16,7 +18,7 @@ import subprocess
 import sys
 import time
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -231,3 +233,86 @@ def redis_server() -> Iterator[RedisServer]:
         yield server
     finally:
         server.stop()
+
+
+def wait_until(check: Callable[[], bool], seconds: float, what: str) -> None:
+    deadline = time.monotonic() + seconds
+    while not check():
+        if time.monotonic() > deadline:
+            pytest.fail(f"timed out waiting for {what}")
+        time.sleep(0.2)
+
+
+class Stack:
+    """The app's own processes, run as in production on the test database: gunicorn
+    (config/gunicorn.conf.py) and, when asked for, a Celery worker and beat. `env` goes on top
+    of the test's environment (a broker of the test's own, throttles off, …); each process
+    logs to `<logs>/<name>-<process>.log`. Shared by the tests that need a real server: a
+    broker outage, the API fuzzing."""
+
+    def __init__(self, logs: Path, name: str, env: dict[str, str]) -> None:
+        self.port = free_port()
+        self.env = {
+            **os.environ,
+            "DJANGO_SETTINGS_MODULE": "config.settings",
+            "DATABASE_URL": database_url_for_test_db(),
+            "CONN_MAX_AGE": "0",  # no connection may outlive the test's database
+            **env,
+        }
+        self.logs = logs
+        self.name = name
+        self.processes: list[subprocess.Popen[bytes]] = []
+
+    @property
+    def origin(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def log_path(self, process: str) -> Path:
+        return self.logs / f"{self.name}-{process}.log"
+
+    def run(self, process: str, *args: str) -> None:
+        with self.log_path(process).open("ab") as log:
+            command = [sys.executable, "-m", *args]
+            self.processes.append(
+                subprocess.Popen(command, cwd=ROOT, env=self.env, stdout=log, stderr=log)
+            )
+
+    def start(self, *, worker: bool = True, beat: bool = True) -> None:
+        """gunicorn (one worker, two threads), and a worker and beat unless told otherwise;
+        returns once the web answers /healthz/ready and the worker has sent a heartbeat."""
+        from scoring.models import WorkerHeartbeat
+
+        bind = f"127.0.0.1:{self.port}"
+        self.run("gunicorn", "gunicorn", "-c", "config/gunicorn.conf.py", "-b", bind,
+                 "-w", "1", "--threads", "2", "config.wsgi")  # fmt: skip
+        if worker:
+            self.run("worker", "celery", "-A", "config", "worker", "--pool=solo",
+                     "-Q", "default", "--without-gossip", "--without-mingle",
+                     "--loglevel=INFO")  # fmt: skip
+        if beat:
+            self.run("beat", "celery", "-A", "config", "beat", "--loglevel=INFO",
+                     "--schedule", str(self.logs / f"{self.name}-beat-schedule"))  # fmt: skip
+        wait_until(lambda: self.get("/healthz/ready")[0] == 200, 60, "gunicorn")
+        if worker:
+            wait_until(WorkerHeartbeat.objects.exists, 60, "the worker's first heartbeat")
+
+    def stop(self) -> None:
+        for process in self.processes:
+            stop_worker(process)
+
+    def request(self, method: str, path: str, body: object = None, token: str = "") -> tuple:
+        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
+        headers = {"Content-Type": "application/json"}
+        if token:
+            headers["Authorization"] = f"Token {token}"
+        conn.request(method, path, None if body is None else json.dumps(body), headers)
+        answer = conn.getresponse()
+        data = answer.read()
+        conn.close()
+        return answer.status, json.loads(data) if data else None
+
+    def get(self, path: str) -> tuple:
+        try:
+            return self.request("GET", path)
+        except OSError:
+            return 0, None

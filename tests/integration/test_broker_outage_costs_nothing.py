@@ -9,14 +9,9 @@ beat's sweep hands them over and the worker counts the result — once — and p
 
 from __future__ import annotations
 
-import http.client
 import json
-import os
-import subprocess
-import sys
 import time
-from collections.abc import Callable, Iterator
-from pathlib import Path
+from collections.abc import Iterator
 
 import pytest
 from django.db.models import Sum
@@ -24,88 +19,30 @@ from django.db.models import Sum
 from games.auth import issue_device_token
 from games.models import Game, GameResult, OutboxMessage
 from scoring import webhooks
-from scoring.models import WorkerHeartbeat
 from scoring.standings import ScopeRef, standings
-from tests.conftest import ROOT, RedisServer, database_url_for_test_db, free_port, stop_worker
+from tests.conftest import ROOT, RedisServer, Stack, wait_until
 from tests.games.conftest import T17_MOVES, Crew, crew, t17_game  # noqa: F401 (fixtures)
 from tests.scoring.conftest import Receiver, receiver  # noqa: F401 (fixture)
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
 
 
-def wait_until(check: Callable[[], bool], seconds: float, what: str) -> None:
-    deadline = time.monotonic() + seconds
-    while not check():
-        if time.monotonic() > deadline:
-            pytest.fail(f"timed out waiting for {what}")
-        time.sleep(0.2)
-
-
-class Stack:
-    """gunicorn, a Celery worker and beat on the test database and the test's own broker."""
-
-    def __init__(self, broker: RedisServer, logs: Path) -> None:
-        self.port = free_port()
-        self.env = {
-            **os.environ,
-            "DJANGO_SETTINGS_MODULE": "config.settings",
-            "DATABASE_URL": database_url_for_test_db(),
-            "CONN_MAX_AGE": "0",  # no connection may outlive the test's database
-            "CELERY_BROKER_URL": broker.url,
-            "CELERY_RESULT_BACKEND": broker.url,
-            "CELERY_TASK_ALWAYS_EAGER": "False",
-            "OUTBOX_SWEEP_SECONDS": "1",
-            "HEARTBEAT_SECONDS": "1",
-            "WEBHOOK_ALLOW_PRIVATE_ADDRESSES": "True",  # the receiver listens on 127.0.0.1
-        }
-        self.logs = logs
-        self.processes: list[subprocess.Popen[bytes]] = []
-
-    def run(self, name: str, *args: str) -> None:
-        with (self.logs / f"{name}.log").open("ab") as log:
-            command = [sys.executable, "-m", *args]
-            self.processes.append(
-                subprocess.Popen(command, cwd=ROOT, env=self.env, stdout=log, stderr=log)
-            )
-
-    def start(self) -> None:
-        bind = f"127.0.0.1:{self.port}"
-        self.run("outage-gunicorn", "gunicorn", "-c", "config/gunicorn.conf.py", "-b", bind,
-                 "-w", "1", "--threads", "2", "config.wsgi")  # fmt: skip
-        self.run("outage-worker", "celery", "-A", "config", "worker", "--pool=solo", "-Q",
-                 "default", "--without-gossip", "--without-mingle", "--loglevel=INFO")  # fmt: skip
-        self.run("outage-beat", "celery", "-A", "config", "beat", "--loglevel=INFO",
-                 "--schedule", str(self.logs / "outage-beat-schedule"))  # fmt: skip
-        wait_until(lambda: self.get("/healthz/ready")[0] == 200, 60, "gunicorn")
-        wait_until(WorkerHeartbeat.objects.exists, 60, "the worker's first heartbeat")
-
-    def stop(self) -> None:
-        for process in self.processes:
-            stop_worker(process)
-
-    def request(self, method: str, path: str, body: object = None, token: str = "") -> tuple:
-        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
-        headers = {"Content-Type": "application/json"}
-        if token:
-            headers["Authorization"] = f"Token {token}"
-        conn.request(method, path, None if body is None else json.dumps(body), headers)
-        answer = conn.getresponse()
-        data = answer.read()
-        conn.close()
-        return answer.status, json.loads(data) if data else None
-
-    def get(self, path: str) -> tuple:
-        try:
-            return self.request("GET", path)
-        except OSError:
-            return 0, None
-
-
 @pytest.fixture
 def stack(redis_server: RedisServer) -> Iterator[Stack]:
     logs = ROOT / "test-artifacts"
     logs.mkdir(exist_ok=True)
-    running = Stack(redis_server, logs)
+    running = Stack(
+        logs,
+        "outage",
+        {
+            "CELERY_BROKER_URL": redis_server.url,
+            "CELERY_RESULT_BACKEND": redis_server.url,
+            "CELERY_TASK_ALWAYS_EAGER": "False",
+            "OUTBOX_SWEEP_SECONDS": "1",
+            "HEARTBEAT_SECONDS": "1",
+            "WEBHOOK_ALLOW_PRIVATE_ADDRESSES": "True",  # the receiver listens on 127.0.0.1
+        },
+    )
     try:
         running.start()
         yield running
