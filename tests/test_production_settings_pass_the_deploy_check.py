@@ -22,7 +22,18 @@ PRODUCTION = {
     "DATABASE_URL": "postgres://kakumei:pw@127.0.0.1:5432/kakumei",
     "LOG_LEVEL": "ERROR",
 }
-CLEARED = ("DEBUG", "HTTPS", "SECURE_", "SECRET_KEY", "ALLOWED_HOSTS", "REDIS_URL", "DATABASE_URL")
+# The test session's own variables too: the browser tests' conftest sets
+# DJANGO_ALLOW_ASYNC_UNSAFE (Playwright's loop), which production never does.
+CLEARED = (
+    "DEBUG",
+    "HTTPS",
+    "SECURE_",
+    "SECRET_KEY",
+    "ALLOWED_HOSTS",
+    "REDIS_URL",
+    "DATABASE_URL",
+    "DJANGO_ALLOW_ASYNC_UNSAFE",
+)
 
 
 def run(args: list[str], **variables: str) -> subprocess.CompletedProcess[str]:
