@@ -119,6 +119,12 @@ def api_error(
     )
 
 
+def bad_request(errors: object) -> Response:
+    """400 for a body its serializer refused, the field errors in `detail`."""
+    english, japanese = in_both_languages(MESSAGES["bad_request"])
+    return api_error("bad_request", english, japanese, status.HTTP_400_BAD_REQUEST, detail=errors)
+
+
 def database_unavailable_body() -> dict[str, Any]:
     return error_body("database_unavailable", *in_both_languages(MESSAGES["database_unavailable"]))
 

@@ -27,7 +27,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from config import broadcast
-from config.api_errors import api_error
+from config.api_errors import api_error, bad_request
 from config.api_input import NDJSON, JSONParser, NDJSONParser, SessionAuthentication
 from games import refusals, services
 from games.auth import DeviceTokenAuthentication, require_scope, scope_allows
@@ -190,7 +190,7 @@ class GameMovesView(APIView):
             serializer = MoveSubmitSerializer(data=request.data)
             if not serializer.is_valid():
                 visible_game(request, game_id)  # a malformed body for an unseen game is a 404
-                return _bad_request(serializer.errors)
+                return bad_request(serializer.errors)
             outcome = services.submit_move(
                 game_id, serializer.validated_data["move"], serializer.validated_data["seq"],
                 request.user,
@@ -214,7 +214,7 @@ class GameMovesView(APIView):
                         "http_status": 400,
                         "status": "invalid",
                         "seq": None,
-                        "error": _bad_request(serializer.errors).data,
+                        "error": bad_request(serializer.errors).data,
                     }
                 )
                 ok = False
@@ -226,16 +226,6 @@ class GameMovesView(APIView):
                 ok = False
                 break
         return Response({"ok": ok, "results": results}, status=207)
-
-
-def _bad_request(errors: Any) -> Response:
-    return api_error(
-        "bad_request",
-        "The request is not what this endpoint takes: detail names the problem.",
-        "リクエストの形式が正しくありません",
-        status.HTTP_400_BAD_REQUEST,
-        detail=errors,
-    )
 
 
 def _forbidden(error: PermissionDenied) -> Response:
@@ -536,7 +526,7 @@ class GameCorrectionsView(APIView):
             return game
         serializer = CorrectionSerializer(data=request.data)
         if not serializer.is_valid():
-            return _bad_request(serializer.errors)
+            return bad_request(serializer.errors)
         data = serializer.validated_data
         try:
             version = services.correct_result(

@@ -24,7 +24,6 @@ Nothing here returns a hand or a deal: results appear once a game has ended.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from typing import Any
 
@@ -39,6 +38,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from config.api_errors import bad_request
 from games import services
 from games.api import (
     PlacingInputSerializer,
@@ -326,12 +326,6 @@ class GamePenaltySerializer(serializers.Serializer[Any]):
 # --- helpers -----------------------------------------------------------------------------------
 
 
-def _bad_request(errors: Any) -> Response:
-    return error_response(
-        "bad_request", json.dumps(errors), "リクエストの形式が正しくありません", 400
-    )
-
-
 def _forbidden(error: PermissionDenied | str) -> Response:
     return error_response(
         "permission_denied",
@@ -379,7 +373,7 @@ def game_write(
         return game
     body = body_type(data=request.data)
     if not body.is_valid():
-        return _bad_request(body.errors)
+        return bad_request(body.errors)
     return _call(lambda: act(game, body.validated_data))
 
 
@@ -544,7 +538,7 @@ class TableGamesView(TableAPIView):
             return table
         body = StartGameSerializer(data=request.data)
         if not body.is_valid():
-            return _bad_request(body.errors)
+            return bad_request(body.errors)
         data = body.validated_data
 
         def start() -> Response:
@@ -651,7 +645,7 @@ class UndoView(TableAPIView):
             body: dict[str, Any]
             if game.mode == Game.Mode.QUICK:
                 if "result_version" not in data:
-                    return _bad_request(
+                    return bad_request(
                         {"result_version": ["A quick game's undo names the result it withdraws."]}
                     )
                 services.withdraw_quick_result(
@@ -947,7 +941,7 @@ class PenaltyWithdrawView(TableAPIView):
                 return _forbidden(error)
         body = TableReasonSerializer(data=request.data)
         if not body.is_valid():
-            return _bad_request(body.errors)
+            return bad_request(body.errors)
 
         def withdraw() -> Response:
             withdrawn = tournament_services.withdraw_penalty(

@@ -337,7 +337,7 @@ def test_the_api_refuses_a_correction_without_its_target(
     answer = Api(crew.head_referee).post(f"games/{t17_game.pk}/{path}", body)
 
     assert answer.status_code == 400
-    assert answer.json()["code"] == "bad_request" and field in answer.json()["message_en"]
+    assert answer.json()["code"] == "bad_request" and field in answer.json()["detail"]
     t17_game.refresh_from_db()
     assert (t17_game.version, in_force(t17_game)) == (version, [1])
 
@@ -349,7 +349,7 @@ def test_the_api_refuses_a_withdrawal_without_the_result_version(crew: Crew, pat
 
     answer = Api(crew.referee).post(f"games/{game.pk}/{path}", {"reason": "x", "seq": 0})
 
-    assert answer.status_code == 400 and "result_version" in answer.json()["message_en"]
+    assert answer.status_code == 400 and "result_version" in answer.json()["detail"]
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED
 
