@@ -67,19 +67,23 @@ def locked_out_response(
 ) -> HttpResponse:
     """What a locked-out sign-in gets (429 with Retry-After): the page saying how long to wait,
     its message alone for an htmx form, or a JSON error under /api/."""
+    # Imported here: DRF imports this module while its views module is still loading (an
+    # authentication class in its settings), and the error shape imports those views.
+    from config.api_errors import error_body
+
     seconds = math.ceil(cool_off().total_seconds())
     minutes = max(1, math.ceil(seconds / 60))
     response: HttpResponse
     if request.path.startswith("/api/"):
         response = JsonResponse(
-            {
-                "code": "locked_out",
-                "message_en": f"Too many failed sign-ins for this name from your address: wait "
-                f"{minutes} minutes and try again.",
-                "message_ja": f"このサインイン名で失敗が続いたため、この接続元からのサインインを"
-                f"一時停止しています。{minutes}分待ってからもう一度お試しください。",
-                "retry_after": seconds,
-            },
+            error_body(
+                "locked_out",
+                f"Too many failed sign-ins for this name from your address: wait {minutes} "
+                "minutes and try again.",
+                f"このサインイン名で失敗が続いたため、この接続元からのサインインを一時停止して"
+                f"います。{minutes}分待ってからもう一度お試しください。",
+                detail={"retry_after_seconds": seconds},  # as a throttled answer says it
+            ),
             status=429,
         )
     else:
