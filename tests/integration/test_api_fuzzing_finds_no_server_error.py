@@ -13,7 +13,7 @@ requests sent, that the run reached most operations for real rather than stoppin
 
 The command line's output and its JSON report are saved in test-artifacts/api-fuzzing/. The
 budget is short by default (about 75 s of requests); FUZZ_SECONDS, FUZZ_EXAMPLES and
-FUZZ_PHASES run the same fuzzing longer (docs/api.md, "Fuzzing").
+FUZZ_PHASES run the same fuzzing longer (docs/api.md, "Fuzzed from the schema").
 """
 
 from __future__ import annotations
