@@ -238,6 +238,10 @@ class Stack:
             # A killed worker's task comes back in seconds, not the production 15 minutes.
             "CELERY_VISIBILITY_TIMEOUT": "10",
             "CELERY_UNACKED_RESTORE_SECONDS": "1",
+            # Likewise a webhook whose task was lost with a dying worker is sent again in
+            # seconds, not the production two minutes.
+            "WEBHOOK_RESEND_SECONDS": "2",
+            "WEBHOOK_UNSENT_AFTER_SECONDS": "10",
         }
         self.web: subprocess.Popen[bytes] | None = None
         self.beat: subprocess.Popen[bytes] | None = None

@@ -345,20 +345,15 @@ CELERY_TASK_IGNORE_RESULT = True
 # minutes, not the hours a lost recompute once waited.
 CELERY_TASK_TIME_LIMIT = env.int("CELERY_TASK_TIME_LIMIT", default=600)
 CELERY_TASK_SOFT_TIME_LIMIT = CELERY_TASK_TIME_LIMIT - 30
-# Sending a task waits on the broker for at most this long, with no retries: a request never
-# stalls on a broker that is down; what it could not send waits in the outbox (games.outbox).
+# Handing a task to the broker waits at most this long (connecting, and each reply), with no
+# retries (games.outbox): a request never stalls on a broker that is down; what it could not
+# hand over waits in the outbox. Workers' connections keep retrying (below).
 CELERY_BROKER_TIMEOUT_SECONDS = env.float("CELERY_BROKER_TIMEOUT_SECONDS", default=1.0)
 CELERY_TASK_PUBLISH_RETRY = False
 CELERY_BROKER_TRANSPORT_OPTIONS: dict[str, float] = {
     "visibility_timeout": env.int("CELERY_VISIBILITY_TIMEOUT", default=900),
     "socket_connect_timeout": CELERY_BROKER_TIMEOUT_SECONDS,
     "socket_timeout": CELERY_BROKER_TIMEOUT_SECONDS,
-    # One connection attempt when a request sends a task (kombu would wait seconds between
-    # several); the worker's own connection retries forever (below).
-    "max_retries": 1,
-    "interval_start": 0,
-    "interval_step": 0.2,
-    "interval_max": 0.2,
 }
 CELERY_RESULT_BACKEND_TRANSPORT_OPTIONS = {
     "socket_connect_timeout": CELERY_BROKER_TIMEOUT_SECONDS,
@@ -400,11 +395,10 @@ CELERY_BEAT_SCHEDULE = {
         "task": "games.dispatch_outbox",
         "schedule": env.float("OUTBOX_SWEEP_SECONDS", default=5.0),
     },
-    # Webhook deliveries still pending long after their last attempt (their task was lost
-    # with a broker's data) are sent again.
+    # Webhook deliveries whose task was lost are sent again (scoring.webhooks.resend_pending).
     "resend-pending-webhooks": {
         "task": "scoring.resend_pending_webhooks",
-        "schedule": 60.0,
+        "schedule": env.float("WEBHOOK_RESEND_SECONDS", default=60.0),
     },
     "heartbeat": {
         "task": "scoring.heartbeat",
@@ -427,6 +421,9 @@ SCORING_RUN_STALE_SECONDS = env.int("SCORING_RUN_STALE_SECONDS", default=300)
 # Leaderboard pages poll their partial this often while visible.
 LEADERBOARD_POLL_SECONDS = env.int("LEADERBOARD_POLL_SECONDS", default=5)
 WEBHOOK_TIMEOUT_SECONDS = env.float("WEBHOOK_TIMEOUT_SECONDS", default=5.0)
+# A webhook delivery logged this long ago and never attempted lost its task (a worker that died
+# holding it): beat gives it a new one (scoring.webhooks.resend_pending).
+WEBHOOK_UNSENT_AFTER_SECONDS = env.int("WEBHOOK_UNSENT_AFTER_SECONDS", default=120)
 # Webhook URLs may not reach loopback, private, link-local or other internal addresses (an
 # organiser must not be able to make the server call its own Redis or a cloud metadata
 # service). Allowed in development, where a receiver under test runs on this machine.

@@ -23,9 +23,11 @@ from functools import partial
 from typing import Any
 
 from celery import current_app
+from django.conf import settings
 from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
+from kombu import Connection
 from kombu.exceptions import OperationalError as BrokerError
 
 from games.models import OutboxMessage
@@ -45,13 +47,13 @@ def dispatch(ids: Iterable[int] | None = None, *, limit: int = 500) -> int:
     """Hand messages to Celery (`ids`, or the oldest `limit` waiting); returns how many were
     handed over. Stops at the first broker failure: the rest wait for the next sweep."""
     sent: list[int] = []
-    with transaction.atomic():
+    with transaction.atomic(), _broker() as broker:
         rows = OutboxMessage.objects.select_for_update(skip_locked=True).order_by("pk")
         if ids is not None:
             rows = rows.filter(pk__in=list(ids))
         for message in rows[:limit]:
             try:
-                _send(message)
+                _send(message, broker)
             except BrokerError as error:
                 log.warning("broker unavailable; %s waits in the outbox: %s", message, error)
                 OutboxMessage.objects.filter(pk=message.pk).update(
@@ -71,10 +73,21 @@ def dispatch(ids: Iterable[int] | None = None, *, limit: int = 500) -> int:
     return len(sent)
 
 
-def _send(message: OutboxMessage) -> None:
+def _broker() -> Connection:
+    """A connection to hand messages over on: one attempt, each wait bounded by
+    `CELERY_BROKER_TIMEOUT_SECONDS` (kombu would otherwise retry for seconds). Only the hand-over
+    is bounded so: a worker's own connection keeps retrying for as long as the broker is away.
+    Opened lazily, on the first message sent (never in eager mode)."""
+    timeout = settings.CELERY_BROKER_TIMEOUT_SECONDS
+    once = {"max_retries": 1, "interval_start": 0, "interval_step": 0, "interval_max": 0}
+    options = {**current_app.conf.broker_transport_options, **once}
+    return current_app.connection_for_write(connect_timeout=timeout, transport_options=options)
+
+
+def _send(message: OutboxMessage, broker: Connection) -> None:
     # `apply_async`, not `send_task`: it honours CELERY_TASK_ALWAYS_EAGER (the embedded
     # default runs the task here and now).
-    _task(message.task).apply_async(kwargs=message.kwargs, retry=False)
+    _task(message.task).apply_async(kwargs=message.kwargs, retry=False, connection=broker)
 
 
 def _task(name: str) -> Any:

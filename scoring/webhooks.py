@@ -204,22 +204,29 @@ def deliver(delivery_id: int) -> WebhookDelivery:
     raise DeliveryFailed(error or f"HTTP {code}")
 
 
-# A pending delivery not attempted for this long has no task behind it any more (Celery's
-# retries come at most about 10 minutes apart): its task was lost with the broker's data.
-RESEND_AFTER_SECONDS = 900
+# A failed delivery not attempted again for this long has no task behind it any more (Celery's
+# retries come at most about 10 minutes apart): its task was lost (a broker that lost its data,
+# a worker that died holding it). One never attempted is lost much sooner: its task is handed
+# over at commit and normally runs within seconds (`WEBHOOK_UNSENT_AFTER_SECONDS`).
+RETRY_LOST_AFTER_SECONDS = 900
 
 
 def resend_pending() -> list[int]:
     """Give every pending delivery whose task was lost a new one (beat: `resend_pending_webhooks`).
-    Deliveries whose task still waits in the outbox are not lost, only waiting."""
-    cutoff = timezone.now() - datetime.timedelta(seconds=RESEND_AFTER_SECONDS)
+    Deliveries whose task still waits in the outbox are not lost, only waiting. A delivery sent
+    twice is posted once (`deliver` checks its status first) or, at worst, twice with the same
+    `X-Kakumei-Delivery`, which receivers de-duplicate."""
+    now = timezone.now()
+    retry_lost = now - datetime.timedelta(seconds=RETRY_LOST_AFTER_SECONDS)
+    unsent = now - datetime.timedelta(seconds=settings.WEBHOOK_UNSENT_AFTER_SECONDS)
     waiting = OutboxMessage.objects.filter(task="scoring.deliver_webhook").values_list(
         "kwargs__delivery_id", flat=True
     )
     lost = (
         WebhookDelivery.objects.filter(status=WebhookDelivery.Status.PENDING)
         .filter(
-            Q(last_attempt_at__lt=cutoff) | Q(last_attempt_at__isnull=True, created_at__lt=cutoff)
+            Q(last_attempt_at__lt=retry_lost)
+            | Q(last_attempt_at__isnull=True, created_at__lt=unsent)
         )
         .exclude(pk__in=[int(pk) for pk in waiting])
     )

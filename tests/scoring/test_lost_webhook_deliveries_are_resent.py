@@ -16,7 +16,7 @@ from scoring.models import WebhookDelivery, WebhookEndpoint
 from tests.games.conftest import Crew
 from tests.scoring.conftest import Receiver
 
-LONG_AGO = timezone.now() - datetime.timedelta(seconds=webhooks.RESEND_AFTER_SECONDS + 60)
+LONG_AGO = timezone.now() - datetime.timedelta(seconds=webhooks.RETRY_LOST_AFTER_SECONDS + 60)
 
 
 def _delivery(endpoint: WebhookEndpoint, **when: Any) -> WebhookDelivery:
@@ -43,6 +43,29 @@ def test_a_delivery_whose_task_was_lost_is_sent_again(
     assert len(receiver.received) == 2
     statuses = WebhookDelivery.objects.values_list("status", flat=True)
     assert set(statuses) == {WebhookDelivery.Status.DELIVERED}
+
+
+def test_a_delivery_never_attempted_is_taken_for_lost_within_minutes(
+    crew: Crew,
+    receiver: Receiver,
+    settings: Any,
+    django_capture_on_commit_callbacks: Callable[..., Any],
+) -> None:
+    endpoint = webhooks.create_endpoint(
+        crew.tournament, crew.organiser, receiver.url, ["game.finished"]
+    )
+    minutes_ago = timezone.now() - datetime.timedelta(
+        seconds=settings.WEBHOOK_UNSENT_AFTER_SECONDS + 5
+    )
+    unsent = _delivery(endpoint, created_at=minutes_ago)
+    # Failed a few minutes ago: its retry may still be on its way (backoff up to 10 minutes).
+    _delivery(endpoint, created_at=minutes_ago, last_attempt_at=minutes_ago, attempts=1)
+
+    with django_capture_on_commit_callbacks(execute=True):
+        resent = webhooks.resend_pending()
+
+    assert resent == [unsent.pk]
+    assert len(receiver.received) == 1
 
 
 def test_a_delivery_still_retrying_or_waiting_in_the_outbox_is_left_alone(
