@@ -999,6 +999,17 @@ def withdraw_quick_result(
     return game
 
 
+def _result_changed(game: Game) -> GameError:
+    return GameError(
+        "result_changed",
+        f"The result changed since you opened it (it is now version {game.result_version}): "
+        "reload and review it again.",
+        f"表示後に結果が変わりました(現在は版 {game.result_version})。画面を更新してもう一度"
+        "確認してください。",
+        expected_version=game.result_version,
+    )
+
+
 def _refuse_stale_result(game: Game, seen: int) -> None:
     """Refuse a withdrawal that names result version `seen` when the locked game's result is at
     another version: `already_withdrawn` when the version right after `seen` withdrew it (the
@@ -1017,14 +1028,7 @@ def _refuse_stale_result(game: Game, seen: int) -> None:
             "消していません。画面を更新して現在の状態を確認してください。",
             expected_version=game.result_version,
         )
-    raise GameError(
-        "result_changed",
-        f"The result changed since you opened it (it is now version {game.result_version}): "
-        "reload and review it again.",
-        f"表示後に結果が変わりました(現在は版 {game.result_version})。画面を更新してもう一度"
-        "確認してください。",
-        expected_version=game.result_version,
-    )
+    raise _result_changed(game)
 
 
 @refusals_recorded("confirm")
@@ -1171,14 +1175,7 @@ def _refuse_stale_correction(game: Game, seen: int, reason: str) -> None:
             "画面を更新してください。",
             expected_version=game.result_version,
         )
-    raise GameError(
-        "result_changed",
-        f"The result changed since you opened it (it is now version {game.result_version}): "
-        "reload and review it again.",
-        f"表示後に結果が変わりました(現在は版 {game.result_version})。画面を更新してもう一度"
-        "確認してください。",
-        expected_version=game.result_version,
-    )
+    raise _result_changed(game)
 
 
 @refusals_recorded("correct")

@@ -183,6 +183,25 @@ def shared_redis(settings: Any) -> Iterator[dict[str, str]]:
         client.delete(key)
 
 
+def run_with_settings(script: str, **variables: str) -> Any:
+    """Run `script` (Python that prints JSON last) in a process whose settings come from
+    `variables` on an in-memory SQLite database, as a server started with them would; returns
+    what it printed last. For settings read once at start-up (rates, authentication classes)."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("DATABASE", "API_"))}
+    env |= {
+        "DJANGO_SETTINGS_MODULE": "config.settings",
+        "DATABASE_URL": "sqlite://:memory:",
+        "ALLOWED_HOSTS": "testserver",
+        "LOG_LEVEL": "ERROR",
+        **variables,
+    }
+    result = subprocess.run(
+        [sys.executable, "-c", script], cwd=ROOT, env=env, capture_output=True, text=True
+    )
+    assert result.returncode == 0, result.stderr
+    return json.loads(result.stdout.strip().splitlines()[-1])
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -240,7 +259,7 @@ def wait_until(check: Callable[[], bool], seconds: float, what: str) -> None:
     while not check():
         if time.monotonic() > deadline:
             pytest.fail(f"timed out waiting for {what}")
-        time.sleep(0.2)
+        time.sleep(0.1)
 
 
 class Stack:

@@ -4,18 +4,11 @@ answer is 429 with Retry-After. A referee's phone at a real table stays far belo
 
 from __future__ import annotations
 
-import json
-import os
-import subprocess
-import sys
-from pathlib import Path
-
 import pytest
 from rest_framework.test import APIClient
 
+from tests.conftest import run_with_settings
 from tests.factories import UserFactory
-
-ROOT = Path(__file__).resolve().parent.parent
 
 
 @pytest.mark.django_db
@@ -61,19 +54,7 @@ print(json.dumps({"answers": answers, "last": [last.status_code, last.get("Retry
 
 
 def test_the_anonymous_rate_comes_from_the_environment() -> None:
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("DATABASE", "API_"))}
-    env |= {
-        "DJANGO_SETTINGS_MODULE": "config.settings",
-        "DATABASE_URL": "sqlite://:memory:",
-        "API_THROTTLE_ANON": "3/minute",
-        "ALLOWED_HOSTS": "testserver",
-        "LOG_LEVEL": "ERROR",
-    }
-    result = subprocess.run(
-        [sys.executable, "-c", SCRIPT], cwd=ROOT, env=env, capture_output=True, text=True
-    )
+    seen = run_with_settings(SCRIPT, API_THROTTLE_ANON="3/minute")
 
-    assert result.returncode == 0, result.stderr
-    seen = json.loads(result.stdout.strip().splitlines()[-1])
     assert seen["answers"] == [200, 200, 200, 429]
     assert seen["last"][0] == 429 and 0 < int(seen["last"][1]) <= 60

@@ -5,20 +5,14 @@ locked-out name gets 429 with Retry-After, even with the right password."""
 from __future__ import annotations
 
 import base64
-import json
-import os
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 from django.contrib.auth.models import User
 from django.test import Client
 
+from tests.conftest import run_with_settings
 from tests.factories import OfficialFactory, TournamentFactory, UserFactory
 from tournaments.models import Official, Tournament
-
-ROOT = Path(__file__).resolve().parent.parent
 
 
 def basic(username: str, password: str) -> str:
@@ -78,20 +72,8 @@ print(json.dumps({
 
 
 def test_when_asked_for_basic_works_and_locks_out_after_the_limit() -> None:
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("DATABASE", "API_"))}
-    env |= {
-        "DJANGO_SETTINGS_MODULE": "config.settings",
-        "DATABASE_URL": "sqlite://:memory:",
-        "API_BASIC_AUTH": "True",
-        "ALLOWED_HOSTS": "testserver",
-        "LOG_LEVEL": "ERROR",
-    }
-    result = subprocess.run(
-        [sys.executable, "-c", SCRIPT], cwd=ROOT, env=env, capture_output=True, text=True
-    )
+    seen = run_with_settings(SCRIPT, API_BASIC_AUTH="True")
 
-    assert result.returncode == 0, result.stderr
-    seen = json.loads(result.stdout.strip().splitlines()[-1])
     assert seen["right"] == ["secret-cup"]
     assert seen["wrong"][:9] == [403] * 9 and seen["wrong"][9] == 429  # LOGIN_FAILURE_LIMIT 10
     assert seen["locked"] == [429, "900"]

@@ -9,7 +9,7 @@ import datetime
 import random
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
@@ -23,6 +23,7 @@ from games.live import notify_results_changed
 from games.models import GameResult
 from scoring.models import StandingsQueue, StandingsVersion
 from scoring.standings import ScopeRef, recompute_tournament, standings
+from tests.conftest import wait_until
 from tests.factories import EntryFactory, StageFactory, TournamentFactory, finished_game
 from tests.scoring.conftest import play_random_sets, seat_round
 from tests.scoring.oracle import as_lines, recount
@@ -30,14 +31,6 @@ from tournaments.models import Stage, Table, Tournament
 from tournaments.points import DEFAULT_TIE_BREAKS
 
 pytestmark = pytest.mark.integration
-
-
-def wait_until(check: Callable[[], bool], seconds: float, what: str) -> None:
-    deadline = time.monotonic() + seconds
-    while not check():
-        if time.monotonic() > deadline:
-            pytest.fail(f"timed out waiting for {what}")
-        time.sleep(0.1)
 
 
 @pytest.fixture

@@ -7,7 +7,6 @@ from __future__ import annotations
 import os
 import random
 import signal
-import time
 import uuid
 from collections.abc import Callable, Iterator
 
@@ -20,7 +19,7 @@ from scoring.models import RecomputeRun, WebhookDelivery, WebhookEndpoint
 from scoring.recompute import start_run
 from scoring.standings import ScopeRef, standings
 from scoring.tasks import deliver_webhook, recompute_all
-from tests.conftest import database_url_for_test_db, spawn_worker, stop_worker
+from tests.conftest import database_url_for_test_db, spawn_worker, stop_worker, wait_until
 from tests.factories import EntryFactory, StageFactory, TournamentFactory
 from tests.scoring.conftest import Receiver, play_random_sets, seat_round
 from tests.scoring.oracle import as_lines, recount
@@ -29,14 +28,6 @@ from tournaments.points import DEFAULT_TIE_BREAKS
 
 pytestmark = pytest.mark.integration
 KEYS = list(DEFAULT_TIE_BREAKS)
-
-
-def wait_until(check: Callable[[], bool], seconds: float, what: str) -> None:
-    deadline = time.monotonic() + seconds
-    while not check():
-        if time.monotonic() > deadline:
-            pytest.fail(f"timed out waiting for {what}")
-        time.sleep(0.25)
 
 
 def _expected(tournament: Tournament) -> dict[int, dict[str, object]]:
