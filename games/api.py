@@ -70,15 +70,10 @@ def _refuse_other_writers(request: Request, game_id: int) -> Response | None:
     megabyte): 404 if they may not even see it, else 403 — the refusal recorded, as the
     service records one (what was sent is not read, so not kept). The service checks the
     writer again on the locked row."""
-    game = get_object_or_404(
-        Game.objects.select_related("table__round__stage__tournament"), pk=game_id
-    )
-    try:
-        services.require_table_writer(request.user, game.table)
-    except PermissionDenied as error:
-        refused = error
-    else:
-        return None
+    if services.may_write_game(request.user, game_id):
+        return None  # one query, for the table's referee and an official alike
+    game = get_object_or_404(Game.objects.select_related("table__round__stage"), pk=game_id)
+    refused = services.not_your_table()
     refusals.record_refusal(
         tournament_id=game.table.round.stage.tournament_id,
         round_id=game.table.round_id,

@@ -163,10 +163,10 @@ def can_run_table(user: AnyUser, table: Table) -> bool:
 
 def require_table_writer(actor: AnyUser, table: Table) -> None:
     if not can_run_table(actor, table):
-        raise _not_your_table()
+        raise not_your_table()
 
 
-def _not_your_table() -> PermissionDenied:
+def not_your_table() -> PermissionDenied:
     return PermissionDenied(
         "This table belongs to another referee: ask the head referee to assign it to you. "
         "この卓は別の審判の担当です。主審に確認してください。"
@@ -176,12 +176,15 @@ def _not_your_table() -> PermissionDenied:
 def require_game_writer(actor: AnyUser, game: Game) -> None:
     """`require_table_writer` for a game locked by `_lock(game, actor)`, with no query of its
     own: the locked row says whether the actor officiates the tournament."""
-    if not actor.is_authenticated or not (
-        game.table.referee_id == actor.pk
-        or getattr(actor, "is_superuser", False)
-        or getattr(game, "actor_officiates", False)
-    ):
-        raise _not_your_table()
+    if not _is_writer(actor, game.table.referee_id, getattr(game, "actor_officiates", False)):
+        raise not_your_table()
+
+
+def _is_writer(actor: AnyUser, referee_id: int | None, officiates: bool) -> bool:
+    """The table's referee, a superuser, or the tournament's head referee or an organiser."""
+    return actor.is_authenticated and (
+        referee_id == actor.pk or getattr(actor, "is_superuser", False) or officiates
+    )
 
 
 def can_confirm(user: AnyUser, game: Game) -> bool:
@@ -231,13 +234,33 @@ def _lock(game: Game | int, actor: AnyUser | None = None) -> Game:
     pk = game if isinstance(game, int) else game.pk
     rows = Game.objects.select_for_update(of=("self",)).select_related("table")
     if actor is not None and actor.is_authenticated:
-        officiates = Official.objects.filter(
+        rows = rows.annotate(actor_officiates=_officiates(actor.pk))
+    return rows.get(pk=pk)
+
+
+def _officiates(user_id: int) -> Exists:
+    """Whether the user is head referee or organiser of a game row's tournament (a subquery)."""
+    return Exists(
+        Official.objects.filter(
             tournament_id=OuterRef("table__round__stage__tournament_id"),
-            user_id=actor.pk,
+            user_id=user_id,
             role__in=(Official.Role.ORGANISER, Official.Role.HEAD_REFEREE),
         )
-        rows = rows.annotate(actor_officiates=Exists(officiates))
-    return rows.get(pk=pk)
+    )
+
+
+def may_write_game(actor: AnyUser, game_id: int) -> bool:
+    """`require_game_writer`'s answer in one query and without a lock: the API asks before it
+    reads a body (the service asks again on the locked row)."""
+    if not actor.is_authenticated:
+        return False
+    found = (
+        Game.objects.filter(pk=game_id)
+        .annotate(actor_officiates=_officiates(actor.pk))
+        .values_list("table__referee_id", "actor_officiates")
+        .first()
+    )
+    return found is not None and _is_writer(actor, *found)
 
 
 # What a write to the log changes on the game row.

@@ -255,6 +255,22 @@ def browser(language: str = "en") -> Client:
     return Client(headers={"accept-language": language})
 
 
+class DeviceApi:
+    """A scorer device: the API with a device token of `user`'s."""
+
+    def __init__(self, user: Any) -> None:
+        from games.auth import issue_device_token
+
+        _, raw = issue_device_token(user, "phone")
+        self.client = Client(HTTP_AUTHORIZATION=f"Token {raw}")
+
+    def post(self, url: str, body: dict[str, Any] | None = None) -> Any:
+        return self.client.post(f"/api/{url}", body or {}, content_type="application/json")
+
+    def get(self, url: str) -> Any:
+        return self.client.get(f"/api/{url}")
+
+
 def rounds_under_way(
     stage: Stage, organiser: object, referee: object, head: object
 ) -> tuple[Round, Round, object, object]:

@@ -8,11 +8,10 @@ from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
-from django.test import Client
 
 from games import services
-from games.auth import issue_device_token
 from games.models import Game, Move
+from tests.factories import DeviceApi
 from tournaments.models import AuditEntry, Penalty, Tournament
 
 from .conftest import T17_MOVES, Crew
@@ -20,16 +19,7 @@ from .conftest import T17_MOVES, Crew
 pytestmark = pytest.mark.django_db
 
 
-class Api:
-    def __init__(self, user: User) -> None:
-        _, raw = issue_device_token(user, "phone")
-        self.client = Client(HTTP_AUTHORIZATION=f"Token {raw}")
-
-    def post(self, url: str, body: dict[str, Any] | None = None) -> Any:
-        return self.client.post(f"/api/{url}", body or {}, content_type="application/json")
-
-    def get(self, url: str) -> Any:
-        return self.client.get(f"/api/{url}")
+Api = DeviceApi
 
 
 def assert_error(response: Any, status: int, code: str) -> None:

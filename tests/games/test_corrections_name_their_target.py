@@ -16,10 +16,9 @@ from django.urls import reverse
 from drf_spectacular.generators import SchemaGenerator
 
 from games import services
-from games.auth import issue_device_token
 from games.models import Game, Move, RejectedSubmission, ResultVersion
 from games.state import effective_actions
-from tests.factories import browser
+from tests.factories import DeviceApi, browser
 
 from .conftest import T17_MOVES, Crew
 
@@ -41,13 +40,7 @@ def signed_in(user: User) -> Client:
     return client
 
 
-class Api:
-    def __init__(self, user: User) -> None:
-        _, raw = issue_device_token(user, "phone")
-        self.client = Client(HTTP_AUTHORIZATION=f"Token {raw}")
-
-    def post(self, url: str, body: dict[str, Any]) -> Any:
-        return self.client.post(f"/api/{url}", body, content_type="application/json")
+Api = DeviceApi
 
 
 def refused(response: Any, code: str) -> dict[str, Any]:
