@@ -250,10 +250,14 @@ def _officiates(user_id: int) -> Exists:
 
 
 def may_write_game(actor: AnyUser, game_id: int) -> bool:
-    """`require_game_writer`'s answer in one query and without a lock: the API asks before it
-    reads a body (the service asks again on the locked row)."""
+    """`require_game_writer`'s answer without a lock: the API asks before it reads a body (the
+    service asks again on the locked row). The table's referee — every scorer device — is
+    answered by the lightest query; an official by a second one, with `_lock`'s subquery
+    (whose compiling alone costs a few milliseconds, too much to pay on every device's move)."""
     if not actor.is_authenticated:
         return False
+    if Game.objects.filter(pk=game_id, table__referee_id=actor.pk).exists():
+        return True
     found = (
         Game.objects.filter(pk=game_id)
         .annotate(actor_officiates=_officiates(actor.pk))
