@@ -119,18 +119,14 @@ def api_error(
     )
 
 
+def coded_body(code: str, detail: object = None) -> dict[str, Any]:
+    """The error body of a code whose messages are its own (`MESSAGES`)."""
+    return error_body(code, *in_both_languages(MESSAGES[code]), detail)
+
+
 def bad_request(errors: object) -> Response:
     """400 for a body its serializer refused, the field errors in `detail`."""
-    english, japanese = in_both_languages(MESSAGES["bad_request"])
-    return api_error("bad_request", english, japanese, status.HTTP_400_BAD_REQUEST, detail=errors)
-
-
-def database_unavailable_body() -> dict[str, Any]:
-    return error_body("database_unavailable", *in_both_languages(MESSAGES["database_unavailable"]))
-
-
-def server_error_body() -> dict[str, Any]:
-    return error_body("server_error", *in_both_languages(MESSAGES["server_error"]))
+    return Response(coded_body("bad_request", errors), status=status.HTTP_400_BAD_REQUEST)
 
 
 def is_database_outage(error: BaseException | None) -> bool:
@@ -169,14 +165,13 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
     if is_database_outage(exc):
         log.error("database unavailable: %s", exc)
         return Response(
-            database_unavailable_body(),
+            coded_body("database_unavailable"),
             status=status.HTTP_503_SERVICE_UNAVAILABLE,
             headers={"Retry-After": str(DATABASE_RETRY_AFTER_SECONDS)},
         )
     if isinstance(exc, DataError):  # input that got past its serializer: still the client's
         log.warning("value refused by the database: %s", exc)
-        english, japanese = in_both_languages(MESSAGES["invalid_value"])
-        return api_error("invalid_value", english, japanese, status.HTTP_400_BAD_REQUEST)
+        return Response(coded_body("invalid_value"), status=status.HTTP_400_BAD_REQUEST)
     if isinstance(exc, ApiError):
         set_rollback()
         return Response(exc.body, status=exc.status_code)

@@ -24,15 +24,7 @@ from django.utils import translation
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy
 
-from config.api_errors import (
-    DATABASE_RETRY_AFTER_SECONDS,
-    MESSAGES,
-    database_unavailable_body,
-    error_body,
-    in_both_languages,
-    is_database_outage,
-    server_error_body,
-)
+from config.api_errors import DATABASE_RETRY_AFTER_SECONDS, coded_body, is_database_outage
 
 GUIDANCE: dict[int, dict[str, Promise]] = {
     403: {
@@ -72,8 +64,7 @@ def _is_api(request: HttpRequest) -> bool:
 
 
 def _api_error(code: str, http: int) -> JsonResponse:
-    body = error_body(code, *in_both_languages(MESSAGES[code]))
-    return JsonResponse(body, status=http, json_dumps_params={"ensure_ascii": False})
+    return JsonResponse(coded_body(code), status=http, json_dumps_params={"ensure_ascii": False})
 
 
 def permission_denied(request: HttpRequest, exception: Exception) -> HttpResponse:
@@ -94,16 +85,13 @@ def server_error(request: HttpRequest) -> HttpResponse:
     language = translation.get_language() or "ja"
     if is_database_outage(sys.exc_info()[1]):
         if _is_api(request):
-            response: HttpResponse = JsonResponse(
-                database_unavailable_body(), status=503, json_dumps_params={"ensure_ascii": False}
-            )
+            response: HttpResponse = _api_error("database_unavailable", 503)
         else:
             page = loader.get_template("503.html").render({"LANGUAGE_CODE": language})
             response = HttpResponse(page, status=503)
         response["Retry-After"] = str(DATABASE_RETRY_AFTER_SECONDS)
         return response
     if _is_api(request):
-        body = server_error_body()
-        return JsonResponse(body, status=500, json_dumps_params={"ensure_ascii": False})
+        return _api_error("server_error", 500)
     template = loader.get_template("500.html")
     return HttpResponseServerError(template.render({"LANGUAGE_CODE": language}))

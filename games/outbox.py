@@ -34,6 +34,9 @@ from games.models import OutboxMessage
 
 log = logging.getLogger(__name__)
 
+# Messages handed over in one transaction (the sweep goes on with the next batch).
+BATCH = 500
+
 
 def enqueue(task: str, **kwargs: Any) -> OutboxMessage:
     """Record `task(**kwargs)` in the current transaction; it is handed to Celery after commit.
@@ -43,15 +46,15 @@ def enqueue(task: str, **kwargs: Any) -> OutboxMessage:
     return message
 
 
-def dispatch(ids: Iterable[int] | None = None, *, limit: int = 500) -> int:
-    """Hand messages to Celery (`ids`, or the oldest `limit` waiting); returns how many were
+def dispatch(ids: Iterable[int] | None = None) -> int:
+    """Hand messages to Celery (`ids`, or the oldest `BATCH` waiting); returns how many were
     handed over. Stops at the first broker failure: the rest wait for the next sweep."""
     sent: list[int] = []
     with transaction.atomic(), _broker() as broker:
         rows = OutboxMessage.objects.select_for_update(skip_locked=True).order_by("pk")
         if ids is not None:
             rows = rows.filter(pk__in=list(ids))
-        for message in rows[:limit]:
+        for message in rows[:BATCH]:
             try:
                 _send(message, broker)
             except BrokerError as error:
@@ -101,9 +104,9 @@ def _task(name: str) -> Any:
 def dispatch_pending() -> int:
     """The sweep (beat): everything still waiting, oldest first."""
     handed = 0
-    while count := dispatch(limit=500):
+    while count := dispatch():
         handed += count
-        if count < 500:
+        if count < BATCH:
             break
     return handed
 

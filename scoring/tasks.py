@@ -27,7 +27,6 @@ so a task lost with the broker's data cannot silence later requests.
 from __future__ import annotations
 
 import datetime
-import logging
 from typing import Any
 
 from celery import Task, shared_task
@@ -42,8 +41,6 @@ from scoring.recompute import run_full_recompute
 from scoring.services import record_heartbeat
 from scoring.standings import recompute_tournament
 from tournaments.models import Tournament
-
-log = logging.getLogger(__name__)
 
 WEBHOOK_MAX_RETRIES = 6
 # Longer than one scope's recompute (a second or two at 10,000 entrants, ~4 s at a million

@@ -22,7 +22,6 @@ import hashlib
 import hmac
 import ipaddress
 import json
-import logging
 import socket
 import urllib.error
 import urllib.request
@@ -42,8 +41,6 @@ from scoring.models import WebhookDelivery, WebhookEndpoint, WebhookEvent
 from scoring.standings import result_is_provisional
 from tournaments.models import Tournament
 from tournaments.permissions import AnyUser, require_organiser
-
-log = logging.getLogger(__name__)
 
 
 class DeliveryFailed(Exception):
