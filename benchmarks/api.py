@@ -75,7 +75,7 @@ def create_games(count: int) -> tuple[str, list[tuple[int, list[dict[str, object
 
     from games.auth import issue_device_token
     from games.engine import apply, legal_moves
-    from games.engine.record import move_to_json
+    from games.engine.daifugo import move_to_json
     from games.services import start_game
     from games.state import initial_state
     from tournaments.deals import commitment_for, new_seed

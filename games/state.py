@@ -32,7 +32,7 @@ from games.engine import (
     parse_cards,
     restore,
 )
-from games.engine.record import move_to_json
+from games.engine.daifugo import move_to_json
 from games.engine.snapshot import SnapshotError
 from games.models import Game
 from games.models import Move as MoveRow

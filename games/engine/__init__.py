@@ -47,13 +47,26 @@ from .core import (
     observe,
     placings,
 )
+from .daifugo import DAIFUGO
 from .deal import Deal, deal
 from .errors import EngineError, IllegalMove, InvalidNotation, RecordError, RulesError
 from .events import Event, Placing
-from .rules import JDF, PRESETS, SWITCHES, RuleSet, find_ruleset
+from .family import (
+    Decision,
+    Family,
+    Metric,
+    SeatResult,
+    families,
+    family_of,
+    find_ruleset,
+    latest_rulesets,
+    rulesets,
+)
+from .rules import JDF, PRESETS, SWITCHES, RuleSet
 from .snapshot import SnapshotError, restore, snapshot
 
 __all__ = [
+    "DAIFUGO",
     "FULL_DECK",
     "JDF",
     "JOKERS",
@@ -72,15 +85,19 @@ __all__ = [
     "CardSet",
     "Combo",
     "Deal",
+    "Decision",
     "EngineError",
     "Event",
+    "Family",
     "IllegalMove",
     "InvalidNotation",
+    "Metric",
     "Move",
     "Placing",
     "RecordError",
     "RuleSet",
     "RulesError",
+    "SeatResult",
     "Setup",
     "SnapshotError",
     "State",
@@ -88,12 +105,15 @@ __all__ = [
     "apply_unchecked",
     "card_names",
     "deal",
+    "families",
+    "family_of",
     "final_placings",
     "find_ruleset",
     "format_card",
     "format_cards",
     "is_legal",
     "iter_cards",
+    "latest_rulesets",
     "legal_moves",
     "new_game",
     "normalise_jokers",
@@ -102,5 +122,6 @@ __all__ = [
     "parse_cards",
     "placings",
     "restore",
+    "rulesets",
     "snapshot",
 ]

@@ -9,136 +9,26 @@ console behaves.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Final
+from typing import Any, Final
 
-from .cards import CardSet, card_names, parse_card, parse_cards
-from .core import Move, Setup, State, apply, new_game, observe, placings
-from .errors import EngineError, IllegalMove, InvalidNotation, RecordError, RulesError
+from . import daifugo as _daifugo  # noqa: F401  (registers the family)
+from .errors import EngineError, IllegalMove, RecordError, RulesError
 from .events import Event
-from .rules import RuleSet, ruleset_from_record
+from .family import Family, GameRecord, family_of, ruleset_from_record
 
 FORMAT: Final = "kakumei-record/1"
 CONFORMANCE_FORMAT: Final = "kakumei-conformance/1"
-RECORD_KEYS: Final = frozenset(
-    {
-        "format",
-        "rules",
-        "seats",
-        "leader",
-        "hands",
-        "counts",
-        "blind",
-        "titles",
-        "exchange",
-        "moves",
-    }
-)
-MOVE_KEYS: Final = frozenset({"seat", "play", "pass", "as", "declare", "choice", "respond"})
-EXCHANGE_KEYS: Final = frozenset({"seat", "give"})
 
 
-@dataclass(frozen=True, slots=True)
-class Record:
-    """A validated record.  ``exchange`` and ``moves`` are :class:`Move` values."""
-
-    rules: RuleSet
-    hands: tuple[CardSet | None, ...]
-    counts: tuple[int, ...] | None = None
-    blind: CardSet | None = None
-    titles: tuple[str, ...] | None = None
-    leader: int | None = None
-    exchange: tuple[Move, ...] = ()
-    moves: tuple[Move, ...] = ()
-
-    def initial_state(self) -> State:
-        """The state before the exchange and the first move; raises :class:`RecordError`."""
-        return new_game(
-            self.rules,
-            self.hands,
-            blind=self.blind,
-            titles=self.titles,
-            leader=self.leader,
-            counts=self.counts,
-        )
-
-
-def _int(value: object, key: str, low: int, high: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise RecordError(f"expected an integer in {low}..{high}, got {value!r}", key=key)
-    return value
-
-
-def _cards(value: object, key: str) -> CardSet:
-    if not isinstance(value, list):
-        raise RecordError(f"expected a list of cards, got {value!r}", key=key)
-    for i, item in enumerate(value):
-        try:
-            parse_card(item)
-        except InvalidNotation as exc:
-            raise RecordError(str(exc), key=f"{key}[{i}]", code="unknown_card") from None
-    try:
-        return parse_cards(value)
-    except InvalidNotation as exc:
-        raise RecordError(str(exc), key=key, code="unknown_card") from None
-
-
-def _as_cards(value: object, key: str) -> CardSet:
-    if not isinstance(value, dict):
-        raise RecordError('expected {"JK": card or [cards]}', key=key)
-    if set(value) - {"JK"}:
-        raise RecordError(f"unknown key {sorted(set(value) - {'JK'})[0]!r}", key=key)
-    target = value.get("JK")
-    if isinstance(target, str):
-        target = [target]
-    mask = _cards(target, f"{key}.JK")
-    if not 1 <= mask.bit_count() <= 2:
-        raise RecordError("one or two cards", key=f"{key}.JK")
-    return mask
-
-
-def _move(value: object, key: str, seats: int) -> Move:
-    if not isinstance(value, dict):
-        raise RecordError(f"expected an object, got {value!r}", key=key)
-    unknown = set(value) - MOVE_KEYS
-    if unknown:
-        raise RecordError(f"unknown key {sorted(map(str, unknown))[0]!r}", key=key)
-    seat = _int(value.get("seat"), f"{key}.seat", 0, seats - 1)
-    has_play = "play" in value
-    respond = value.get("respond", False)
-    if not isinstance(respond, bool):
-        raise RecordError("respond must be true or false", key=f"{key}.respond")
-    if "pass" in value:
-        if value["pass"] is not True:
-            raise RecordError("pass must be true when present", key=f"{key}.pass")
-        if has_play or "as" in value or "declare" in value:
-            raise RecordError("a pass has no play, as or declare", key=key)
-        if "choice" in value:
-            raise RecordError("a pass has no choice", key=key)
-        if respond:
-            raise RecordError("a pass is never out of turn", key=key)
-        return Move(seat, is_pass=True)
-    if not has_play:
-        raise RecordError("a move needs play or pass", key=key)
-    cards = _cards(value["play"], f"{key}.play")
-    as_cards = _as_cards(value["as"], f"{key}.as") if "as" in value else 0
-    declare = value.get("declare")
-    if declare is not None and not isinstance(declare, str):
-        raise RecordError("declare must be a string", key=f"{key}.declare")
-    choice = value.get("choice")
-    if choice is not None and not isinstance(choice, str):
-        choice = json.dumps(choice, sort_keys=True)
-    return Move(seat, cards, False, as_cards, declare, choice, False, respond)
-
-
-def load_record(data: str | bytes | Mapping[str, object]) -> Record:
+def load_record(data: str | bytes | Mapping[str, object]) -> GameRecord:
     """Parse and validate a record (JSON text or a decoded object).
 
-    Raises :class:`RecordError` naming the key (or card) at fault.  The set-up
-    (hands disjoint, counts, titles …) is validated too; moves are only checked
-    for form — their legality is what :func:`replay` judges.
+    ``format`` and ``rules`` are read here; the ruleset names the family, which reads the
+    rest (its set-up keys and actions). Raises :class:`RecordError` naming the key (or card)
+    at fault; moves are only checked for form — their legality is what :func:`replay` judges.
     """
     if isinstance(data, str | bytes):
         try:
@@ -149,58 +39,17 @@ def load_record(data: str | bytes | Mapping[str, object]) -> Record:
         obj = data
     if not isinstance(obj, dict):
         raise RecordError("a record is a JSON object")
-    unknown = set(obj) - RECORD_KEYS
-    if unknown:
-        raise RecordError("unknown key", key=str(sorted(map(str, unknown))[0]))
     if obj.get("format") != FORMAT:
         raise RecordError(f"expected {FORMAT!r}, got {obj.get('format')!r}", key="format")
     try:
         rules = ruleset_from_record(obj.get("rules", "jdf"))
     except RulesError as exc:
         raise RecordError(str(exc), key="rules", code=exc.code) from None
-    seats = obj.get("seats", rules.seats)
-    if seats != rules.seats or isinstance(seats, bool):
-        raise RecordError(f"{rules.key} is played by {rules.seats} seats", key="seats")
-    raw_hands = obj.get("hands")
-    if not isinstance(raw_hands, list) or len(raw_hands) != seats:
-        raise RecordError(f"expected a list of {seats} hands", key="hands")
-    hands = tuple(None if h is None else _cards(h, f"hands[{i}]") for i, h in enumerate(raw_hands))
-    counts: tuple[int, ...] | None = None
-    if obj.get("counts") is not None:
-        raw_counts = obj["counts"]
-        if not isinstance(raw_counts, list) or len(raw_counts) != seats:
-            raise RecordError(f"expected a list of {seats} counts", key="counts")
-        counts = tuple(_int(c, f"counts[{i}]", 0, 54) for i, c in enumerate(raw_counts))
-    blind = None if obj.get("blind") is None else _cards(obj["blind"], "blind")
-    titles: tuple[str, ...] | None = None
-    if obj.get("titles") is not None:
-        raw_titles = obj["titles"]
-        if not isinstance(raw_titles, list) or not all(isinstance(t, str) for t in raw_titles):
-            raise RecordError("expected a list of titles", key="titles")
-        titles = tuple(raw_titles)
-    leader = None if obj.get("leader") is None else _int(obj["leader"], "leader", 0, seats - 1)
-    exchange: list[Move] = []
-    raw_exchange = obj.get("exchange", [])
-    if not isinstance(raw_exchange, list):
-        raise RecordError("expected a list", key="exchange")
-    for i, item in enumerate(raw_exchange):
-        key = f"exchange[{i}]"
-        if not isinstance(item, dict):
-            raise RecordError("expected an object", key=key)
-        bad = set(item) - EXCHANGE_KEYS
-        if bad:
-            raise RecordError(f"unknown key {sorted(map(str, bad))[0]!r}", key=key)
-        seat = _int(item.get("seat"), f"{key}.seat", 0, seats - 1)
-        exchange.append(Move(seat, _cards(item.get("give"), f"{key}.give"), exchange=True))
-    if exchange and titles is None:
-        raise RecordError("an exchange needs the previous titles", key="exchange")
-    raw_moves = obj.get("moves", [])
-    if not isinstance(raw_moves, list):
-        raise RecordError("expected a list", key="moves")
-    moves = tuple(_move(m, f"moves[{i}]", seats) for i, m in enumerate(raw_moves))
-    record = Record(rules, hands, counts, blind, titles, leader, tuple(exchange), moves)
-    record.initial_state()  # validates the set-up
-    return record
+    family = family_of(rules)
+    unknown = set(obj) - family.record_keys - {"format", "rules"}
+    if unknown:
+        raise RecordError("unknown key", key=str(sorted(map(str, unknown))[0]))
+    return family.load_record(obj, rules)
 
 
 @dataclass(frozen=True, slots=True)
@@ -226,44 +75,68 @@ class Verdict:
 
 @dataclass(slots=True)
 class Replay:
-    """The result of :func:`replay`: verdicts, and the state after the last legal move."""
+    """The result of :func:`replay`: verdicts per section, and the state after the last legal
+    action."""
 
-    record: Record
-    state: State
-    exchange: list[Verdict] = field(default_factory=list)
-    moves: list[Verdict] = field(default_factory=list)
+    record: GameRecord
+    state: Any
+    verdicts: dict[str, list[Verdict]] = field(default_factory=dict)
+
+    @property
+    def family(self) -> Family:
+        return family_of(self.record.rules)
+
+    @property
+    def moves(self) -> list[Verdict]:
+        return self.verdicts.get("moves", [])
+
+    @property
+    def exchange(self) -> list[Verdict]:
+        return self.verdicts.get("exchange", [])
 
     @property
     def finished(self) -> bool:
-        return self.state.is_over
+        return self.family.is_over(self.state)
 
     def to_dict(self) -> dict[str, object]:
-        """The replay output of record-format.md (plus ``exchange`` when the record has one)."""
-        out: dict[str, object] = {"moves": [v.to_dict() for v in self.moves]}
-        if self.record.exchange:
-            out["exchange"] = [v.to_dict() for v in self.exchange]
+        """The replay output of record-format.md: a verdict list per section of the record
+        (``moves``, plus ``exchange`` when a 大富豪 record has one), ``finished``, ``placings``."""
+        out: dict[str, object] = {
+            name: [v.to_dict() for v in verdicts] for name, verdicts in self.verdicts.items()
+        }
         out["finished"] = self.finished
-        out["placings"] = [p.to_dict() for p in placings(self.state)]
+        out["placings"] = self.family.placings(self.state)
         return out
 
 
-def replay(record: Record | str | bytes | Mapping[str, object]) -> Replay:
-    """Judge every exchange give and move of a record in order (illegal ones are skipped)."""
-    if not isinstance(record, Record):
+def replay(record: GameRecord | str | bytes | Mapping[str, object]) -> Replay:
+    """Judge every action of a record in order (illegal ones are skipped, as a referee
+    console does: the next one is judged against the unchanged state)."""
+    if not isinstance(record, GameRecord):
         record = load_record(record)
+    family = family_of(record.rules)
     state = record.initial_state()
     result = Replay(record, state)
-    for i, give in enumerate(record.exchange):
-        state = _judge(state, give, i, result.exchange)
-    for i, move in enumerate(record.moves):
-        state = _judge(state, move, i, result.moves)
+    sections = record.sections()
+    for name, _ in sections:
+        result.verdicts[name] = []
+    for name, actions in _in_play_order(sections):
+        for i, action in enumerate(actions):
+            state = _judge(family, state, action, i, result.verdicts[name])
     result.state = state
     return result
 
 
-def _judge(state: State, move: Move, index: int, out: list[Verdict]) -> State:
+def _in_play_order(
+    sections: Sequence[tuple[str, Sequence[Any]]],
+) -> list[tuple[str, Sequence[Any]]]:
+    # The exchange comes before the first move, whatever order the output lists them in.
+    return sorted(sections, key=lambda s: s[0] != "exchange")
+
+
+def _judge(family: Family, state: Any, action: Any, index: int, out: list[Verdict]) -> Any:
     try:
-        new, events = apply(state, move)
+        new, events = family.apply(state, action)
     except IllegalMove as exc:
         out.append(Verdict(index, False, error=exc))
         return state
@@ -271,50 +144,12 @@ def _judge(state: State, move: Move, index: int, out: list[Verdict]) -> State:
     return new
 
 
-def move_to_json(move: Move) -> dict[str, object]:
-    """A record entry for a move (a ``moves`` item, or an ``exchange`` item for a give)."""
-    if move.exchange:
-        return {"seat": move.seat, "give": card_names(move.cards)}
-    if move.is_pass:
-        return {"seat": move.seat, "pass": True}
-    out: dict[str, object] = {"seat": move.seat, "play": card_names(move.cards)}
-    if move.as_cards:
-        names = card_names(move.as_cards)
-        out["as"] = {"JK": names[0] if len(names) == 1 else names}
-    if move.declare is not None:
-        out["declare"] = move.declare
-    if move.choice is not None:
-        out["choice"] = move.choice
-    if move.respond:
-        out["respond"] = True
-    return out
-
-
-def export_record(start: State | Setup, actions: Iterable[Move]) -> dict[str, object]:
-    """A ``kakumei-record/1`` object for a game started at ``start`` (its initial state
-    or set-up) followed by ``actions`` (exchange gives and moves, in order)."""
-    setup = start.setup if isinstance(start, State) else start
-    record: dict[str, object] = {
-        "format": FORMAT,
-        "rules": setup.rules.to_record(),
-        "seats": len(setup.counts),
-        "hands": [None if h is None else card_names(h) for h in setup.hands],
-    }
-    if any(h is None for h in setup.hands):
-        record["counts"] = list(setup.counts)
-    if setup.blind is not None:
-        record["blind"] = card_names(setup.blind)
-    if setup.titles is not None:
-        record["titles"] = list(setup.titles)
-    if setup.leader is not None:
-        record["leader"] = setup.leader
-    gives: list[dict[str, object]] = []
-    moves: list[dict[str, object]] = []
-    for move in actions:
-        (gives if move.exchange else moves).append(move_to_json(move))
-    if gives:
-        record["exchange"] = gives
-    record["moves"] = moves
+def export_record(start: Any, actions: Iterable[Any]) -> dict[str, object]:
+    """A ``kakumei-record/1`` object for a game started at ``start`` (its initial state or
+    set-up) followed by ``actions`` (every action, in the order they were applied)."""
+    rules = start.rules
+    record: dict[str, object] = {"format": FORMAT, "rules": rules.to_record()}
+    record.update(family_of(rules).export_record(start, list(actions)))
     return record
 
 
@@ -378,7 +213,7 @@ def check_vector(vector: Mapping[str, object]) -> list[str]:
                             f"placings[{i}].{key}: expected {value!r}, got {g.get(key)!r}"
                         )
     if "observe" in expect:
-        view = observe(result.state, None)
+        view = result.family.observe(result.state, None)
         for key, value in expect["observe"].items():
             if view.get(key) != value:
                 problems.append(f"observe.{key}: expected {value!r}, got {view.get(key)!r}")
@@ -400,13 +235,12 @@ __all__ = [
     "CONFORMANCE_DIR",
     "FORMAT",
     "EngineError",
-    "Record",
+    "GameRecord",
     "Replay",
     "Verdict",
     "check_vector",
     "export_record",
     "load_record",
     "load_vectors",
-    "move_to_json",
     "replay",
 ]

@@ -88,6 +88,11 @@ class RuleSet:
         """``id@version``, e.g. ``jdf@1``."""
         return f"{self.id}@{self.version}"
 
+    @property
+    def family(self) -> str:
+        """The game family these switches belong to (:mod:`games.engine.family`)."""
+        return "daifugo"
+
     def with_overrides(self, **switches: object) -> RuleSet:
         """A copy with some switches changed.
 

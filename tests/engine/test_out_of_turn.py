@@ -5,7 +5,8 @@ from __future__ import annotations
 import json
 
 from games.engine import Move, apply, legal_moves
-from games.engine.record import export_record, load_record, move_to_json, replay
+from games.engine.daifugo import move_to_json
+from games.engine.record import export_record, load_record, replay
 from games.engine.rules import GEKIJO, JDF
 
 from .helpers import Table

@@ -7,7 +7,8 @@ import json
 import pytest
 
 from games.engine import JDF, EngineError, Move, RecordError, apply, new_game, parse_cards
-from games.engine.record import export_record, load_record, move_to_json, replay
+from games.engine.daifugo import move_to_json
+from games.engine.record import export_record, load_record, replay
 
 
 def base(**extra):

@@ -12,7 +12,7 @@ import pytest
 from django.db import connection
 
 from games.engine import apply, legal_moves
-from games.engine.record import move_to_json
+from games.engine.daifugo import move_to_json
 from games.models import Game, Move
 from games.services import MoveOutcome, start_game, submit_move
 from games.state import initial_state

@@ -1,0 +1,269 @@
+"""Game families: the one interface every game of the climbing family offers, and their registry.
+
+A *family* is a game with its own cards, moves and states — 大富豪 (``daifugo``), later 掼蛋
+(``guandan``) and 大財閥 (``daizaibatsu``). A *ruleset* names a family and the values of its
+switches (``jdf@1``, ``uecda@2``). Everything outside a family — the record format, replay and
+conformance CLIs, deals, snapshots, the service — talks to the :class:`Family` interface only,
+in the spirit of python-chess's variant registry (``chess.variant.find_variant``)::
+
+    >>> from games.engine.family import find_ruleset, family_of
+    >>> rules = find_ruleset("jdf@1")
+    >>> family = family_of(rules)
+    >>> family.name, rules.key
+    ('daifugo', 'jdf@1')
+
+A state may wait on decisions that are not the turn's play: :meth:`Family.pending` lists the
+seats that must decide now and what (cards to give, a target, a choice). The Daifugo exchange
+is one user of this; Guandan's tribute and 大財閥's targets are others.
+
+Results are family-neutral (:class:`SeatResult`: place, team, points and a family-specific
+``detail``), and a family declares the :class:`Metric` s standings count over that detail and
+the tie-break keys they give, so nothing downstream hard-codes a family's titles.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Final, Protocol, runtime_checkable
+
+from .errors import RecordError, RulesError
+
+MORE: Final = "more"
+FEWER: Final = "fewer"
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """A decision a seat owes before the game can go on (besides the turn's play).
+
+    ``kind`` names it (``give``: ``count`` cards to another seat; ``target``; ``choice``);
+    :meth:`Family.legal_moves` lists the moves that make it.
+    """
+
+    seat: int
+    kind: str
+    count: int = 0
+    to: int | None = None
+
+    def to_dict(self) -> dict[str, object]:
+        out: dict[str, object] = {"seat": self.seat, "kind": self.kind}
+        if self.count:
+            out["count"] = self.count
+        if self.to is not None:
+            out["to"] = self.to
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class SeatResult:
+    """One seat's result in a finished game, in terms every family shares.
+
+    ``points`` is the ruleset's own score for the place when it has one (UECda 5…1), else
+    ``None`` (the tournament's points table decides). ``team`` is the partnership (Guandan)
+    or ``None``. ``detail`` is the family's own: for 大富豪 ``title``, ``foul``,
+    ``miyako_ochi`` (都落ち) and ``stalemate`` (千日手).
+    """
+
+    seat: int
+    place: int
+    team: int | None
+    points: int | None
+    detail: Mapping[str, object]
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "seat": self.seat,
+            "place": self.place,
+            "team": self.team,
+            "points": self.points,
+            "detail": dict(self.detail),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Metric:
+    """A count standings keep per competitor over the family's result ``detail``.
+
+    ``count`` results whose ``detail[field] == equals``, or (``equals`` None) ``sum`` the
+    integer ``detail[field]``. ``better`` says which way it breaks ties; the tie-break key is
+    ``key`` (more is better) or ``fewer_<key>``.
+    """
+
+    key: str
+    field: str
+    equals: str | bool | None = None
+    better: str = MORE
+
+    @property
+    def tie_break(self) -> str:
+        return self.key if self.better == MORE else f"fewer_{self.key}"
+
+    def value(self, detail: Mapping[str, object]) -> int:
+        """What one result adds to the metric."""
+        got = detail.get(self.field)
+        if self.equals is None:
+            return got if type(got) is int else 0
+        return 1 if got == self.equals else 0
+
+
+class Rules(Protocol):
+    """What every family's ruleset offers (each family has its own switches besides)."""
+
+    @property
+    def id(self) -> str: ...
+    @property
+    def version(self) -> int: ...
+    @property
+    def name(self) -> str: ...
+    @property
+    def family(self) -> str: ...
+    @property
+    def key(self) -> str: ...
+    @property
+    def seats(self) -> int: ...
+    def to_record(self) -> str | dict[str, object]: ...
+
+
+@runtime_checkable
+class GameRecord(Protocol):
+    """A family's validated record: the set-up and the actions, in order."""
+
+    @property
+    def rules(self) -> Any: ...
+    def sections(self) -> Sequence[tuple[str, Sequence[Any]]]:
+        """The record's action lists by name (``moves``; 大富豪 adds ``exchange``)."""
+
+    def initial_state(self) -> Any: ...
+
+
+class Family(Protocol):
+    """The interface of a game family. States and moves are the family's own values."""
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def presets(self) -> Mapping[str, Rules]:
+        """Its rulesets by key (``jdf@1`` …)."""
+
+    @property
+    def metrics(self) -> tuple[Metric, ...]:
+        """The counts standings keep, best-first tie-breaks included (:class:`Metric`)."""
+
+    @property
+    def record_keys(self) -> frozenset[str]:
+        """The record's top-level keys this family reads (besides ``format`` and ``rules``)."""
+
+    def ruleset(self, value: object) -> Rules:
+        """A ruleset from a record's ``rules`` (a name or ``{"preset", "overrides"}``)."""
+
+    def new_game(self, rules: Any, **setup: Any) -> Any: ...
+    def legal_moves(self, state: Any) -> Iterator[Any]: ...
+    def apply(self, state: Any, move: Any) -> tuple[Any, tuple[Any, ...]]:
+        """The state after ``move`` and its events; raises ``IllegalMove`` and changes nothing."""
+
+    def pending(self, state: Any) -> tuple[Decision, ...]: ...
+    def to_move(self, state: Any) -> tuple[int, ...]:
+        """Every seat that may act now (the turn, pending decisions, out-of-turn answers)."""
+
+    def is_over(self, state: Any) -> bool: ...
+    def observe(self, state: Any, viewer: int | None = None) -> dict[str, object]:
+        """What ``viewer`` (a seat, or ``None`` = the public) may see; never a hidden hand."""
+
+    def outcome(self, state: Any) -> tuple[SeatResult, ...] | None:
+        """The results once the game is over, first place first; ``None`` before."""
+
+    def placings(self, state: Any) -> list[dict[str, object]]:
+        """The record format's ``placings`` (the replay output) for ``state``."""
+
+    def load_record(self, obj: Mapping[str, object], rules: Any) -> GameRecord:
+        """The family's part of a record (set-up keys and actions); raises ``RecordError``."""
+
+    def export_record(self, start: Any, actions: Sequence[Any]) -> dict[str, object]:
+        """The family's record keys for a game started at ``start`` followed by ``actions``."""
+
+    def move_from_json(self, value: object, key: str, seats: int) -> Any: ...
+    def move_to_json(self, move: Any) -> dict[str, object]: ...
+    def deal(self, seed: bytes | str, rules: Any) -> Any: ...
+    def snapshot(self, state: Any) -> dict[str, object]: ...
+    def restore(self, setup: Any, data: Mapping[str, object]) -> Any: ...
+
+
+_FAMILIES: dict[str, Family] = {}
+_RULESETS: dict[str, Rules] = {}
+_LATEST: dict[str, str] = {}
+
+
+def register(family: Family) -> Family:
+    """Add a family and its presets to the registry (each family module registers itself)."""
+    if family.name in _FAMILIES:
+        raise RulesError(f"family {family.name!r} is registered twice")
+    _FAMILIES[family.name] = family
+    for key, rules in family.presets.items():
+        if key in _RULESETS:
+            raise RulesError(f"ruleset {key!r} is registered twice")
+        _RULESETS[key] = rules
+        latest = _LATEST.get(rules.id)
+        if latest is None or _RULESETS[latest].version < rules.version:
+            _LATEST[rules.id] = key
+    return family
+
+
+def families() -> Mapping[str, Family]:
+    """Every registered family by name."""
+    return dict(_FAMILIES)
+
+
+def rulesets() -> Mapping[str, Rules]:
+    """Every registered ruleset by key (``jdf@1`` …), all families."""
+    return dict(_RULESETS)
+
+
+def latest_rulesets() -> list[Rules]:
+    """The newest version of each ruleset id."""
+    return [_RULESETS[key] for key in sorted(_LATEST.values())]
+
+
+def find_ruleset(name: str) -> Any:
+    """Resolve ``"jdf"`` (latest version) or ``"jdf@1"`` in any family; raises ``RulesError``.
+
+    The result names its family (``.family``); :func:`family_of` gives the family itself.
+    """
+    if not isinstance(name, str):
+        raise RulesError(f"ruleset name must be a string, got {name!r}")
+    key = name.strip().lower()
+    if "@" not in key:
+        key = _LATEST.get(key, key + "@?")
+    found = _RULESETS.get(key)
+    if found is None:
+        known = ", ".join(sorted(_RULESETS))
+        raise RulesError(f"unknown ruleset {name!r} (known: {known})")
+    return found
+
+
+def ruleset_from_record(value: object) -> Any:
+    """The ruleset a record's ``rules`` names: a name, or ``{"preset": …, "overrides": …}``."""
+    if isinstance(value, str):
+        return find_ruleset(value)
+    if isinstance(value, dict):
+        preset = value.get("preset")
+        if not isinstance(preset, str):
+            raise RulesError("rules.preset must be a ruleset name")
+        return family_of(find_ruleset(preset)).ruleset(value)
+    raise RulesError(f"rules must be a name or an object, got {value!r}")
+
+
+def family_of(rules: Rules) -> Family:
+    """The family a ruleset belongs to."""
+    found = _FAMILIES.get(rules.family)
+    if found is None:
+        raise RulesError(f"no family {rules.family!r} for ruleset {rules.key!r}")
+    return found
+
+
+def family_named(name: str) -> Family:
+    """A family by name; raises ``RecordError`` (code ``unknown_family``) when unknown."""
+    found = _FAMILIES.get(name)
+    if found is None:
+        raise RecordError(f"unknown game family {name!r}", key="family", code="unknown_family")
+    return found
