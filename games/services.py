@@ -588,10 +588,10 @@ def _submit_locked(game: Game | int, move: object, seq: int, actor: AnyUser) -> 
         parsed: EngineMove | None = None
         bad: BadMove | None = None
         try:
-            parsed = parse_move(move, game.seats)
+            parsed = parse_move(game, move)
         except BadMove as error:
             bad = error
-        payload = canonical(parsed) if parsed is not None else move
+        payload = canonical(game, parsed) if parsed is not None else move
         print_ = fingerprint(payload)
         next_seq = game.last_seq + 1
         if seq < next_seq:
@@ -770,7 +770,9 @@ def _results_changed(game: Game, tournament_id: int) -> None:
 
 
 def current_state(game: Game) -> State:
-    return rebuild(game)
+    # Every game so far is 大富豪's; the console, feeds and views read its state's fields.
+    state: State = rebuild(game)
+    return state
 
 
 # --- undo ------------------------------------------------------------------------------------

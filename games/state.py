@@ -15,30 +15,24 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from games.engine import (
     TITLES,
-    InvalidNotation,
-    Move,
+    Family,
     Placing,
+    RecordError,
     RuleSet,
     State,
-    apply,
+    family_of,
     final_placings,
-    new_game,
-    parse_card,
-    parse_cards,
-    restore,
 )
-from games.engine.daifugo import move_to_json
 from games.engine.snapshot import SnapshotError
 from games.models import Game
 from games.models import Move as MoveRow
 from tournaments.rulesets import rules_for_table
-
-MOVE_KEYS = frozenset({"seat", "play", "pass", "as", "declare", "choice", "give", "respond"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,84 +44,28 @@ class BadMove(Exception):
     message_ja: str
 
 
-def _bad(en: str, ja: str, code: str = "bad_payload") -> BadMove:
-    return BadMove(code, en, ja)
+# Form errors keep the codes clients already handle; every other form error is a bad payload.
+_FORM_CODES = frozenset({"unknown_card", "invalid_combination"})
 
 
-def _card_list(value: object, key: str) -> int:
-    if isinstance(value, str):
-        value = value.split()
-    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        raise _bad(f"'{key}' must be a list of cards", f"'{key}' はカードのリストです")
+def family_for(game: Game) -> Family:
+    """The engine family the game's ruleset belongs to (大富豪 for every preset so far)."""
+    return family_of(rules_for_game(game))
+
+
+def parse_move(game: Game, payload: object) -> Any:
+    """The family's move from a record-format move object (a 大富豪 play, pass or `give`);
+    a play with `respond: true` is an out-of-turn action, judged as such by the engine."""
     try:
-        for name in value:
-            parse_card(name)
-        return parse_cards(value)
-    except InvalidNotation as error:
-        raise _bad(str(error), "不明なカードです", code="unknown_card") from None
+        return family_for(game).move_from_json(payload, "move", game.seats)
+    except RecordError as error:
+        code = error.code if error.code in _FORM_CODES else "bad_payload"
+        raise BadMove(code, error.message_en, error.message_ja) from None
 
 
-def parse_move(payload: object, seats: int) -> Move:
-    """An engine `Move` from a record-format move object (a play, a pass or a `give`); a play
-    with `respond: true` is an out-of-turn action, judged as such by the engine."""
-    if not isinstance(payload, Mapping):
-        raise _bad("a move is a JSON object", "手は JSON オブジェクトです")
-    unknown = set(payload) - MOVE_KEYS
-    if unknown:
-        raise _bad(f"unknown key {sorted(unknown)[0]!r}", f"不明なキー {sorted(unknown)[0]!r}")
-    seat = payload.get("seat")
-    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < seats:
-        raise _bad(f"'seat' must be 0..{seats - 1}", f"'seat' は 0〜{seats - 1} です")
-    kinds = [k for k in ("play", "pass", "give") if k in payload]
-    if len(kinds) != 1:
-        raise _bad(
-            "a move has exactly one of play, pass or give",
-            "play・pass・give のどれか一つを指定してください",
-        )
-    respond = _respond(payload)
-    if kinds[0] == "pass":
-        if respond:
-            raise _bad("a pass is never out of turn", "パスは手番外（respond）にはできません")
-        # `respond: false` is the default, written or not (canonical() leaves it out).
-        if payload["pass"] is not True or set(payload) - {"seat", "pass", "respond"}:
-            raise _bad("a pass is {seat, pass: true}", "パスは {seat, pass: true} です")
-        return Move.pass_turn(seat)
-    if kinds[0] == "give":
-        if set(payload) - {"seat", "give"}:
-            raise _bad("a give is {seat, give: [cards]}", "交換は {seat, give: [...]} です")
-        return Move.give(seat, _card_list(payload["give"], "give"))
-    cards = _card_list(payload["play"], "play")
-    if not cards:
-        raise _bad("a play needs cards", "出すカードを選んでください", code="invalid_combination")
-    as_cards = 0
-    if "as" in payload:
-        value = payload["as"]
-        if isinstance(value, Mapping) and set(value) == {"JK"}:
-            value = value["JK"]
-        if isinstance(value, str):
-            value = [value]
-        as_cards = _card_list(value, "as")
-    declare = payload.get("declare")
-    if declare is not None and not isinstance(declare, str):
-        raise _bad("'declare' must be a string", "'declare' は文字列です")
-    choice = payload.get("choice")
-    if choice is not None and not isinstance(choice, str):
-        choice = json.dumps(choice, sort_keys=True)
-    return Move(seat, cards, False, as_cards, declare, choice, respond=respond)
-
-
-def _respond(payload: Mapping[str, object]) -> bool:
-    """The `respond` flag: true marks an out-of-turn action (a ♥3 answering a lone joker, an
-    イッツー declared by a seat not in turn). Only a JSON boolean: "1" or 1 is a client bug."""
-    value = payload.get("respond", False)
-    if not isinstance(value, bool):
-        raise _bad("'respond' must be true or false", "'respond' は true か false です")
-    return value
-
-
-def canonical(move: Move) -> dict[str, object]:
+def canonical(game: Game, move: Any) -> dict[str, object]:
     """The record-format object of a parsed move (what is stored as `Move.payload`)."""
-    return move_to_json(move)
+    return family_for(game).move_to_json(move)
 
 
 def fingerprint(payload: object) -> str:
@@ -141,12 +79,13 @@ def rules_for_game(game: Game) -> RuleSet:
     return rules.with_overrides(**game.ruleset_overrides) if game.ruleset_overrides else rules
 
 
-def initial_state(game: Game) -> State:
+def initial_state(game: Game) -> Any:
     hands: list[list[str] | None] = list(game.hands) or [None] * game.seats
     unknown = any(h is None for h in hands)
-    return new_game(
-        rules_for_game(game),
-        hands,
+    rules = rules_for_game(game)
+    return family_of(rules).new_game(
+        rules,
+        hands=hands,
         blind=game.blind,
         titles=game.titles,
         leader=game.leader,
@@ -169,7 +108,7 @@ def effective_actions(rows: Iterable[MoveRow]) -> list[MoveRow]:
     return stack
 
 
-def rebuild(game: Game, rows: Sequence[MoveRow] | None = None) -> State:
+def rebuild(game: Game, rows: Sequence[MoveRow] | None = None) -> Any:
     """The game's current state: set-up plus effective actions, through the engine.
 
     From the game row's snapshot when it describes the current version (every write stores
@@ -177,16 +116,17 @@ def rebuild(game: Game, rows: Sequence[MoveRow] | None = None) -> State:
     when not given).
     """
     start = initial_state(game)
+    family = family_for(game)
     if rows is None and game.state_snapshot is not None and game.snapshot_version == game.version:
         try:
-            return restore(start.setup, game.state_snapshot)
+            return family.restore(start.setup, game.state_snapshot)
         except SnapshotError:
             pass  # written by another engine version: replay instead
     if rows is None:
         rows = list(game.moves.order_by("seq"))
     state = start
     for row in effective_actions(rows):
-        state, _ = apply(state, parse_move(row.payload, game.seats))
+        state, _ = family.apply(state, parse_move(game, row.payload))
     return state
 
 

@@ -245,7 +245,7 @@ def play_legal_moves(game: object, referee: object, moves: int) -> None:
     for _ in range(moves):
         legal = list(legal_moves(services.current_state(game)))
         move = next((m for m in legal if not m.is_pass), legal[0])
-        assert services.submit_move(game, canonical(move), game.last_seq + 1, referee).ok  # type: ignore[arg-type]
+        assert services.submit_move(game, canonical(game, move), game.last_seq + 1, referee).ok  # type: ignore[arg-type]
         game.refresh_from_db()
 
 

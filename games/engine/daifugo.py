@@ -29,8 +29,7 @@ from .rules import PRESETS, RuleSet, ruleset_from_record
 SETUP_KEYS: Final = frozenset(
     {"seats", "leader", "hands", "counts", "blind", "titles", "exchange", "moves"}
 )
-MOVE_KEYS: Final = frozenset({"seat", "play", "pass", "as", "declare", "choice", "respond"})
-EXCHANGE_KEYS: Final = frozenset({"seat", "give"})
+MOVE_KEYS: Final = frozenset({"seat", "play", "pass", "give", "as", "declare", "choice", "respond"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,66 +70,118 @@ class DaifugoRecord:
 
 def _int(value: object, key: str, low: int, high: int) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise RecordError(f"expected an integer in {low}..{high}, got {value!r}", key=key)
+        raise RecordError(
+            f"expected an integer in {low}..{high}, got {value!r}",
+            key=key,
+            message_ja=f"{key} は {low}〜{high} の整数です",
+        )
     return value
 
 
 def _cards(value: object, key: str) -> CardSet:
+    # Card lists are JSON lists; a device may also send one string of space-separated cards.
+    if isinstance(value, str):
+        value = value.split()
     if not isinstance(value, list):
-        raise RecordError(f"expected a list of cards, got {value!r}", key=key)
+        name = key.rsplit(".", 1)[-1]
+        raise RecordError(
+            f"'{name}' must be a list of cards",
+            key=key,
+            message_ja=f"'{name}' はカードのリストです",
+        )
     for i, item in enumerate(value):
         try:
             parse_card(item)
         except InvalidNotation as exc:
-            raise RecordError(str(exc), key=f"{key}[{i}]", code="unknown_card") from None
+            raise RecordError(
+                str(exc), key=f"{key}[{i}]", code="unknown_card", message_ja="不明なカードです"
+            ) from None
     try:
         return parse_cards(value)
     except InvalidNotation as exc:
-        raise RecordError(str(exc), key=key, code="unknown_card") from None
+        raise RecordError(
+            str(exc), key=key, code="unknown_card", message_ja="同じカードが二度あります"
+        ) from None
 
 
 def _as_cards(value: object, key: str) -> CardSet:
-    if not isinstance(value, dict):
-        raise RecordError('expected {"JK": card or [cards]}', key=key)
-    if set(value) - {"JK"}:
-        raise RecordError(f"unknown key {sorted(set(value) - {'JK'})[0]!r}", key=key)
-    target = value.get("JK")
-    if isinstance(target, str):
-        target = [target]
-    mask = _cards(target, f"{key}.JK")
+    """What the jokers stand for: ``{"JK": card or [cards]}`` (a bare card or list is accepted)."""
+    if isinstance(value, dict):
+        if set(value) - {"JK"}:
+            unknown = sorted(map(str, set(value) - {"JK"}))[0]
+            raise RecordError(
+                f"unknown key {unknown!r}", key=key, message_ja=f"不明なキー {unknown!r}"
+            )
+        value = value.get("JK")
+        key = f"{key}.JK"
+    if isinstance(value, str):
+        value = [value]
+    mask = _cards(value, key)
     if not 1 <= mask.bit_count() <= 2:
-        raise RecordError("one or two cards", key=f"{key}.JK")
+        raise RecordError(
+            "one or two cards", key=key, message_ja="ジョーカーが表すカードは 1〜2 枚です"
+        )
     return mask
 
 
-def _move(value: object, key: str, seats: int) -> Move:
+def _form(message: str, message_ja: str, key: str) -> RecordError:
+    return RecordError(message, key=key, message_ja=message_ja)
+
+
+def move_from_json(value: object, key: str, seats: int) -> Move:
+    """A :class:`Move` from a record-format move object — a play, a pass or an exchange
+    ``give`` — checked for form only (legality is :func:`~games.engine.core.apply`'s).
+
+    Raises :class:`RecordError` (``key`` names the part at fault, English and Japanese).
+    A play with ``respond: true`` is an out-of-turn action.
+    """
     if not isinstance(value, dict):
-        raise RecordError(f"expected an object, got {value!r}", key=key)
+        raise _form(f"expected an object, got {value!r}", "手は JSON オブジェクトです", key)
     unknown = set(value) - MOVE_KEYS
     if unknown:
-        raise RecordError(f"unknown key {sorted(map(str, unknown))[0]!r}", key=key)
-    seat = _int(value.get("seat"), f"{key}.seat", 0, seats - 1)
-    has_play = "play" in value
+        name = sorted(map(str, unknown))[0]
+        raise _form(f"unknown key {name!r}", f"不明なキー {name!r}", key)
+    seat = value.get("seat")
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < seats:
+        raise _form(
+            f"'seat' must be 0..{seats - 1}", f"'seat' は 0〜{seats - 1} です", f"{key}.seat"
+        )
+    kinds = [k for k in ("play", "pass", "give") if k in value]
+    if len(kinds) != 1:
+        raise _form(
+            "a move has exactly one of play, pass or give",
+            "play・pass・give のどれか一つを指定してください",
+            key,
+        )
     respond = value.get("respond", False)
     if not isinstance(respond, bool):
-        raise RecordError("respond must be true or false", key=f"{key}.respond")
-    if "pass" in value:
+        raise _form(
+            "'respond' must be true or false", "'respond' は true か false です", f"{key}.respond"
+        )
+    if kinds[0] == "give":
+        if set(value) - {"seat", "give"}:
+            raise _form("a give is {seat, give: [cards]}", "交換は {seat, give: [...]} です", key)
+        return Move.give(seat, _cards(value["give"], f"{key}.give"))
+    if kinds[0] == "pass":
         if value["pass"] is not True:
-            raise RecordError("pass must be true when present", key=f"{key}.pass")
-        if has_play or "as" in value or "declare" in value:
-            raise RecordError("a pass has no play, as or declare", key=key)
-        if "choice" in value:
-            raise RecordError("a pass has no choice", key=key)
+            raise _form("pass must be true when present", "pass は true です", f"{key}.pass")
         if respond:
-            raise RecordError("a pass is never out of turn", key=key)
+            raise _form("a pass is never out of turn", "パスは手番外（respond）にはできません", key)
+        if set(value) - {"seat", "pass", "respond"}:
+            raise _form("a pass is {seat, pass: true}", "パスは {seat, pass: true} です", key)
         return Move(seat, is_pass=True)
-    if not has_play:
-        raise RecordError("a move needs play or pass", key=key)
     cards = _cards(value["play"], f"{key}.play")
+    if not cards:
+        raise RecordError(
+            "a play needs cards",
+            key=f"{key}.play",
+            code="invalid_combination",
+            message_ja="出すカードを選んでください",
+        )
     as_cards = _as_cards(value["as"], f"{key}.as") if "as" in value else 0
     declare = value.get("declare")
     if declare is not None and not isinstance(declare, str):
-        raise RecordError("declare must be a string", key=f"{key}.declare")
+        raise _form("'declare' must be a string", "'declare' は文字列です", f"{key}.declare")
     choice = value.get("choice")
     if choice is not None and not isinstance(choice, str):
         choice = json.dumps(choice, sort_keys=True)
@@ -170,20 +221,19 @@ def load_setup(obj: Mapping[str, object], rules: RuleSet) -> DaifugoRecord:
     if not isinstance(raw_exchange, list):
         raise RecordError("expected a list", key="exchange")
     for i, item in enumerate(raw_exchange):
-        key = f"exchange[{i}]"
-        if not isinstance(item, dict):
-            raise RecordError("expected an object", key=key)
-        bad = set(item) - EXCHANGE_KEYS
-        if bad:
-            raise RecordError(f"unknown key {sorted(map(str, bad))[0]!r}", key=key)
-        seat = _int(item.get("seat"), f"{key}.seat", 0, seats - 1)
-        exchange.append(Move(seat, _cards(item.get("give"), f"{key}.give"), exchange=True))
+        give = move_from_json(item, f"exchange[{i}]", seats)
+        if not give.exchange:
+            raise RecordError("an exchange item is {seat, give}", key=f"exchange[{i}]")
+        exchange.append(give)
     if exchange and titles is None:
         raise RecordError("an exchange needs the previous titles", key="exchange")
     raw_moves = obj.get("moves", [])
     if not isinstance(raw_moves, list):
         raise RecordError("expected a list", key="moves")
-    moves = tuple(_move(m, f"moves[{i}]", seats) for i, m in enumerate(raw_moves))
+    moves = tuple(move_from_json(m, f"moves[{i}]", seats) for i, m in enumerate(raw_moves))
+    for i, move in enumerate(moves):
+        if move.exchange:
+            raise RecordError("gives belong in exchange", key=f"moves[{i}].give")
     record = DaifugoRecord(rules, hands, counts, blind, titles, leader, tuple(exchange), moves)
     record.initial_state()  # validates the set-up
     return record
@@ -331,7 +381,7 @@ class DaifugoFamily:
         return export_setup(start, actions)
 
     def move_from_json(self, value: object, key: str, seats: int) -> Move:
-        return _move(value, key, seats)
+        return move_from_json(value, key, seats)
 
     def move_to_json(self, move: Move) -> dict[str, object]:
         return move_to_json(move)

@@ -57,11 +57,24 @@ class RulesError(EngineError):
 
 
 class RecordError(EngineError):
-    """A game record (or a game set-up) that is not valid; ``key`` names the part at fault."""
+    """A game record, set-up or move object that is not valid; ``key`` names the part at fault.
 
-    def __init__(self, message: str, *, key: str = "", code: str = "invalid_record") -> None:
+    ``message_ja`` is the Japanese for a person (a referee's device shows it); the English
+    message is the exception's text.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        key: str = "",
+        code: str = "invalid_record",
+        message_ja: str = "記録の形式が正しくありません",
+    ) -> None:
         super().__init__(f"{key}: {message}" if key else message, code=code)
         self.key = key
+        self.message_en = message
+        self.message_ja = message_ja
 
 
 class IllegalMove(EngineError):

@@ -91,7 +91,8 @@ def test_a_scorer_device_runs_table_one_end_to_end(
         moves = list(legal_moves(state))
         move = next((m for m in moves if not m.is_pass), moves[0])
         answer = post(
-            f"/api/games/{game_id}/moves/", {"seq": game.last_seq + 1, "move": canonical(move)}
+            f"/api/games/{game_id}/moves/",
+            {"seq": game.last_seq + 1, "move": canonical(game, move)},
         )
         assert answer.status_code == 201, answer.content
         game.refresh_from_db()

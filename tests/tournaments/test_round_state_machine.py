@@ -94,7 +94,7 @@ def test_a_pending_undo_and_a_void_awaiting_its_redeal_block_the_round(
     from games.engine import legal_moves
     from games.state import canonical
 
-    games.submit_move(game, canonical(next(iter(legal_moves(state)))), 1, referee)
+    games.submit_move(game, canonical(game, next(iter(legal_moves(state)))), 1, referee)
     games.request_undo(game, referee, "wrong card tapped")
     misdealt = games.start_game(table2, organiser, mode=Game.Mode.QUICK)
     games.void_game(misdealt, head_referee, reason="misdeal", redeal=True)

@@ -57,7 +57,7 @@ def play_game(game: Game, actor: User, rng: random.Random, max_moves: int = 2000
         pool = plays if plays and rng.random() < 0.8 else moves
         move = rng.choice(pool)
         seq += 1
-        outcome = submit_move(game, canonical(move), seq, actor)
+        outcome = submit_move(game, canonical(game, move), seq, actor)
         if not outcome.ok:
             raise CommandError(f"engine refused its own legal move: {outcome.error_body()}")
         game.refresh_from_db()
