@@ -4,7 +4,7 @@ the round's secret seed, so anyone can check them once the seed is revealed.
 - seed: 32 random bytes as 64 lower-case hex characters, kept server-side (`Round.seed_secret`);
 - commitment: ``SHA-256(seed as ASCII hex text)``, published with the round — check it with
   ``printf %s SEED | sha256sum``;
-- the deal of game `g` of set `s` at table `n`: the engine's ``deal(material, rules)`` with
+- the deal of game `g` of set `s` at table `n`: the family's ``deal(material, rules)`` with
   ``material = f"{seed}/table/{n}/set/{s}/game/{g}"`` (a UTF-8 string, `kakumei-deal/1`) and the
   tournament's pinned ruleset for a table of that many seats;
 - a game voided and re-dealt (attempt `a` ≥ 2) appends ``/attempt/{a}`` to its material, so
@@ -16,7 +16,8 @@ from __future__ import annotations
 import hashlib
 import secrets
 
-from games.engine.deal import Deal, deal
+from games.engine import family_of
+from games.engine.deal import Deal
 from tournaments.rulesets import rules_for_table
 
 
@@ -47,4 +48,6 @@ def derive_deal(
 ) -> Deal:
     """The deal (hands per seat, blind cards) of one game at one table of a round."""
     rules = rules_for_table(ruleset_id, ruleset_version, seats)
-    return deal(deal_material(seed_hex, table, set_number, game, attempt), rules)
+    material = deal_material(seed_hex, table, set_number, game, attempt)
+    deal: Deal = family_of(rules).deal(material, rules)
+    return deal

@@ -7,8 +7,8 @@ import dataclasses
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
+from games.engine import RuleSet, find_ruleset, rulesets
 from games.engine.errors import RulesError
-from games.engine.rules import PRESETS, RuleSet, find_ruleset
 
 # The presets' names as people read them, in the page's language (the engine's own `name`
 # is bilingual and stays as recorded); a preset missing here shows the engine's name.
@@ -21,16 +21,17 @@ RULESET_LABELS = {
 
 
 def ruleset_choices() -> list[tuple[str, str]]:
-    """(``id@version``, name) of every preset in the engine registry."""
+    """(``id@version``, name) of every preset in the engine registry, all families."""
     return [
         (key, str(RULESET_LABELS.get(rules.id, rules.name)))
-        for key, rules in sorted(PRESETS.items())
+        for key, rules in sorted(rulesets().items())
     ]
 
 
 def check_ruleset(ruleset_id: str, version: int) -> RuleSet:
     try:
-        return find_ruleset(f"{ruleset_id}@{version}")
+        rules: RuleSet = find_ruleset(f"{ruleset_id}@{version}")
+        return rules
     except RulesError as error:
         raise ValidationError({"ruleset_id": str(error)}) from error
 
