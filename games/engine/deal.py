@@ -27,6 +27,7 @@ from dataclasses import dataclass
 
 from .cards import CardSet, card_names
 from .errors import EngineError
+from .multideck import Cards, from_cards
 from .rules import RuleSet
 
 ALGORITHM = "kakumei-deal/1"
@@ -99,3 +100,16 @@ def deal(seed: bytes | str | int, rules: RuleSet) -> Deal:
     for i, card in enumerate(rest):
         hands[i % rules.seats] |= 1 << card
     return Deal(hands=tuple(hands), blind=blind)
+
+
+def deal_multi(seed: bytes | str | int, deck: Cards, seats: int) -> tuple[Cards, ...]:
+    """Deal a two-deck multiset reproducibly (Guandan: 108 cards, 27 each to 4 seats).
+
+    The same stream as :func:`deal`: the deck's cards in card order (each copy in turn) are
+    shuffled once and dealt one at a time, card ``i`` to seat ``i % seats``.
+    """
+    if not 1 <= seats <= len(deck):
+        raise EngineError(f"cannot deal {len(deck)} cards to {seats} seats", code="bad_seats")
+    cards = list(deck)
+    _Stream(seed_bytes(seed)).shuffle(cards)
+    return tuple(from_cards(cards[s::seats]) for s in range(seats))
