@@ -1,8 +1,18 @@
 """Rules-engine benchmark: random JDF games, legal-move generation and checked validation.
 
-    python benchmarks/engine.py [--games N] [--seconds S] [--seed K]
+    python benchmarks/engine.py [--games N] [--seconds S] [--seed K] [--rounds R]
+                                [--compile | --build DIR] [--against REV]
 
-Every figure is printed with a baseline measured in the same run:
+Each implementation runs in its own process, one after the other (one core each), on the
+same seeded games, and the figures are printed side by side with their ratios:
+
+* ``pure``: this checkout's pure Python engine (the reference);
+* ``compiled``: its mypyc build (``./dev compile-engine``; ``--build DIR`` for another one,
+  ``--compile`` to make one in a temp dir first), when a build matching the sources exists;
+* ``REV`` (``--against REV``): the pure engine of a git revision (``git archive REV
+  games/engine games/__init__.py`` into a temp dir), to show what a change costs.
+
+Every figure also has a baseline measured in the same process:
 
 * random games/s (each turn picks uniformly among ``legal_moves`` and applies it with
   the unchecked fast path; also with the checked ``apply``) against the Python floor:
@@ -10,101 +20,278 @@ Every figure is printed with a baseline measured in the same run:
 * ``legal_moves`` calls/s on a corpus of states from those games, against the naive
   brute force (every subset of the hand up to 6 cards, plus pass, tried with ``apply``
   — the oracle of the tests) on a sample of the same states;
-* validations/s: checked ``apply`` of a legal move on the corpus states.
+* validations/s: checked ``apply`` of a legal move on the corpus states (and
+  ``apply_unchecked`` of the same moves).
 
-Targets on one core: >= 400 games/s and >= 50k legal-move calls/s.
+Times are the process's CPU time (the machine may be shared). Targets on one core: pure
+>= 400 games/s and >= 50k legal-move calls/s; compiled >= 4,000 random JDF games/s.
+``--rounds R`` runs every implementation R times, alternating, and keeps each one's best
+figures (the best run is the least disturbed by other processes).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import os
 import random
+import subprocess
 import sys
+import tarfile
+import tempfile
 import time
+from collections.abc import Callable
+from io import BytesIO
 from itertools import combinations
 from pathlib import Path
+from typing import Any
 
-if __package__ in (None, ""):
-    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from games.engine import (
-    JDF,
-    PRESETS,
-    EngineError,
-    Move,
-    RuleSet,
-    State,
-    apply,
-    apply_unchecked,
-    deal,
-    legal_moves,
-    new_game,
-)
+ROOT = Path(__file__).resolve().parent.parent
+GAMES_TARGET = 400
+COMPILED_TARGET = 4000
+LEGAL_MOVES_TARGET = 50_000
 
 
-def play_games(
-    n: int, seed: int, checked: bool, rules: RuleSet = JDF
-) -> tuple[float, int, list[State], list[int]]:
-    """Play ``n`` random games; (seconds, turns, sampled states, list sizes per turn)."""
+# --- one implementation, in its own process ---------------------------------------------
+
+
+def measure(games: int, seconds: float, seed: int) -> dict[str, Any]:
+    """Every figure of the engine imported from ``sys.path`` (one process, one engine)."""
+    # CPU time of this process, not wall time: on a shared machine, time spent waiting for
+    # a core is not the engine's.
+    clock = time.process_time
+    import games.engine as engine
+    from games.engine import (
+        JDF,
+        PRESETS,
+        EngineError,
+        Move,
+        RuleSet,
+        State,
+        apply,
+        apply_unchecked,
+        deal,
+        legal_moves,
+        new_game,
+    )
+
+    def play_games(
+        n: int, checked: bool, rules: RuleSet = JDF
+    ) -> tuple[float, int, list[State], list[int]]:
+        """Play ``n`` random games; (seconds, turns, sampled states, list sizes per turn)."""
+        rng = random.Random(seed)
+        states: list[State] = []
+        sizes: list[int] = []
+        turns = 0
+        t0 = clock()
+        for i in range(n):
+            d = deal(seed * 100_003 + i, rules)  # the seeded SHA-256 deal is part of each game
+            state = new_game(rules, list(d.hands), blind=d.blind)
+            while state.phase != 2:
+                moves = list(legal_moves(state))
+                move = rng.choice(moves)
+                state = apply(state, move)[0] if checked else apply_unchecked(state, move)
+                turns += 1
+                if turns % 7 == 0:
+                    states.append(state)
+                    sizes.append(len(moves))
+        return clock() - t0, turns, states, sizes
+
+    def floor_games(turns: int, sizes: list[int]) -> float:
+        """The Python floor: ``turns`` iterations doing only list building and random.choice."""
+        rng = random.Random(seed)
+        pool = [list(range(s)) for s in sizes] or [[0]]
+        t0 = clock()
+        k = len(pool)
+        for i in range(turns):
+            rng.choice(list(pool[i % k]))
+        return clock() - t0
+
+    def brute_force(state: State) -> int:
+        """Naive legal plays: every subset of the hand up to 6 cards, plus pass, via apply."""
+        seat = state.turn
+        hand = state.hands[seat]
+        bits = [1 << c for c in range(54) if hand >> c & 1]
+        count = 0
+        candidates = [Move(seat, is_pass=True)]
+        for size in range(1, min(6, len(bits)) + 1):
+            candidates.extend(Move(seat, sum(c)) for c in combinations(bits, size))
+        for move in candidates:
+            try:
+                apply(state, move)
+            except EngineError:
+                continue
+            count += 1
+        return count
+
+    def rate(fn: Callable[[Any], object], items: list[Any]) -> float:
+        """Calls per second of ``fn`` over ``items``, looped for at least ``seconds``."""
+        calls = 0
+        t0 = clock()
+        while True:
+            for item in items:
+                fn(item)
+            calls += len(items)
+            elapsed = clock() - t0
+            if elapsed >= seconds:
+                return calls / elapsed
+
+    out: dict[str, Any] = {
+        "compiled": bool(getattr(engine, "COMPILED", False)),
+        "build": getattr(engine, "ENGINE_BUILD", "pure (no loader in this revision)"),
+    }
+    elapsed, turns, states, sizes = play_games(games, checked=False)
+    out["turns_per_game"] = turns / games
+    out["games_fast"] = games / elapsed
+    out["floor_games"] = games / floor_games(turns, sizes)
+    out["games_checked"] = games / play_games(games, checked=True)[0]
+    out["presets"] = {
+        key: games / play_games(games, False, rules)[0] for key, rules in PRESETS.items()
+    }
+    states = [s for s in states if s.phase == 1]
+    out["states"] = len(states)
+    out["legal_moves"] = rate(lambda s: list(legal_moves(s)), states)
+    out["brute_force"] = rate(brute_force, states[:: max(1, len(states) // 60)])
     rng = random.Random(seed)
-    states: list[State] = []
-    sizes: list[int] = []
-    turns = 0
-    t0 = time.perf_counter()
-    for i in range(n):
-        d = deal(seed * 100_003 + i, rules)  # the seeded SHA-256 deal is part of each game
-        state = new_game(rules, list(d.hands), blind=d.blind)
-        while state.phase != 2:
-            moves = list(legal_moves(state))
-            move = rng.choice(moves)
-            state = apply(state, move)[0] if checked else apply_unchecked(state, move)
-            turns += 1
-            if turns % 7 == 0:
-                states.append(state)
-                sizes.append(len(moves))
-    return time.perf_counter() - t0, turns, states, sizes
+    pairs = [(s, rng.choice(list(legal_moves(s)))) for s in states]
+    out["validations"] = rate(lambda p: apply(*p), pairs)
+    out["unchecked"] = rate(lambda p: apply_unchecked(*p), pairs)
+    return out
 
 
-def floor_games(n: int, turns: int, sizes: list[int], seed: int) -> float:
-    """The Python floor: ``turns`` iterations doing only list building and random.choice."""
-    rng = random.Random(seed)
-    pool = [list(range(s)) for s in sizes] or [[0]]
-    t0 = time.perf_counter()
-    k = len(pool)
-    for i in range(turns):
-        rng.choice(list(pool[i % k]))
-    return time.perf_counter() - t0
+def worker(args: argparse.Namespace) -> None:
+    root = Path(args.root).resolve()
+    sys.path.insert(0, str(root))
+    import games.engine
+
+    origin = Path(games.engine.__file__ or "").resolve()
+    if not origin.is_relative_to(root):
+        sys.exit(f"imported games.engine from {origin}, not from {root}")
+    print(json.dumps(measure(args.games, args.seconds, args.seed)))
 
 
-def brute_force(state: State) -> int:
-    """Naive legal plays: every subset of the hand up to 6 cards, plus pass, via apply."""
-    seat = state.turn
-    hand = state.hands[seat]
-    bits = [1 << c for c in range(54) if hand >> c & 1]
-    count = 0
-    candidates = [Move(seat, is_pass=True)]
-    for size in range(1, min(6, len(bits)) + 1):
-        candidates.extend(Move(seat, sum(c)) for c in combinations(bits, size))
-    for move in candidates:
-        try:
-            apply(state, move)
-        except EngineError:
-            continue
-        count += 1
-    return count
+# --- the run: every implementation, side by side -----------------------------------------
 
 
-def timed_loop(fn: object, items: list[State], seconds: float) -> tuple[int, float]:
-    assert callable(fn)
-    calls = 0
-    t0 = time.perf_counter()
-    while True:
-        for item in items:
-            fn(item)
-        calls += len(items)
-        elapsed = time.perf_counter() - t0
-        if elapsed >= seconds:
-            return calls, elapsed
+class Implementation:
+    def __init__(self, name: str, root: Path, env: dict[str, str]) -> None:
+        self.name = name
+        self.root = root
+        self.env = env
+        self.best: dict[str, Any] | None = None
+
+    def run(self, args: argparse.Namespace) -> None:
+        command = [sys.executable, __file__, "--worker", f"--root={self.root}"]
+        command += [f"--games={args.games}", f"--seconds={args.seconds}", f"--seed={args.seed}"]
+        done = subprocess.run(
+            command,
+            env={**os.environ, **self.env},
+            cwd=self.root,
+            capture_output=True,
+            text=True,
+        )
+        if done.returncode:
+            sys.exit(f"{self.name}: the benchmark failed:\n{done.stderr}")
+        figures = json.loads(done.stdout.splitlines()[-1])
+        self.best = figures if self.best is None else _best(self.best, figures)
+
+
+def _best(a: dict[str, Any], b: dict[str, Any]) -> dict[str, Any]:
+    """Per figure, the better of two runs (the higher rate)."""
+    out = dict(a)
+    for key, value in b.items():
+        if isinstance(value, float) and key != "turns_per_game":
+            out[key] = max(a[key], value)
+        elif isinstance(value, dict):
+            out[key] = _best(a[key], value)
+    return out
+
+
+def compiled_build(args: argparse.Namespace, scratch: Path) -> tuple[Path | None, str]:
+    """The build to benchmark and a line about it (or None and why there is none)."""
+    sys.path.insert(0, str(ROOT))
+    from games.engine import loader
+
+    if args.compile:
+        build = scratch / "engine"
+        t0 = time.perf_counter()
+        subprocess.run(
+            [sys.executable, str(ROOT / "tools" / "compile_engine.py"), f"--build-dir={build}"],
+            check=True,
+            capture_output=True,
+        )
+        return build, f"compiled: built for this run in {time.perf_counter() - t0:.0f} s"
+    build = Path(args.build) if args.build else loader.build_dir()
+    problem = loader.build_problem(build)
+    if problem is not None:
+        return None, f"compiled: not measured ({problem}; ./dev compile-engine, or --compile)"
+    manifest = json.loads((build / loader.MANIFEST).read_text(encoding="utf-8"))
+    return build, f"compiled: {build} (built {manifest['built_at']}, mypyc {manifest['mypy']})"
+
+
+def archive(rev: str, into: Path) -> Path:
+    """``git archive REV games/engine games/__init__.py``, unpacked under ``into``."""
+    tar = subprocess.run(
+        ["git", "archive", rev, "games/engine", "games/__init__.py"],
+        cwd=ROOT,
+        capture_output=True,
+        check=True,
+    ).stdout
+    with tarfile.open(fileobj=BytesIO(tar)) as unpacked:
+        unpacked.extractall(into, filter="data")
+    return into
+
+
+def report(impls: list[Implementation], args: argparse.Namespace, notes: list[str]) -> None:
+    names = [i.name for i in impls]
+    figures = {i.name: i.best for i in impls if i.best is not None}
+    pure = figures["pure"]
+    ratios = [("compiled", "pure")] if "compiled" in figures else []
+    if args.against:
+        ratios.append(("pure", args.against))
+    print(
+        f"Python {sys.version.split()[0]}, {args.games} games, seed {args.seed}, "
+        f"{args.rounds} round(s), each implementation in its own process"
+    )
+    for note in notes:
+        print(f"  {note}")
+    head = f"{'':34}" + "".join(f"{n:>12}" for n in names)
+    head += "".join(f"{a + '/' + b:>18}" for a, b in ratios)
+    print(head)
+
+    def row(label: str, get: Callable[[dict[str, Any]], float], fmt: str = "12.0f") -> None:
+        line = f"{label:34}" + "".join(f"{get(figures[n]):{fmt}}" for n in names)
+        line += "".join(f"{get(figures[a]) / get(figures[b]):17.2f}x" for a, b in ratios)
+        print(line)
+
+    row("turns per game", lambda f: f["turns_per_game"], "12.1f")
+    row("random games/s (fast path)", lambda f: f["games_fast"])
+    row("random games/s (checked apply)", lambda f: f["games_checked"])
+    for key in pure["presets"]:
+        row(f"  {key} games/s (fast path)", lambda f, key=key: f["presets"][key])
+    row("legal_moves calls/s", lambda f: f["legal_moves"])
+    row("validations/s (checked apply)", lambda f: f["validations"])
+    row("apply_unchecked/s", lambda f: f["unchecked"])
+    print("baselines and targets:")
+    for name, f in figures.items():
+        jdf = f["presets"]["jdf@1"]
+        worst = min(f["presets"].values()) / jdf
+        print(
+            f"  {name + ':':10}random.choice floor {f['floor_games']:.0f} games/s (the engine "
+            f"costs {f['floor_games'] / f['games_fast']:.1f}x it); brute-force oracle "
+            f"{f['brute_force']:.0f} calls/s\n{'':12}(legal_moves is "
+            f"{f['legal_moves'] / f['brute_force']:.0f}x faster); slowest preset {worst:.2f}x "
+            f"jdf (must be >= 0.5); checking costs {f['unchecked'] / f['validations']:.2f}x"
+        )
+    print(
+        f"  pure: {pure['games_fast']:.0f} games/s (target >= {GAMES_TARGET}), "
+        f"{pure['legal_moves']:.0f} legal_moves calls/s (target >= {LEGAL_MOVES_TARGET}, "
+        f"{pure['states']} states)"
+    )
+    if "compiled" in figures:
+        games = figures["compiled"]["games_fast"]
+        verdict = "met" if games >= COMPILED_TARGET else "NOT met"
+        print(f"  compiled: {games:.0f} games/s (target >= {COMPILED_TARGET}: {verdict})")
 
 
 def main() -> None:
@@ -112,66 +299,37 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=400)
     parser.add_argument("--seconds", type=float, default=2.0, help="per timed loop")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--rounds", type=int, default=1, help="runs per implementation")
+    parser.add_argument("--compile", action="store_true", help="build a compiled engine first")
+    parser.add_argument("--build", help="the compiled build to measure (default: the loader's)")
+    parser.add_argument("--against", metavar="REV", help="also a git revision's pure engine")
+    parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--root", default=str(ROOT), help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.worker:
+        worker(args)
+        return
 
-    print(f"Python {sys.version.split()[0]}, {args.games} games, seed {args.seed}")
-    elapsed, turns, states, sizes = play_games(args.games, args.seed, checked=False)
-    games_s = args.games / elapsed
-    floor = floor_games(args.games, turns, sizes, args.seed)
-    floor_s = args.games / floor
-    print(f"turns per game                 {turns / args.games:10.1f}")
-    print(f"random games/s (fast path)     {games_s:10.0f}   target >= 400")
-    c_elapsed, *_ = play_games(args.games, args.seed, checked=True)
-    print(f"random games/s (checked apply) {args.games / c_elapsed:10.0f}")
-    print(
-        f"  baseline: random.choice floor {floor_s:10.0f} games/s"
-        f"  -> engine costs {floor_s / games_s:.1f}x the floor"
-    )
-
-    print("random games/s per preset (fast path; ratio to jdf in this run, must be >= 0.5):")
-    base = 0.0
-    for key, rules in PRESETS.items():
-        p_elapsed, p_turns, *_ = play_games(args.games, args.seed, False, rules)
-        rate = args.games / p_elapsed
-        base = base or rate
-        print(
-            f"  {key:<10} {rate:10.0f} games/s  {p_turns / args.games:6.1f} turns/game"
-            f"  {rate / base:5.2f}x jdf"
-        )
-
-    states = [s for s in states if s.phase == 1]
-    calls, lm_elapsed = timed_loop(lambda s: list(legal_moves(s)), states, args.seconds)
-    lm_s = calls / lm_elapsed
-    print(f"legal_moves calls/s            {lm_s:10.0f}   target >= 50000 ({len(states)} states)")
-    sample = states[:: max(1, len(states) // 60)]
-    b_calls, b_elapsed = timed_loop(brute_force, sample, args.seconds)
-    bf_s = b_calls / b_elapsed
-    print(
-        f"  baseline: brute-force oracle  {bf_s:10.0f} calls/s"
-        f"  -> legal_moves is {lm_s / bf_s:.0f}x faster"
-    )
-
-    rng = random.Random(args.seed)
-    pairs = [(s, rng.choice(list(legal_moves(s)))) for s in states]
-    t0 = time.perf_counter()
-    n = 0
-    while time.perf_counter() - t0 < args.seconds:
-        for s, m in pairs:
-            apply(s, m)
-        n += len(pairs)
-    v_elapsed = time.perf_counter() - t0
-    t0 = time.perf_counter()
-    u = 0
-    while time.perf_counter() - t0 < args.seconds:
-        for s, m in pairs:
-            apply_unchecked(s, m)
-        u += len(pairs)
-    u_elapsed = time.perf_counter() - t0
-    print(f"validations/s (checked apply)  {n / v_elapsed:10.0f}")
-    print(
-        f"  baseline: apply_unchecked     {u / u_elapsed:10.0f} /s"
-        f"  -> checking costs {(u / u_elapsed) / (n / v_elapsed):.2f}x"
-    )
+    with tempfile.TemporaryDirectory(prefix="kakumei-bench-") as tmp:
+        scratch = Path(tmp)
+        impls = [Implementation("pure", ROOT, {"KAKUMEI_ENGINE": "pure"})]
+        build, note = compiled_build(args, scratch)
+        notes = [note]
+        if build is not None:
+            env = {"KAKUMEI_ENGINE": "compiled", "KAKUMEI_ENGINE_BUILD": str(build)}
+            impls.append(Implementation("compiled", ROOT, env))
+        if args.against:
+            tree = archive(args.against, scratch / "against")
+            impls.append(Implementation(args.against, tree, {"KAKUMEI_ENGINE": "pure"}))
+            notes.append(f"{args.against}: the pure engine of git revision {args.against}")
+        for _ in range(args.rounds):
+            for impl in impls:
+                impl.run(args)
+        for impl in impls:
+            assert impl.best is not None
+            if impl.best["compiled"] != (impl.name == "compiled"):
+                sys.exit(f"{impl.name}: loaded {impl.best['build']}")
+        report(impls, args, notes)
 
 
 if __name__ == "__main__":

@@ -11,6 +11,14 @@
 
 from __future__ import annotations
 
+from typing import Final
+
+from . import loader
+
+ENGINE_BUILD: Final = loader.choose(__path__)
+"""Which implementation is loaded and why: ``compiled (DIR)`` or ``pure (reason)``."""
+# Only now the submodules: from the build put first on __path__ just above, or from here.
+
 from .cards import (
     FULL_DECK,
     JOKERS,
@@ -65,8 +73,13 @@ from .family import (
 from .rules import JDF, PRESETS, SWITCHES, RuleSet
 from .snapshot import SnapshotError, restore, snapshot
 
+COMPILED: Final = loader.is_compiled()
+"""Whether the engine runs as mypyc-compiled modules (else the pure Python reference)."""
+
 __all__ = [
+    "COMPILED",
     "DAIFUGO",
+    "ENGINE_BUILD",
     "FULL_DECK",
     "JDF",
     "JOKERS",

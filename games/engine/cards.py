@@ -132,11 +132,12 @@ def format_cards(mask: CardSet) -> str:
     return " ".join(card_names(mask))
 
 
-def parse_card(text: str) -> Card:
+def parse_card(text: object) -> Card:
     """Parse one card, leniently: ``3D``, ``TS``, ``10S``, ``♠10``, ``s10``, ``jk``.
 
     A joker parses as bit 52.  Raises :class:`InvalidNotation` (code
-    ``unknown_card``) for anything else.
+    ``unknown_card``) for anything else.  Typed ``object``: records hold whatever JSON they
+    like, and the compiled build checks a ``str`` parameter before this body could.
     """
     if not isinstance(text, str):
         raise InvalidNotation(f"unknown card {text!r}: not a string")

@@ -9,7 +9,6 @@ hand), so public feeds must serialise :func:`games.engine.core.observe`, not eve
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar
 
 from .cards import CardSet, card_names
 
@@ -43,7 +42,11 @@ class Placing:
 
 @dataclass(frozen=True, slots=True)
 class Event:
-    kind: ClassVar[str] = "event"
+    # ``kind`` is a property in every event, not a ClassVar: mypyc (the optional compiled
+    # build) turns a ClassVar of a dataclass into a field (mypyc/mypyc#1122).
+    @property
+    def kind(self) -> str:
+        return "event"
 
     def to_dict(self) -> dict[str, object]:
         return {"kind": self.kind}
@@ -56,11 +59,14 @@ class Played(Event):
     ``as_cards`` is what the jokers stand for, when known.
     """
 
-    kind: ClassVar[str] = "played"
     seat: int
     cards: CardSet
     combination: str
     as_cards: CardSet = 0
+
+    @property
+    def kind(self) -> str:
+        return "played"
 
     def to_dict(self) -> dict[str, object]:
         out: dict[str, object] = {
@@ -76,8 +82,11 @@ class Played(Event):
 
 @dataclass(frozen=True, slots=True)
 class Passed(Event):
-    kind: ClassVar[str] = "passed"
     seat: int
+
+    @property
+    def kind(self) -> str:
+        return "passed"
 
     def to_dict(self) -> dict[str, object]:
         return {"kind": self.kind, "seat": self.seat}
@@ -87,8 +96,11 @@ class Passed(Event):
 class TrickCleared(Event):
     """The trick flowed (流れ) or was cleared; ``leader`` leads the next one."""
 
-    kind: ClassVar[str] = "trick_cleared"
     leader: int
+
+    @property
+    def kind(self) -> str:
+        return "trick_cleared"
 
     def to_dict(self) -> dict[str, object]:
         return {"kind": self.kind, "leader": self.leader}
@@ -98,8 +110,11 @@ class TrickCleared(Event):
 class EightCut(Event):
     """8切り."""
 
-    kind: ClassVar[str] = "eight_cut"
     seat: int
+
+    @property
+    def kind(self) -> str:
+        return "eight_cut"
 
     def to_dict(self) -> dict[str, object]:
         return {"kind": self.kind, "seat": self.seat}
@@ -109,9 +124,12 @@ class EightCut(Event):
 class Revolution(Event):
     """革命 (``on=True``) or 革命返し (``on=False``)."""
 
-    kind: ClassVar[str] = "revolution"
     seat: int
     on: bool
+
+    @property
+    def kind(self) -> str:
+        return "revolution"
 
     def to_dict(self) -> dict[str, object]:
         return {"kind": self.kind, "seat": self.seat, "on": self.on}
@@ -121,9 +139,12 @@ class Revolution(Event):
 class LockStarted(Event):
     """スートしばり; ``suits`` is a 4-bit mask (♠ = 1, ♥ = 2, ♦ = 4, ♣ = 8)."""
 
-    kind: ClassVar[str] = "lock_started"
     seat: int
     suits: int
+
+    @property
+    def kind(self) -> str:
+        return "lock_started"
 
     def to_dict(self) -> dict[str, object]:
         return {"kind": self.kind, "seat": self.seat, "suits": suit_names(self.suits)}
@@ -133,8 +154,11 @@ class LockStarted(Event):
 class SpadeThreeReturn(Event):
     """スペ3返し."""
 
-    kind: ClassVar[str] = "spade_three_return"
     seat: int
+
+    @property
+    def kind(self) -> str:
+        return "spade_three_return"
 
     def to_dict(self) -> dict[str, object]:
         return {"kind": self.kind, "seat": self.seat}
@@ -144,9 +168,12 @@ class SpadeThreeReturn(Event):
 class HeartThreeReturn(Event):
     """♥3 beats a lone joker (gekijo ハーツ); ``respond`` when it was played out of turn."""
 
-    kind: ClassVar[str] = "heart_three_return"
     seat: int
     respond: bool = False
+
+    @property
+    def kind(self) -> str:
+        return "heart_three_return"
 
     def to_dict(self) -> dict[str, object]:
         return {"kind": self.kind, "seat": self.seat, "respond": self.respond}
@@ -156,9 +183,12 @@ class HeartThreeReturn(Event):
 class ElevenBack(Event):
     """11-back (イレブンバック): the trick order is now ``order`` (``up`` normal, ``down``)."""
 
-    kind: ClassVar[str] = "eleven_back"
     seat: int
     order: str
+
+    @property
+    def kind(self) -> str:
+        return "eleven_back"
 
     def to_dict(self) -> dict[str, object]:
         return {"kind": self.kind, "seat": self.seat, "order": self.order}
@@ -168,7 +198,9 @@ class ElevenBack(Event):
 class PassesReset(Event):
     """The effective order became reversed (下): every pass of the trick is reset."""
 
-    kind: ClassVar[str] = "passes_reset"
+    @property
+    def kind(self) -> str:
+        return "passes_reset"
 
     def to_dict(self) -> dict[str, object]:
         return {"kind": self.kind}
@@ -178,8 +210,11 @@ class PassesReset(Event):
 class NumberLockStarted(Event):
     """数字しばり: every later play of the trick must be one step stronger."""
 
-    kind: ClassVar[str] = "number_lock_started"
     seat: int
+
+    @property
+    def kind(self) -> str:
+        return "number_lock_started"
 
     def to_dict(self) -> dict[str, object]:
         return {"kind": self.kind, "seat": self.seat}
@@ -189,9 +224,12 @@ class NumberLockStarted(Event):
 class InstantWin(Event):
     """イッツー: ``seat`` showed one card of each rank and finishes; ``cards`` flow."""
 
-    kind: ClassVar[str] = "instant_win"
     seat: int
     cards: CardSet
+
+    @property
+    def kind(self) -> str:
+        return "instant_win"
 
     def to_dict(self) -> dict[str, object]:
         return {"kind": self.kind, "seat": self.seat, "cards": card_names(self.cards)}
@@ -201,9 +239,12 @@ class InstantWin(Event):
 class Finished(Event):
     """A clean finish (あがり); ``place`` is definitive."""
 
-    kind: ClassVar[str] = "finished"
     seat: int
     place: int
+
+    @property
+    def kind(self) -> str:
+        return "finished"
 
     def to_dict(self) -> dict[str, object]:
         return {"kind": self.kind, "seat": self.seat, "place": self.place}
@@ -215,9 +256,12 @@ class FoulFinish(Event):
     ``first_lowest``, and the current bottom place (later demotions move it up) under
     ``latest_lowest``."""
 
-    kind: ClassVar[str] = "foul_finish"
     seat: int
     place: int
+
+    @property
+    def kind(self) -> str:
+        return "foul_finish"
 
     def to_dict(self) -> dict[str, object]:
         return {"kind": self.kind, "seat": self.seat, "place": self.place}
@@ -227,9 +271,12 @@ class FoulFinish(Event):
 class MiyakoOchi(Event):
     """都落ち: the reigning 大富豪 is out; ``discarded`` is their hand (private)."""
 
-    kind: ClassVar[str] = "miyako_ochi"
     seat: int
     discarded: CardSet
+
+    @property
+    def kind(self) -> str:
+        return "miyako_ochi"
 
     def to_dict(self) -> dict[str, object]:
         return {"kind": self.kind, "seat": self.seat, "discarded": card_names(self.discarded)}
@@ -239,10 +286,13 @@ class MiyakoOchi(Event):
 class ExchangeGiven(Event):
     """One side of the card exchange (カード交換); ``cards`` are private."""
 
-    kind: ClassVar[str] = "exchange_given"
     seat: int
     to: int
     cards: CardSet
+
+    @property
+    def kind(self) -> str:
+        return "exchange_given"
 
     def to_dict(self) -> dict[str, object]:
         return {
@@ -257,8 +307,11 @@ class ExchangeGiven(Event):
 class ExchangeDone(Event):
     """Every seat has given; the cards change hands and play starts with ``leader``."""
 
-    kind: ClassVar[str] = "exchange_done"
     leader: int
+
+    @property
+    def kind(self) -> str:
+        return "exchange_done"
 
     def to_dict(self) -> dict[str, object]:
         return {"kind": self.kind, "leader": self.leader}
@@ -266,33 +319,33 @@ class ExchangeDone(Event):
 
 @dataclass(frozen=True, slots=True)
 class GameOver(Event):
-    kind: ClassVar[str] = "game_over"
     placings: tuple[Placing, ...]
+
+    @property
+    def kind(self) -> str:
+        return "game_over"
 
     def to_dict(self) -> dict[str, object]:
         return {"kind": self.kind, "placings": [p.to_dict() for p in self.placings]}
 
 
-EVENT_KINDS = tuple(
-    cls.kind
-    for cls in (
-        Played,
-        Passed,
-        TrickCleared,
-        EightCut,
-        Revolution,
-        LockStarted,
-        SpadeThreeReturn,
-        HeartThreeReturn,
-        ElevenBack,
-        PassesReset,
-        NumberLockStarted,
-        InstantWin,
-        Finished,
-        FoulFinish,
-        MiyakoOchi,
-        ExchangeGiven,
-        ExchangeDone,
-        GameOver,
-    )
+EVENT_KINDS = (
+    "played",
+    "passed",
+    "trick_cleared",
+    "eight_cut",
+    "revolution",
+    "lock_started",
+    "spade_three_return",
+    "heart_three_return",
+    "eleven_back",
+    "passes_reset",
+    "number_lock_started",
+    "instant_win",
+    "finished",
+    "foul_finish",
+    "miyako_ochi",
+    "exchange_given",
+    "exchange_done",
+    "game_over",
 )

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from importlib import resources
 from pathlib import Path
 from typing import Any, Final
 
@@ -228,7 +229,9 @@ def load_vectors(directory: str | Path) -> list[tuple[Path, dict[str, object]]]:
     return out
 
 
-CONFORMANCE_DIR: Final = Path(__file__).with_name("conformance")
+# Beside the package's __init__.py, which is always the source file: a compiled record module
+# lives in the build directory and has no __file__ while it initialises.
+CONFORMANCE_DIR: Final = Path(str(resources.files(__name__.rpartition(".")[0]) / "conformance"))
 
 
 __all__ = [
