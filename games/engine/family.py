@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Final, Protocol, runtime_checkable
+from typing import Any, Final, Protocol
 
 from .errors import RecordError, RulesError
 
@@ -125,7 +125,6 @@ class Rules(Protocol):
     def to_record(self) -> str | dict[str, object]: ...
 
 
-@runtime_checkable
 class GameRecord(Protocol):
     """A family's validated record: the set-up and the actions, in order."""
 

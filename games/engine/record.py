@@ -113,12 +113,15 @@ class Replay:
 def replay(record: GameRecord | str | bytes | Mapping[str, object]) -> Replay:
     """Judge every action of a record in order (illegal ones are skipped, as a referee
     console does: the next one is judged against the unchanged state)."""
-    if not isinstance(record, GameRecord):
-        record = load_record(record)
-    family = family_of(record.rules)
-    state = record.initial_state()
-    result = Replay(record, state)
-    sections = record.sections()
+    # Text or a decoded object is loaded first; a loaded record has its sections.
+    if hasattr(record, "sections"):
+        loaded: GameRecord = record  # type: ignore[assignment]
+    else:
+        loaded = load_record(record)
+    family = family_of(loaded.rules)
+    state = loaded.initial_state()
+    result = Replay(loaded, state)
+    sections = loaded.sections()
     for name, _ in sections:
         result.verdicts[name] = []
     for name, actions in _in_play_order(sections):
