@@ -18,8 +18,8 @@ Seats are numbered ``0..seats-1`` in turn order (clockwise).
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field, replace
 from itertools import combinations
 from typing import Final, NamedTuple
 
@@ -292,6 +292,10 @@ class Setup:
     latest_lowest: bool = False
     respond_rule: bool = False
     """A lone joker opens an out-of-turn answer window (joker_return_out_of_turn)."""
+    play_steps: tuple[Step, ...] = field(default=(), repr=False, compare=False)
+    """The steps of :data:`PLAY_STEPS` this game uses, in order."""
+    pass_steps: tuple[Step, ...] = field(default=(), repr=False, compare=False)
+    """The steps of :data:`PASS_STEPS` this game uses, in order."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -536,6 +540,11 @@ def new_game(
         latest_lowest=rules.foul_order == "latest_lowest",
         respond_rule=rules.joker_return_out_of_turn
         and bool(rules.spade_three_return or rules.heart_three_return),
+    )
+    setup = replace(
+        setup,
+        play_steps=_steps_in_use(PLAY_STEPS, setup),
+        pass_steps=_steps_in_use(PASS_STEPS, setup),
     )
     if not rules.opening_card_required:
         opening = 0
@@ -1542,114 +1551,529 @@ def apply_unchecked(state: State, move: Move, events: list[Event] | None = None)
 
 
 def _next_active(seats: int, after: int, blocked: int) -> int:
-    """First seat clockwise after ``after`` not in the ``blocked`` mask, or -1."""
-    for i in range(1, seats + 1):
-        s = (after + i) % seats
-        if not blocked >> s & 1:
-            return s
-    return -1
+    """First seat clockwise after ``after`` (``after`` itself last) not in the ``blocked``
+    mask, or -1."""
+    free = ((1 << seats) - 1) & ~blocked
+    later = free >> (after + 1)
+    if later:
+        return after + (later & -later).bit_length()
+    return (free & -free).bit_length() - 1
+
+
+class _Draft:
+    """The next state while a move is resolved: every :class:`State` field, mutable, plus
+    what the rule steps hand on to each other.  :meth:`freeze` is the one place a state is
+    built from another, so a new field is added here and in ``State`` only."""
+
+    __slots__ = (
+        "answer",
+        "back",
+        "bit",
+        "choice",
+        "clean",
+        "combo",
+        "counts",
+        "cut",
+        "discarded",
+        "events",
+        "foul",
+        "fouls",
+        "gives",
+        "hands",
+        "left",
+        "lock",
+        "lock_run",
+        "miyako",
+        "miyako_at",
+        "must_open",
+        "nlock",
+        "nrun",
+        "out",
+        "passed",
+        "phase",
+        "played",
+        "prev",
+        "respond",
+        "returned",
+        "reversed_before",
+        "revolution",
+        "seat",
+        "setup",
+        "start",
+        "table",
+        "turn",
+    )
+
+    setup: Setup
+    phase: int
+    turn: int
+    hands: tuple[CardSet, ...]
+    counts: tuple[int, ...]
+    played: CardSet
+    table: Combo | None
+    passed: int
+    lock: int
+    lock_run: int
+    revolution: bool
+    out: int
+    clean: tuple[int, ...]
+    fouls: tuple[int, ...]
+    miyako: int
+    gives: tuple[int, ...]
+    must_open: CardSet
+    discarded: CardSet
+    back: int
+    respond: int
+    start: bool
+    nlock: bool
+    nrun: int
+    miyako_at: int
+    events: list[Event] | None
+    """Where the steps append events; ``None`` on the fast path (no event is built)."""
+    seat: int
+    bit: int
+    combo: Combo
+    """The play being resolved (its suits may still change: lock_counts_joker_suits)."""
+    prev: Combo | None
+    """The table the play was made on."""
+    choice: str | None
+    answer: bool
+    """The play is an out-of-turn answer to a lone joker."""
+    reversed_before: bool
+    """The effective order before the play (forbidden finishes, number-lock steps)."""
+    left: int
+    returned: bool
+    """The play returned a lone joker (♠3 / ♥3): the trick is cleared at once."""
+    cut: bool
+    """An 8切り that clears the trick at once (never a foul finish's)."""
+    foul: bool
+
+    def __init__(self, state: State, seat: int, events: list[Event] | None) -> None:
+        self.setup = state.setup
+        self.phase = state.phase
+        self.turn = state.turn
+        self.hands = state.hands
+        self.counts = state.counts
+        self.played = state.played
+        self.table = state.table
+        self.passed = state.passed
+        self.lock = state.lock
+        self.lock_run = state.lock_run
+        self.revolution = state.revolution
+        self.out = state.out
+        self.clean = state.clean
+        self.fouls = state.fouls
+        self.miyako = state.miyako
+        self.gives = state.gives
+        self.must_open = state.must_open
+        self.discarded = state.discarded
+        self.back = state.back
+        self.respond = state.respond
+        self.start = state.start
+        self.nlock = state.nlock
+        self.nrun = state.nrun
+        self.miyako_at = state.miyako_at
+        self.events = events
+        self.seat = seat
+        self.bit = 1 << seat
+
+    def freeze(self) -> State:
+        # Positional on purpose: keywords cost a third more per state on the hot path.
+        return State(
+            self.setup,
+            self.phase,
+            self.turn,
+            self.hands,
+            self.counts,
+            self.played,
+            self.table,
+            self.passed,
+            self.lock,
+            self.lock_run,
+            self.revolution,
+            self.out,
+            self.clean,
+            self.fouls,
+            self.miyako,
+            self.gives,
+            self.must_open,
+            self.discarded,
+            self.back,
+            self.respond,
+            self.start,
+            self.nlock,
+            self.nrun,
+            self.miyako_at,
+        )
+
+    @property
+    def reversed(self) -> bool:
+        """The effective order now (as :attr:`State.reversed`)."""
+        return self.revolution if self.back < 0 else self.back == 1
+
+
+Step = Callable[[_Draft], None]
+
+
+class RuleStep(NamedTuple):
+    """One step of a move's resolution, and whether a game needs it at all: decided once
+    per :class:`Setup`, so the hot path never tests a switch that is off."""
+
+    name: str
+    run: Step
+    in_use: Callable[[Setup], bool]
+
+
+def _always(setup: Setup) -> bool:
+    return True
+
+
+# --- the steps of a play, in PLAY_STEPS order ---------------------------------------------
+
+
+def _played(d: _Draft) -> None:
+    """The cards leave the hand and lie on the table; the opening duty, the instant-win
+    window and any answer window end with the play."""
+    combo = d.combo
+    seat = d.seat
+    cards = combo.cards
+    if d.setup.known & d.bit:
+        hands = list(d.hands)
+        hands[seat] &= ~cards
+        d.hands = tuple(hands)
+    counts = list(d.counts)
+    d.left = counts[seat] = counts[seat] - combo.size
+    d.counts = tuple(counts)
+    d.played |= cards
+    d.table = combo
+    d.must_open = 0
+    d.respond = 0
+    d.start = False
+    if d.events is not None:
+        d.events.append(Played(seat, cards, combo.name, combo.as_cards))
+
+
+def _revolution(d: _Draft) -> None:
+    """革命: a set (or stairs, イーペーコー) of the revolution size flips the order."""
+    combo = d.combo
+    rules = d.setup.rules
+    kind = combo.kind
+    if kind == SET:
+        need = rules.revolution_set_size
+    elif kind == TRIPLE_RUN:
+        need = 0
+    else:
+        need = rules.revolution_stairs_size
+    if need and combo.size >= need:
+        d.revolution = not d.revolution
+        if d.back >= 0 and d.setup.eleven_back == 2:
+            d.back ^= 1  # 'toggle': effective order = revolution XOR back
+        if d.events is not None:
+            d.events.append(Revolution(d.seat, d.revolution))
+
+
+def _eleven_back(d: _Draft) -> None:
+    """イレブンバック: a call on a set of Js ('choice'), or a play covering J ('toggle')."""
+    choice = d.choice
+    if choice is not None:
+        d.back = CHOICES[choice]
+        if d.events is not None:
+            d.events.append(ElevenBack(d.seat, choice))
+    elif d.setup.eleven_back == 2 and _covers_jack(d.combo):
+        d.back = 0 if d.reversed else 1
+        if d.events is not None:
+            d.events.append(ElevenBack(d.seat, "down" if d.back else "up"))
+
+
+def _passes_reset(d: _Draft) -> None:
+    """B4: every pass is reset when the play turns the effective order to reversed."""
+    if d.passed and not d.reversed_before and d.reversed:
+        d.passed = 0
+        if d.events is not None:
+            d.events.append(PassesReset())
+
+
+def _joker_suits(d: _Draft) -> None:
+    """lock_counts_joker_suits: the suits a set's jokers stand for count, given by 'as',
+    else taken from the play they follow when the natural suits fit in it."""
+    combo = d.combo
+    if not combo.joker or combo.kind != SET or combo.rank == JOKER_RANK:
+        return
+    prev = d.prev
+    if combo.as_cards:
+        suits = combo.suits | ((combo.as_cards >> (4 * combo.rank)) & 15)
+    elif prev is not None and prev.kind == SET and not combo.suits & ~prev.suits:
+        suits = prev.suits
+    else:
+        suits = combo.suits
+    d.combo = d.table = combo._replace(suits=suits)
+
+
+def _suit_lock(d: _Draft) -> None:
+    """スートしばり: suit_lock_after consecutive suit matches lock the trick's suits."""
+    prev = d.prev
+    if prev is None or d.lock or d.answer:
+        return
+    combo = d.combo
+    if d.setup.joker_suits:
+        match = (
+            combo.suits == prev.suits
+            and combo.rank != JOKER_RANK
+            and prev.rank != JOKER_RANK
+            and combo.suits != 0
+        )
+    else:
+        match = not combo.joker and not prev.joker and combo.suits == prev.suits
+    if not match:
+        d.lock_run = 0
+        return
+    d.lock_run += 1
+    if d.lock_run >= d.setup.rules.suit_lock_after:
+        d.lock = combo.suits
+        if d.events is not None:
+            d.events.append(LockStarted(d.seat, d.lock))
+
+
+def _number_lock(d: _Draft) -> None:
+    """数字しばり: number_lock_after joker-free one-step plays lock the next rank."""
+    prev = d.prev
+    if prev is None or d.nlock or d.answer:
+        return
+    combo = d.combo
+    if combo.joker or prev.joker or combo.rank != prev.rank + (-1 if d.reversed_before else 1):
+        d.nrun = 0
+        return
+    d.nrun += 1
+    if d.nrun >= d.setup.rules.number_lock_after:
+        d.nlock = True
+        if d.events is not None:
+            d.events.append(NumberLockStarted(d.seat))
+
+
+def _joker_return(d: _Draft) -> None:
+    """スペ3返し / ハーツ: the return card on a lone joker clears the trick at once."""
+    prev = d.prev
+    combo = d.combo
+    if not d.answer and not (
+        prev is not None
+        and prev.rank == JOKER_RANK
+        and prev.size == 1
+        and combo.size == 1
+        and combo.cards & d.setup.returns
+    ):
+        return
+    d.returned = True
+    if d.events is not None:
+        if combo.cards == SPADE_3:
+            d.events.append(SpadeThreeReturn(d.seat))
+        else:
+            d.events.append(HeartThreeReturn(d.seat, d.answer))
+
+
+def _finish(d: _Draft) -> None:
+    """あがり: the last cards played; a foul finish (反則あがり) ranks at the bottom."""
+    if d.left:
+        return
+    setup = d.setup
+    combo = d.combo
+    cards = combo.cards
+    seat = d.seat
+    foul = False
+    if setup.fouls == 2:
+        rules = setup.rules
+        foul = (
+            combo.joker
+            or (
+                bool(cards & RANK_MASK[RANK_8])
+                and (combo.kind == SET or rules.eight_in_stairs_finish_is_foul)
+            )
+            or (cards == SPADE_3 and (rules.lone_spade3_finish_is_foul or d.returned))
+            or bool(cards & RANK_MASK[0 if d.reversed_before else 12])
+        )
+    elif setup.fouls == 1:
+        foul = combo.joker
+    d.out |= d.bit
+    d.foul = foul
+    if foul:
+        d.fouls = (*d.fouls, seat)
+        if d.events is not None:
+            seats = len(d.counts)
+            place = seats if setup.latest_lowest else seats - len(d.fouls) + 1
+            d.events.append(FoulFinish(seat, place))
+    else:
+        d.clean = (*d.clean, seat)
+        if d.events is not None:
+            d.events.append(Finished(seat, len(d.clean)))
+
+
+def _miyako_ochi(d: _Draft) -> None:
+    """都落ち: the first clean finish by another player puts the reigning 大富豪 out at
+    once, hand discarded."""
+    clean = d.clean
+    daifugo = d.setup.daifugo
+    if len(clean) != 1 or clean[0] != d.seat or daifugo == d.seat or d.out >> daifugo & 1:
+        return
+    d.miyako = daifugo
+    d.miyako_at = len(d.fouls)
+    d.out |= 1 << daifugo
+    hands = d.hands
+    lost = hands[daifugo]
+    d.discarded |= lost
+    d.hands = (*hands[:daifugo], 0, *hands[daifugo + 1 :])
+    d.counts = (*d.counts[:daifugo], 0, *d.counts[daifugo + 1 :])
+    if d.events is not None:
+        d.events.append(MiyakoOchi(daifugo, lost))
+
+
+def _eight_cut(d: _Draft) -> None:
+    """8切り: 8s (and, by switch, stairs covering 8) clear the trick, unless a foul finish."""
+    combo = d.combo
+    rules = d.setup.rules
+    kind = combo.kind
+    if kind == SET:
+        cut = combo.rank == RANK_8
+    else:
+        cut = (
+            kind == STAIRS
+            and rules.eight_cut_in_stairs
+            and combo.rank <= RANK_8 < combo.rank + combo.size
+            and (rules.eight_cut_joker_in_stairs or bool(combo.cards & RANK_MASK[RANK_8]))
+        )
+    if cut and not d.foul:
+        d.cut = True
+        if d.events is not None:
+            d.events.append(EightCut(d.seat))
+
+
+def _trick_end(d: _Draft) -> None:
+    """The turn passes on, or the trick flows: cleared at once, or nobody else can answer."""
+    seats = len(d.counts)
+    in_game = ((1 << seats) - 1) & ~d.out
+    if in_game.bit_count() <= 1:
+        return  # the game is over
+    seat = d.seat
+    bit = d.bit
+    combo = d.combo
+    lone_joker = (
+        d.setup.respond_rule and combo.kind == SET and combo.rank == JOKER_RANK and combo.size == 1
+    )
+    cleared_at_once = d.returned or d.cut
+    nxt = -1 if cleared_at_once else _next_active(seats, seat, d.out | d.passed | bit)
+    if nxt >= 0:
+        d.turn = nxt
+        if lone_joker:
+            d.respond = in_game & ~bit & ~(1 << nxt)
+        return
+    leader = seat if not d.out & bit else _next_active(seats, seat, d.out)
+    _flow(d, leader)
+    if lone_joker and not cleared_at_once:
+        # The window for an out-of-turn answer outlives a flow by passes: the answer
+        # still takes the lead (B2: a passed ♥3 holder may answer).
+        d.respond = in_game & ~bit & ~(1 << leader)
+
+
+def _game_over(d: _Draft) -> None:
+    """One seat (or none) left holding cards: the game ends."""
+    if (((1 << len(d.counts)) - 1) & ~d.out).bit_count() > 1:
+        return
+    d.phase = PHASE_OVER
+    d.turn = -1
+    d.must_open = 0
+    d.respond = 0
+    d.start = False
+    if d.events is not None:
+        d.events.append(GameOver(placings(d.freeze())))
+
+
+def _flow(d: _Draft, leader: int) -> None:
+    """流れ: the table is cleared and everything that lasts a trick ends; ``leader`` leads."""
+    d.turn = leader
+    d.table = None
+    d.passed = 0
+    d.lock = 0
+    d.lock_run = 0
+    d.back = -1
+    d.nlock = False
+    d.nrun = 0
+    d.must_open = 0
+    if d.events is not None:
+        d.events.append(TrickCleared(leader))
+
+
+PLAY_STEPS: Final[tuple[RuleStep, ...]] = (
+    RuleStep("played", _played, _always),
+    RuleStep(
+        "revolution",
+        _revolution,
+        lambda s: bool(s.rules.revolution_set_size or s.rules.revolution_stairs_size),
+    ),
+    RuleStep("eleven_back", _eleven_back, lambda s: s.eleven_back != 0),
+    RuleStep("passes_reset", _passes_reset, lambda s: s.reset_passes),
+    RuleStep("joker_suits", _joker_suits, lambda s: s.joker_suits),
+    RuleStep("suit_lock", _suit_lock, lambda s: s.rules.suit_lock),
+    RuleStep("number_lock", _number_lock, lambda s: s.number_lock),
+    RuleStep("joker_return", _joker_return, lambda s: s.returns != 0),
+    RuleStep("finish", _finish, _always),
+    RuleStep("miyako_ochi", _miyako_ochi, lambda s: s.rules.miyako_ochi and s.daifugo >= 0),
+    RuleStep("eight_cut", _eight_cut, lambda s: s.rules.eight_cut),
+    RuleStep("trick_end", _trick_end, _always),
+    RuleStep("game_over", _game_over, _always),
+)
+"""How a play is resolved, in this order (the order of its events: README "Events")."""
+
+
+# --- the steps of a pass ------------------------------------------------------------------
+
+
+def _passed(d: _Draft) -> None:
+    """The passer sleeps until the trick flows (JDF §8); a pass closes the instant-win and
+    answer windows."""
+    d.passed |= d.bit
+    d.respond = 0
+    d.start = False
+    if d.events is not None:
+        d.events.append(Passed(d.seat))
+
+
+def _pass_turn(d: _Draft) -> None:
+    """The next seat that has not passed plays, or the trick flows."""
+    seats = len(d.counts)
+    seat = d.seat
+    out = d.out
+    table = d.table
+    if table is None:
+        # 空場パス (pass_on_lead): when every seat still in the game has passed on the
+        # empty table, the passes reset and the seat after the last passer leads.
+        nxt = _next_active(seats, seat, out | d.passed)
+        if nxt >= 0:
+            d.turn = nxt
+        else:
+            _flow(d, _next_active(seats, seat, out))
+        return
+    last = table.seat
+    nxt = _next_active(seats, seat, out | d.passed | (1 << last))
+    if nxt >= 0:
+        d.turn = nxt
+        return
+    _flow(d, last if not out >> last & 1 else _next_active(seats, last, out))
+
+
+PASS_STEPS: Final[tuple[RuleStep, ...]] = (
+    RuleStep("passed", _passed, _always),
+    RuleStep("pass_turn", _pass_turn, _always),
+)
+"""How a pass is resolved, in this order."""
+
+
+def _steps_in_use(steps: tuple[RuleStep, ...], setup: Setup) -> tuple[Step, ...]:
+    return tuple(step.run for step in steps if step.in_use(setup))
 
 
 def _advance_pass(state: State, seat: int, events: list[Event] | None) -> State:
-    seats = len(state.counts)
-    passed = state.passed | (1 << seat)
-    table = state.table
-    if events is not None:
-        events.append(Passed(seat))
-    if table is None:
-        # 空場パス (pass_on_lead): the next seat that has not passed leads; when every
-        # seat still in the game has passed, the passes reset and the seat after the
-        # last passer leads.
-        nxt = _next_active(seats, seat, state.out | passed)
-        if nxt < 0:
-            nxt = _next_active(seats, seat, state.out)
-            passed = 0
-            if events is not None:
-                events.append(TrickCleared(nxt))
-        return State(
-            state.setup,
-            PHASE_PLAY,
-            nxt,
-            state.hands,
-            state.counts,
-            state.played,
-            None,
-            passed,
-            0,
-            0,
-            state.revolution,
-            state.out,
-            state.clean,
-            state.fouls,
-            state.miyako,
-            state.gives,
-            state.must_open,
-            state.discarded,
-            -1,
-            0,
-            False,
-            False,
-            0,
-            state.miyako_at,
-        )
-    last = table.seat
-    nxt = _next_active(seats, seat, state.out | passed | (1 << last))
-    if nxt >= 0:
-        return State(
-            state.setup,
-            PHASE_PLAY,
-            nxt,
-            state.hands,
-            state.counts,
-            state.played,
-            table,
-            passed,
-            state.lock,
-            state.lock_run,
-            state.revolution,
-            state.out,
-            state.clean,
-            state.fouls,
-            state.miyako,
-            state.gives,
-            state.must_open,
-            state.discarded,
-            state.back,
-            0,
-            False,
-            state.nlock,
-            state.nrun,
-            state.miyako_at,
-        )
-    leader = last if not state.out >> last & 1 else _next_active(seats, last, state.out)
-    if events is not None:
-        events.append(TrickCleared(leader))
-    return State(
-        state.setup,
-        PHASE_PLAY,
-        leader,
-        state.hands,
-        state.counts,
-        state.played,
-        None,
-        0,
-        0,
-        0,
-        state.revolution,
-        state.out,
-        state.clean,
-        state.fouls,
-        state.miyako,
-        state.gives,
-        0,
-        state.discarded,
-        -1,
-        0,
-        False,
-        False,
-        0,
-        state.miyako_at,
-    )
+    d = _Draft(state, seat, events)
+    for step in state.setup.pass_steps:
+        step(d)
+    return d.freeze()
 
 
 def _covers_jack(combo: Combo) -> bool:
@@ -1665,321 +2089,41 @@ def _advance_play(
     choice: str | None = None,
     answer: bool = False,
 ) -> State:
-    setup = state.setup
-    rules = setup.rules
-    seats = len(state.counts)
-    cards = combo.cards
-    bit = 1 << seat
-    hands = state.hands
-    if setup.known & bit:
-        hands = (*hands[:seat], hands[seat] & ~cards, *hands[seat + 1 :])
-    left = state.counts[seat] - combo.size
-    counts = (*state.counts[:seat], left, *state.counts[seat + 1 :])
-    if events is not None:
-        events.append(Played(seat, cards, combo.name, combo.as_cards))
-    kind = combo.kind
-    rev = state.revolution
-    back = state.back
-    eff_before = rev if back < 0 else back == 1
-    if kind == SET:
-        need = rules.revolution_set_size
-    elif kind == TRIPLE_RUN:
-        need = 0
-    else:
-        need = rules.revolution_stairs_size
-    if need and combo.size >= need:
-        rev = not rev
-        if back >= 0 and setup.eleven_back == 2:
-            back ^= 1  # 'toggle': effective order = revolution XOR back
-        if events is not None:
-            events.append(Revolution(seat, rev))
-    passed = state.passed
-    if setup.eleven_back:
-        if choice is not None:
-            back = CHOICES[choice]
-            if events is not None:
-                events.append(ElevenBack(seat, choice))
-        elif setup.eleven_back == 2 and _covers_jack(combo):
-            back = 0 if (rev if back < 0 else back == 1) else 1
-            if events is not None:
-                events.append(ElevenBack(seat, "down" if back else "up"))
-    if setup.reset_passes and passed and not eff_before and (rev if back < 0 else back == 1):
-        passed = 0
-        if events is not None:
-            events.append(PassesReset())
-    table = state.table
-    if setup.joker_suits and combo.joker and kind == SET and combo.rank != JOKER_RANK:
-        # The suits the jokers stand for count: given by 'as', else taken from the play
-        # they follow when the natural suits fit in it (lock_counts_joker_suits).
-        if combo.as_cards:
-            eff = combo.suits | ((combo.as_cards >> (4 * combo.rank)) & 15)
-        elif table is not None and table.kind == SET and not combo.suits & ~table.suits:
-            eff = table.suits
-        else:
-            eff = combo.suits
-        combo = combo._replace(suits=eff)
-    lock = state.lock
-    run = state.lock_run
-    if table is not None and not lock and rules.suit_lock and not answer:
-        if setup.joker_suits:
-            match = (
-                combo.suits == table.suits
-                and combo.rank != JOKER_RANK
-                and table.rank != JOKER_RANK
-                and combo.suits != 0
-            )
-        else:
-            match = not combo.joker and not table.joker and combo.suits == table.suits
-        if match:
-            run += 1
-            if run >= rules.suit_lock_after:
-                lock = combo.suits
-                if events is not None:
-                    events.append(LockStarted(seat, lock))
-        else:
-            run = 0
-    nlock = state.nlock
-    nrun = state.nrun
-    if setup.number_lock and table is not None and not nlock and not answer:
-        if (
-            not combo.joker
-            and not table.joker
-            and combo.rank == table.rank + (-1 if eff_before else 1)
-        ):
-            nrun += 1
-            if nrun >= rules.number_lock_after:
-                nlock = True
-                if events is not None:
-                    events.append(NumberLockStarted(seat))
-        else:
-            nrun = 0
-    joker_return = answer or (
-        table is not None
-        and table.rank == JOKER_RANK
-        and table.size == 1
-        and combo.size == 1
-        and bool(cards & setup.returns)
-    )
-    cut = rules.eight_cut and (
-        (kind == SET and combo.rank == RANK_8)
-        or (
-            kind == STAIRS
-            and rules.eight_cut_in_stairs
-            and combo.rank <= RANK_8 < combo.rank + combo.size
-            and (rules.eight_cut_joker_in_stairs or bool(cards & RANK_MASK[RANK_8]))
-        )
-    )
-    out = state.out
-    clean = state.clean
-    fouls = state.fouls
-    miyako = state.miyako
-    miyako_at = state.miyako_at
-    discarded = state.discarded
-    if joker_return and events is not None:
-        if cards == SPADE_3:
-            events.append(SpadeThreeReturn(seat))
-        else:
-            events.append(HeartThreeReturn(seat, answer))
-    foul = False
-    if left == 0:
-        ff = setup.fouls
-        if ff == 2:
-            foul = (
-                combo.joker
-                or (
-                    bool(cards & RANK_MASK[RANK_8])
-                    and (kind == SET or rules.eight_in_stairs_finish_is_foul)
-                )
-                or (cards == SPADE_3 and (rules.lone_spade3_finish_is_foul or joker_return))
-                or bool(cards & RANK_MASK[0 if eff_before else 12])
-            )
-        elif ff == 1:
-            foul = combo.joker
-        out |= bit
-        if foul:
-            fouls = (*fouls, seat)
-            if events is not None:
-                place = seats if setup.latest_lowest else seats - len(fouls) + 1
-                events.append(FoulFinish(seat, place))
-        else:
-            clean = (*clean, seat)
-            if events is not None:
-                events.append(Finished(seat, len(clean)))
-            d = setup.daifugo
-            if rules.miyako_ochi and d >= 0 and d != seat and len(clean) == 1 and not out >> d & 1:
-                # 都落ち: the reigning 大富豪 is out at once and the hand is discarded.
-                miyako = d
-                miyako_at = len(fouls)
-                out |= 1 << d
-                lost = hands[d]
-                discarded |= lost
-                hands = (*hands[:d], 0, *hands[d + 1 :])
-                counts = (*counts[:d], 0, *counts[d + 1 :])
-                if events is not None:
-                    events.append(MiyakoOchi(d, lost))
-    if cut and not foul and events is not None:
-        events.append(EightCut(seat))
-
-    all_seats = (1 << seats) - 1
-    if (all_seats & ~out).bit_count() <= 1:
-        over = State(
-            setup,
-            PHASE_OVER,
-            -1,
-            hands,
-            counts,
-            state.played | cards,
-            combo,
-            passed,
-            lock,
-            run,
-            rev,
-            out,
-            clean,
-            fouls,
-            miyako,
-            state.gives,
-            0,
-            discarded,
-            back,
-            0,
-            False,
-            nlock,
-            nrun,
-            miyako_at,
-        )
-        if events is not None:
-            events.append(GameOver(placings(over)))
-        return over
-    lone_joker = setup.respond_rule and kind == SET and combo.rank == JOKER_RANK and combo.size == 1
-    cleared_at_once = joker_return or (cut and not foul)
-    nxt = -1 if cleared_at_once else _next_active(seats, seat, out | passed | bit)
-    if nxt < 0:  # the trick flows: cleared at once, or nobody else can still answer
-        leader = seat if not out & bit else _next_active(seats, seat, out)
-        if events is not None:
-            events.append(TrickCleared(leader))
-        return State(
-            setup,
-            PHASE_PLAY,
-            leader,
-            hands,
-            counts,
-            state.played | cards,
-            None,
-            0,
-            0,
-            0,
-            rev,
-            out,
-            clean,
-            fouls,
-            miyako,
-            state.gives,
-            0,
-            discarded,
-            -1,
-            # The window for an out-of-turn answer outlives a flow by passes: the answer
-            # still takes the lead (B2: a passed ♥3 holder may answer).
-            all_seats & ~out & ~bit & ~(1 << leader) if lone_joker and not cleared_at_once else 0,
-            False,
-            False,
-            0,
-            miyako_at,
-        )
-    return State(
-        setup,
-        PHASE_PLAY,
-        nxt,
-        hands,
-        counts,
-        state.played | cards,
-        combo,
-        passed,
-        lock,
-        run,
-        rev,
-        out,
-        clean,
-        fouls,
-        miyako,
-        state.gives,
-        0,
-        discarded,
-        back,
-        all_seats & ~out & ~bit & ~(1 << nxt) if lone_joker else 0,
-        False,
-        nlock,
-        nrun,
-        miyako_at,
-    )
+    d = _Draft(state, seat, events)
+    d.combo = combo
+    d.prev = state.table
+    d.choice = choice
+    d.answer = answer
+    d.reversed_before = state.revolution if state.back < 0 else state.back == 1
+    d.returned = answer
+    d.cut = False
+    d.foul = False
+    for step in state.setup.play_steps:
+        step(d)
+    return d.freeze()
 
 
 def _instant_win(state: State, seat: int, cards: CardSet, events: list[Event] | None) -> State:
     """イッツー: the seat finishes (clean) and its cards flow; play goes on."""
-    setup = state.setup
-    seats = len(state.counts)
-    bit = 1 << seat
-    hands = state.hands
-    if setup.known & bit:
-        hands = (*hands[:seat], 0, *hands[seat + 1 :])
-    counts = (*state.counts[:seat], 0, *state.counts[seat + 1 :])
-    out = state.out | bit
-    clean = (*state.clean, seat)
+    d = _Draft(state, seat, events)
+    if d.setup.known & d.bit:
+        d.hands = (*d.hands[:seat], 0, *d.hands[seat + 1 :])
+    d.counts = (*d.counts[:seat], 0, *d.counts[seat + 1 :])
+    d.played |= cards
+    d.out |= d.bit
+    d.clean = (*d.clean, seat)
     if events is not None:
         events.append(InstantWin(seat, cards))
-        events.append(Finished(seat, len(clean)))
-    miyako = state.miyako
-    miyako_at = state.miyako_at
-    discarded = state.discarded
-    d = setup.daifugo
-    if setup.rules.miyako_ochi and d >= 0 and d != seat and len(clean) == 1 and not out >> d & 1:
-        miyako = d
-        miyako_at = len(state.fouls)
-        out |= 1 << d
-        lost = hands[d]
-        discarded |= lost
-        hands = (*hands[:d], 0, *hands[d + 1 :])
-        counts = (*counts[:d], 0, *counts[d + 1 :])
-        if events is not None:
-            events.append(MiyakoOchi(d, lost))
-    turn = state.turn
-    must_open = state.must_open
-    if out >> turn & 1:
+        events.append(Finished(seat, len(d.clean)))
+    if d.setup.rules.miyako_ochi and d.setup.daifugo >= 0:
+        _miyako_ochi(d)
+    if d.out >> d.turn & 1:
         # The leader declared: the next seat still in the game leads; the opening card
         # left with the declarer's hand, so nothing has to be included.
-        turn = _next_active(seats, turn, out)
-        must_open = 0
-    all_seats = (1 << seats) - 1
-    over = (all_seats & ~out).bit_count() <= 1
-    new = State(
-        setup,
-        PHASE_OVER if over else PHASE_PLAY,
-        -1 if over else turn,
-        hands,
-        counts,
-        state.played | cards,
-        None,
-        0,
-        0,
-        0,
-        state.revolution,
-        out,
-        clean,
-        state.fouls,
-        miyako,
-        state.gives,
-        0 if over else must_open,
-        discarded,
-        -1,
-        0,
-        not over,
-        False,
-        0,
-        miyako_at,
-    )
-    if over and events is not None:
-        events.append(GameOver(placings(new)))
-    return new
+        d.turn = _next_active(len(d.counts), d.turn, d.out)
+        d.must_open = 0
+    _game_over(d)
+    return d.freeze()
 
 
 def _apply_give(state: State, move: Move) -> tuple[State, tuple[Event, ...]]:
@@ -2025,45 +2169,24 @@ def _apply_give(state: State, move: Move) -> tuple[State, tuple[Event, ...]]:
                 f"seat {seat} must give its {n} strongest card(s) (joker strongest)",
                 f"{seat}番席は最も強いカード {n} 枚を渡さなければなりません（脱税）",
             )
-    gives = (*state.gives[:seat], cards, *state.gives[seat + 1 :])
     to = setup.exchange_to[seat]
     events: list[Event] = [ExchangeGiven(seat, to, cards)]
-    hands_now = state.hands
-    counts_now = state.counts
+    d = _Draft(state, seat, events)
+    d.gives = gives = (*state.gives[:seat], cards, *state.gives[seat + 1 :])
     if lower_first:
         # Each give changes hands at once, so a higher title chooses from what it received.
-        hl = list(hands_now)
-        hl[seat] &= ~cards
+        hands = list(d.hands)
+        hands[seat] &= ~cards
         if setup.known >> to & 1:
-            hl[to] |= cards
-        cl = list(counts_now)
-        cl[seat] -= n
-        cl[to] += n
-        hands_now = tuple(hl)
-        counts_now = tuple(cl)
+            hands[to] |= cards
+        counts = list(d.counts)
+        counts[seat] -= n
+        counts[to] += n
+        d.hands = tuple(hands)
+        d.counts = tuple(counts)
     if -1 in gives:
-        new = State(
-            setup,
-            PHASE_EXCHANGE,
-            -1,
-            hands_now,
-            counts_now,
-            state.played,
-            None,
-            0,
-            0,
-            0,
-            False,
-            0,
-            (),
-            (),
-            -1,
-            gives,
-            0,
-            0,
-        )
-        return new, tuple(events)
-    hands = list(hands_now)
+        return d.freeze(), tuple(events)
+    hands = list(d.hands)
     if not lower_first:
         for giver, give in enumerate(gives):
             if give > 0:
@@ -2081,28 +2204,12 @@ def _apply_give(state: State, move: Move) -> tuple[State, tuple[Event, ...]]:
         if not setup.rules.opening_card_required or holder is None:
             opening = 0
     events.append(ExchangeDone(leader))
-    new = State(
-        setup,
-        PHASE_PLAY,
-        leader,
-        tuple(hands),
-        counts_now,
-        state.played,
-        None,
-        0,
-        0,
-        0,
-        False,
-        0,
-        (),
-        (),
-        -1,
-        gives,
-        opening,
-        0,
-        start=setup.rules.instant_win,
-    )
-    return new, tuple(events)
+    d.hands = tuple(hands)
+    d.phase = PHASE_PLAY
+    d.turn = leader
+    d.must_open = opening
+    d.start = setup.rules.instant_win
+    return d.freeze(), tuple(events)
 
 
 # --- results and views -----------------------------------------------------------------
