@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Final
 
-from .cards import CardSet, card_names, parse_card, parse_cards
+from .cards import CardSet, card_names, parse_card, parse_cards, parse_joker_targets
 from .core import Move, Setup, State, apply, new_game, observe, placings
 from .errors import EngineError, IllegalMove, InvalidNotation, RecordError, RulesError
 from .events import Event
@@ -86,6 +86,8 @@ def _cards(value: object, key: str) -> CardSet:
 
 
 def _as_cards(value: object, key: str) -> CardSet:
+    """``{"JK": target or [targets]}``: a number card, or ``-S`` … / ``+S`` … for a joker
+    below the 3 / above the 2 of stairs (joker_beyond_ends)."""
     if not isinstance(value, dict):
         raise RecordError('expected {"JK": card or [cards]}', key=key)
     if set(value) - {"JK"}:
@@ -93,9 +95,20 @@ def _as_cards(value: object, key: str) -> CardSet:
     target = value.get("JK")
     if isinstance(target, str):
         target = [target]
-    mask = _cards(target, f"{key}.JK")
+    key = f"{key}.JK"
+    if not isinstance(target, list):
+        raise RecordError(f"expected a list of cards, got {target!r}", key=key)
+    for i, item in enumerate(target):
+        try:
+            parse_joker_targets([item])
+        except InvalidNotation as exc:
+            raise RecordError(str(exc), key=f"{key}[{i}]", code="unknown_card") from None
+    try:
+        mask = parse_joker_targets(target)
+    except InvalidNotation as exc:
+        raise RecordError(str(exc), key=key, code="unknown_card") from None
     if not 1 <= mask.bit_count() <= 2:
-        raise RecordError("one or two cards", key=f"{key}.JK")
+        raise RecordError("one or two cards", key=key)
     return mask
 
 
