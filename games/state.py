@@ -32,6 +32,7 @@ from games.engine import (
     parse_cards,
     restore,
 )
+from games.engine.cards import parse_joker_targets
 from games.engine.record import move_to_json
 from games.engine.snapshot import SnapshotError
 from games.models import Game
@@ -60,6 +61,8 @@ def _card_list(value: object, key: str) -> int:
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
         raise _bad(f"'{key}' must be a list of cards", f"'{key}' はカードのリストです")
     try:
+        if key == "as":
+            return parse_joker_targets(value)
         for name in value:
             parse_card(name)
         return parse_cards(value)
@@ -106,6 +109,7 @@ def parse_move(payload: object, seats: int) -> Move:
             value = value["JK"]
         if isinstance(value, str):
             value = [value]
+        # What jokers stand for: cards, or -S/+S … beyond the ends of stairs (joker_beyond_ends).
         as_cards = _card_list(value, "as")
     declare = payload.get("declare")
     if declare is not None and not isinstance(declare, str):
