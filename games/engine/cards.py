@@ -13,6 +13,15 @@ they are equivalent in play: the canonical text of both is ``JK``, and
 
 >>> format_cards(parse_cards("10s ♥3 jk d5"))
 '3H 5D TS JK'
+
+What a joker stands for (a move's ``as``) is a card set too, with eight more bits for
+the positions beyond the ends of a run (``joker_beyond_ends``, UECda's columns 0 and
+14): bit ``54 + suit`` is the position below the 3 of that suit, written ``-S`` …,
+and bit ``58 + suit`` the position above its 2, written ``+S`` ….  They are never
+cards: only :func:`parse_joker_targets` reads them.
+
+>>> card_names(parse_joker_targets("+H 9S"))
+['9S', '+H']
 """
 
 from __future__ import annotations
@@ -46,6 +55,14 @@ JOKERS: Final[CardSet] = 3 << 52
 NUMBERS: Final[CardSet] = (1 << 52) - 1
 FULL_DECK: Final[CardSet] = (1 << 54) - 1
 SPADE_3: Final[CardSet] = 1 << (RANK_3 * 4 + SPADES)
+BELOW_3: Final = 54
+"""Joker-target bit of the position below the 3 of ♠ (``54 + suit``; written ``-S``)."""
+ABOVE_2: Final = 58
+"""Joker-target bit of the position above the 2 of ♠ (``58 + suit``; written ``+S``)."""
+BEYOND_ENDS: Final[CardSet] = 0xFF << BELOW_3
+"""Every joker-target bit beyond the ends of a run (below 3, above 2; all suits)."""
+JOKER_TARGETS: Final[CardSet] = NUMBERS | BEYOND_ENDS
+"""What a joker may stand for: a number card, or a position beyond the ends of a run."""
 
 RANK_MASK: Final[tuple[CardSet, ...]] = tuple(0xF << (4 * r) for r in range(13))
 SUIT_MASK: Final[tuple[CardSet, ...]] = tuple(
@@ -73,6 +90,8 @@ _NAMES: Final[tuple[str, ...]] = (
     *tuple(RANKS[c >> 2] + SUITS[c & 3] for c in range(52)),
     "JK",
     "JK",
+    *tuple("-" + s for s in SUITS),
+    *tuple("+" + s for s in SUITS),
 )
 
 
@@ -176,6 +195,40 @@ def parse_cards(text: str | Iterable[str]) -> CardSet:
             raise InvalidNotation(f"unknown card {token!r}: the card is repeated")
         mask |= 1 << card
     return mask
+
+
+def parse_joker_targets(text: str | Iterable[str]) -> CardSet:
+    """Parse what jokers stand for (a move's ``as``): cards as :func:`parse_cards` reads
+    them, plus ``-S`` … (the position below the 3 of a suit) and ``+S`` … (above its 2).
+
+    Whether the targets fit the play is the rules' question, not the notation's.
+    """
+    tokens: Iterable[str]
+    tokens = text.replace(",", " ").split() if isinstance(text, str) else text
+    cards: list[str] = []
+    beyond = 0
+    for token in tokens:
+        bit = _beyond_bit(token)
+        if bit is None:
+            cards.append(token)
+        elif beyond & bit:
+            raise InvalidNotation(f"unknown card {token!r}: the card is repeated")
+        else:
+            beyond |= bit
+    return parse_cards(cards) | beyond
+
+
+def _beyond_bit(token: object) -> CardSet | None:
+    """The bit of ``-S`` … / ``+S`` …, or None when ``token`` is not one of them."""
+    if not isinstance(token, str):
+        return None
+    text = token.strip().upper()
+    if len(text) != 2 or text[0] not in "+-":
+        return None
+    suit = _SUIT_ALIASES.get(text[1])
+    if suit is None:
+        return None
+    return 1 << ((ABOVE_2 if text[0] == "+" else BELOW_3) + suit)
 
 
 def lowest_jokers(available: CardSet, k: int) -> CardSet:

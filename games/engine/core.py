@@ -24,6 +24,9 @@ from itertools import combinations
 from typing import Final, NamedTuple
 
 from .cards import (
+    ABOVE_2,
+    BELOW_3,
+    BEYOND_ENDS,
     JOKER_RANK,
     JOKERS,
     NUMBERS,
@@ -37,6 +40,7 @@ from .cards import (
     joker_count,
     lowest_jokers,
     parse_cards,
+    parse_joker_targets,
 )
 from .errors import EngineError, IllegalMove, RecordError
 from .events import (
@@ -126,6 +130,8 @@ _RUN: Final[tuple[tuple[int, ...], ...]] = tuple(
 _BITS13: Final[tuple[tuple[int, ...], ...]] = tuple(
     tuple(1 << r for r in range(13) if m >> r & 1) for m in range(1 << 13)
 )
+_BELOW_3_ANY: Final[CardSet] = 15 << BELOW_3
+"""The joker-target bits below the 3 of each suit (a run starting at position -1)."""
 
 
 def _suit_ranks(hand: CardSet, suit: int) -> int:
@@ -180,11 +186,12 @@ class Move:
         choice: str | None = None,
         respond: bool = False,
     ) -> Move:
-        """A play; ``cards`` and ``as_`` accept masks or card text."""
+        """A play; ``cards`` and ``as_`` accept masks or card text (``as_`` also ``+H``
+        / ``-H``, a joker beyond the ends of stairs, see :func:`parse_joker_targets`)."""
         return cls(
             seat,
             _mask(cards),
-            as_cards=_mask(as_),
+            as_cards=as_ if isinstance(as_, int) else parse_joker_targets(as_),
             declare=declare,
             choice=choice,
             respond=respond,
@@ -286,6 +293,10 @@ class Setup:
     """0 off, 1 choice, 2 toggle."""
     reset_passes: bool = False
     joker_suits: bool = False
+    suit_choice: bool = False
+    """joker_suit_choice in force (with joker_suits): a set's jokers take chosen suits (13b)."""
+    beyond_ends: bool = False
+    """joker_beyond_ends: a joker in stairs may stand below the 3 or above the 2 (13a)."""
     number_lock: bool = False
     fouls: int = 2
     """foul_finishes: 0 none, 1 joker, 2 standard."""
@@ -535,6 +546,8 @@ def new_game(
         eleven_back=("off", "choice", "toggle").index(rules.eleven_back),
         reset_passes=rules.reset_passes_on_reverse,
         joker_suits=rules.lock_counts_joker_suits and rules.suit_lock,
+        suit_choice=rules.joker_suit_choice and rules.lock_counts_joker_suits and rules.suit_lock,
+        beyond_ends=rules.joker_beyond_ends,
         number_lock=rules.number_lock,
         fouls=("none", "joker", "standard").index(rules.foul_finishes),
         latest_lowest=rules.foul_order == "latest_lowest",
@@ -612,7 +625,9 @@ _PASSES: Final = tuple(Move(seat, is_pass=True) for seat in range(8))
 
 def legal_moves(state: State) -> Iterator[Move]:
     """Every legal move, lazily.  Moves are fully specified: stairs with jokers carry
-    ``as_cards`` (one move per reading), a one-card-plus-two-jokers lead carries
+    ``as_cards`` (one move per reading, beyond the 3 or the 2 too with
+    ``joker_beyond_ends``), sets with jokers carry the suits the jokers stand for with
+    ``joker_suit_choice`` (one move per suit set), a one-card-plus-two-jokers lead carries
     ``declare``, a set of Js under 11-back ``choice`` comes plain and with each call.
     The two jokers are equivalent, so a move uses the lowest joker bits the player
     holds.  In the play phase the in-turn seat's moves come first, then the
@@ -710,6 +725,11 @@ def _plays(state: State, seat: int, hand: CardSet, cap: int) -> Iterator[Move]:
     wild = 0 if rules.joker_single_only else nj
     set_only = rules.one_card_two_jokers == "set"
     jfill = (0, j1, jokers if nj == 2 else 0)
+    # The rule 13a / 13b readings need a wild joker in hand: without one they cost nothing.
+    suit_choice = beyond = False
+    if wild:
+        suit_choice = setup.suit_choice
+        beyond = setup.beyond_ends
     table = state.table
     mv = _mv
     if table is None:
@@ -729,6 +749,12 @@ def _plays(state: State, seat: int, hand: CardSet, cap: int) -> Iterator[Move]:
                     continue
                 yield mv(seat, cards)
                 if top >= 1:
+                    if suit_choice:
+                        yield from _suit_choices(seat, cards, sub, base, j1, 0, None)
+                        if top >= 2:
+                            pair = None if size > 1 or set_only else "set"
+                            yield from _suit_choices(seat, cards, sub, base, jokers, 0, pair)
+                        continue
                     yield mv(seat, cards | j1)
                     if top >= 2:
                         if size == 1:
@@ -753,6 +779,10 @@ def _plays(state: State, seat: int, hand: CardSet, cap: int) -> Iterator[Move]:
                     yield from _stairs_moves(
                         seat, suit, run, missing, wild - nm, jfill, True, must, set_only
                     )
+        if beyond:
+            for suit in range(4):
+                ranks = _suit_ranks(hand, suit)
+                yield from _beyond_leads(seat, suit, ranks, wild, jfill, cap, must, set_only)
         if setup.families:
             yield from _family_leads(state, seat, hand, cap, must)
         return
@@ -785,6 +815,10 @@ def _plays(state: State, seat: int, hand: CardSet, cap: int) -> Iterator[Move]:
             have = m.bit_count()
             for k in range(max(0, n - have), min(wild, n - 1) + 1):
                 fill = jfill[k]
+                if k and suit_choice:
+                    for sub in _SUBSETS[m][n - k]:
+                        yield from _suit_choices(seat, sub << base, sub, base, fill, lock, None)
+                    continue
                 for sub in _SUBSETS[m][n - k]:
                     yield mv(seat, (sub << base) | fill)
         if nj:
@@ -813,6 +847,14 @@ def _plays(state: State, seat: int, hand: CardSet, cap: int) -> Iterator[Move]:
             if nm > wild:
                 continue
             yield from _stairs_moves(seat, suit, run, missing, wild - nm, jfill, False, 0, set_only)
+    ends = _beyond_starts(state, table, rev) if beyond else ()
+    if ends:
+        for suit in range(4):
+            if lock and not lock >> suit & 1:
+                continue
+            ranks = _suit_ranks(hand, suit)
+            for a in ends:
+                yield from _beyond_run(seat, suit, ranks, a, n, wild, jfill, False, 0, set_only)
 
 
 def _double_stairs(
@@ -923,6 +965,111 @@ def _stairs_moves(
         yield _mv(seat, nat | jfill[k], spread[jpos] << suit if k else 0, declare)
 
 
+def _beyond_run(
+    seat: int,
+    suit: int,
+    ranks: int,
+    start: int,
+    length: int,
+    wild: int,
+    jfill: tuple[CardSet, ...],
+    leading: bool,
+    must: CardSet,
+    set_only: bool,
+) -> Iterator[Move]:
+    """Stairs on positions ``start`` … ``start + length - 1`` reaching position -1
+    (below 3) and/or 13 (above 2), which only a joker may hold (joker_beyond_ends); as
+    :func:`_stairs_moves` for the positions between, kept apart so that it stays lean."""
+    below = 1 if start < 0 else 0
+    above = 1 if start + length > 13 else 0
+    low = start + below
+    run = _RUN[low][start + length - above - low]
+    missing = run & ~ranks
+    outside = below + above
+    need = missing.bit_count() + outside
+    if need > wild:
+        return
+    beyond = (below << (BELOW_3 + suit)) | (above << (ABOVE_2 + suit))
+    options = [missing]
+    if need < wild:  # one joker is left over (two at most, one of them beyond the end)
+        options.extend(missing | b for b in _BITS13[run & ~missing])
+    for jpos in options:
+        nat = _SPREAD[run & ~jpos] << suit
+        if must and not nat & must:
+            continue
+        k = jpos.bit_count() + outside
+        declare = None
+        if k == 2 and nat.bit_count() == 1:
+            if set_only:
+                continue
+            if leading:
+                declare = "stairs"
+        yield _mv(seat, nat | jfill[k], (_SPREAD[jpos] << suit) | beyond, declare)
+
+
+def _beyond_leads(
+    seat: int,
+    suit: int,
+    ranks: int,
+    wild: int,
+    jfill: tuple[CardSet, ...],
+    cap: int,
+    must: CardSet,
+    set_only: bool,
+) -> Iterator[Move]:
+    """Led stairs of one suit with a joker below its 3 or above its 2 (joker_beyond_ends)."""
+    longest = min(15, cap)
+    for length in range(3, min(14, longest) + 1):
+        if (_RUN[0][length - 1] & ~ranks).bit_count() >= wild:
+            break  # longer runs from below 3 miss at least as many ranks
+        yield from _beyond_run(seat, suit, ranks, -1, length, wild, jfill, True, must, set_only)
+    for length in range(3, min(14, longest) + 1):
+        if (_RUN[14 - length][length - 1] & ~ranks).bit_count() >= wild:
+            break
+        yield from _beyond_run(
+            seat, suit, ranks, 14 - length, length, wild, jfill, True, must, set_only
+        )
+    if longest == 15:
+        yield from _beyond_run(seat, suit, ranks, -1, 15, wild, jfill, True, must, set_only)
+
+
+def _beyond_starts(state: State, table: Combo, rev: bool) -> tuple[int, ...]:
+    """Starts of runs reaching beyond the 3 or the 2 that beat the stairs on the table."""
+    n = table.size
+    if n > 15:
+        return ()
+    need = (table.rank - 1 if rev else table.rank + 1) if state.nlock else None
+    overlap = state.setup.rules.stairs_overlap
+    return tuple(
+        a
+        for a in ((-1, 14 - n) if n < 15 else (-1,))
+        if _run_beats(a, table, rev, overlap) and (need is None or a == need)
+    )
+
+
+def _suit_choices(
+    seat: int,
+    cards: CardSet,
+    sub: int,
+    base: int,
+    jokers: CardSet,
+    lock: int,
+    declare: str | None,
+) -> Iterator[Move]:
+    """A set (natural suits ``sub`` at card bit ``base``) with ``jokers``, once per set of
+    suits the jokers stand for (joker_suit_choice).  A joker finding no free suit (in a
+    set of five or more) stands for none; under a lock only the locked suits fit."""
+    free = 15 & ~sub
+    want = min(jokers.bit_count(), free.bit_count())
+    if not want:
+        yield _mv(seat, cards | jokers, 0, declare)
+        return
+    for suits in _SUBSETS[free][want]:
+        if lock and sub | suits != lock:
+            continue
+        yield _mv(seat, cards | jokers, suits << base, declare)
+
+
 def _exchange_moves(state: State) -> Iterator[Move]:
     setup = state.setup
     wait = setup.rules.exchange_order == "lower_first" and _lower_pending(state)
@@ -1006,8 +1153,8 @@ def apply(state: State, move: Move) -> tuple[State, tuple[Event, ...]]:
         raise _illegal(
             "game_over", "JDF §21 game end", "the game is over", "ゲームは終了しています"
         )
-    for name, value in (("cards", move.cards), ("as", move.as_cards)):
-        if not _is_int_in(value, 0, 1 << 54):
+    for name, value, end in (("cards", move.cards, 1 << 54), ("as", move.as_cards, 1 << 62)):
+        if not _is_int_in(value, 0, end):
             raise _illegal(
                 "unknown_card", "cards", f"{name}: not a card set", f"{name}: カードではありません"
             )
@@ -1249,11 +1396,13 @@ def _bad_as(en: str, ja: str) -> IllegalMove:
 
 def _read(state: State, seat: int, cards: CardSet, as_cards: CardSet, declare: str | None) -> Combo:
     """Classify a play (JDF §5, §24, A5, A9); raises :class:`IllegalMove`."""
-    rules = state.setup.rules
+    setup = state.setup
+    rules = setup.rules
     nat = cards & NUMBERS
     k = joker_count(cards)
     size = cards.bit_count()
     table = state.table
+    suit_choice = setup.suit_choice
     if declare is not None and declare not in ("set", "stairs"):
         raise _illegal(
             "choice_invalid",
@@ -1277,7 +1426,8 @@ def _read(state: State, seat: int, cards: CardSet, as_cards: CardSet, declare: s
             raise _bad_as(
                 "'as' is given but no joker is played", "ジョーカーがないのに as があります"
             )
-        if as_cards.bit_count() != k:
+        # With joker_suit_choice a joker in a set of five or more may find no suit left.
+        if as_cards.bit_count() != k and not (suit_choice and as_cards.bit_count() < k):
             raise _bad_as("'as' must give one card per joker", "as はジョーカー1枚につき1枚です")
         if as_cards & nat:
             raise _bad_as(
@@ -1344,17 +1494,39 @@ def _read(state: State, seat: int, cards: CardSet, as_cards: CardSet, declare: s
             raise _bad_as(
                 "a joker in a set stands for the set's rank", "組のジョーカーは組と同じ数字です"
             )
-        return Combo(SET, size, lo, (nat >> (4 * lo)) & 15, k > 0, cards, as_cards, seat)
+        suits = (nat >> (4 * lo)) & 15
+        if suit_choice and k:
+            as_cards = _set_joker_suits(state, lo, suits, k, as_cards)
+        return Combo(SET, size, lo, suits, k > 0, cards, as_cards, seat)
     ranks = _suit_ranks(nat, suit)
+    reach = 1 if rules.joker_beyond_ends else 0
     if as_cards:
-        if as_cards & ~SUIT_MASK[suit]:
+        outside = as_cards & BEYOND_ENDS
+        if outside and not reach:
+            raise _bad_as(
+                "a joker stands below the 3 or above the 2 only under joker_beyond_ends",
+                "3 の下・2 の上にジョーカーを置けるのは joker_beyond_ends のときだけです",
+            )
+        own_ends = (1 << (BELOW_3 + suit)) | (1 << (ABOVE_2 + suit))
+        if as_cards & ~SUIT_MASK[suit] & ~own_ends:
             raise _bad_as(
                 "a joker in stairs stands for a card of the stairs' suit",
                 "階段のジョーカーは階段と同じスートです",
             )
-        full = ranks | _suit_ranks(as_cards, suit)
-        start = (full & -full).bit_length() - 1
-        if full >> start != (1 << size) - 1:
+        full = ranks | _suit_ranks(as_cards & NUMBERS, suit)
+        if outside:
+            # Positions -1 (below 3) … 13 (above 2) as bits 0 … 14.
+            spots = full << 1
+            if outside & _BELOW_3_ANY:
+                spots |= 1
+            if outside >> ABOVE_2:
+                spots |= 1 << 14
+            start = (spots & -spots).bit_length() - 2
+            whole = spots >> (start + 1) == (1 << size) - 1
+        else:
+            start = (full & -full).bit_length() - 1
+            whole = full >> start == (1 << size) - 1
+        if not whole:
             raise _bad_as(
                 "the jokers must complete consecutive ranks",
                 "ジョーカーで連続した数字にしてください",
@@ -1363,7 +1535,11 @@ def _read(state: State, seat: int, cards: CardSet, as_cards: CardSet, declare: s
     if k == 0:
         return Combo(STAIRS, size, lo, 1 << suit, False, cards, 0, seat)
     rev = state.reversed
-    candidates = range(max(0, hi - size + 1), min(lo, 13 - size) + 1)
+    # Weakest positions the run may start at; with joker_beyond_ends a joker may stand at
+    # -1 (below 3) or 13 (above 2).
+    candidates = range(max(-reach, hi - size + 1), min(lo, 13 + reach - size) + 1)
+    if not candidates:
+        raise _invalid("too many cards for stairs", "階段にしては枚数が多すぎます")
     if table is not None and table.kind == STAIRS and table.size == size:
         beating = [a for a in candidates if _run_beats(a, table, rev, rules.stairs_overlap)]
         if state.nlock:
@@ -1371,8 +1547,57 @@ def _read(state: State, seat: int, cards: CardSet, as_cards: CardSet, declare: s
         if beating:
             candidates = range(beating[0], beating[-1] + 1)
     start = candidates[0] if rev else candidates[-1]
-    jpos = _RUN[start][size] & ~ranks
-    return Combo(STAIRS, size, start, 1 << suit, True, cards, _SPREAD[jpos] << suit, seat)
+    as_cards = _run_jokers(start, size, ranks, suit)
+    return Combo(STAIRS, size, start, 1 << suit, True, cards, as_cards, seat)
+
+
+def _run_jokers(start: int, size: int, ranks: int, suit: int) -> CardSet:
+    """What the jokers stand for in the run of ``size`` from position ``start`` (-1 = below
+    3, 13 = above 2) of ``suit`` whose number cards have the rank mask ``ranks``."""
+    spots = ((1 << size) - 1) << (start + 1)  # positions -1 … 13 as bits 0 … 14
+    targets = _SPREAD[(spots >> 1) & 0x1FFF & ~ranks] << suit
+    if spots & 1:
+        targets |= 1 << (BELOW_3 + suit)
+    if spots >> 14:
+        targets |= 1 << (ABOVE_2 + suit)
+    return targets
+
+
+def _set_joker_suits(state: State, rank: int, suits: int, k: int, as_cards: CardSet) -> CardSet:
+    """The suits the ``k`` jokers of a set stand for under joker_suit_choice (rule 13b):
+    ``as_cards`` checked, or when it is not given the engine's reading: the suits a lock
+    requires, else the suits that match the set on the table when the natural cards fit
+    in it (so a lock starts, as lock_counts_joker_suits reads a joker without 'as'), else
+    the lowest free suits in the order ♠ ♥ ♦ ♣.  A joker finding no free suit (a set of
+    five or more) stands for none."""
+    free = 15 & ~suits
+    want = min(k, free.bit_count())
+    if as_cards:
+        if as_cards.bit_count() != want:
+            raise _bad_as(
+                f"'as' gives one suit for each joker that can take one ({want} here)",
+                f"as はスートを取れるジョーカー1枚につき1枚です（ここでは {want} 枚）",
+            )
+        return as_cards
+    table = state.table
+    if state.lock:
+        preferred = state.lock & free
+    elif (
+        table is not None
+        and table.kind == SET
+        and table.rank != JOKER_RANK
+        and not suits & ~table.suits
+    ):
+        preferred = table.suits & free
+    else:
+        preferred = 0
+    chosen = 0
+    for pool in (preferred, free & ~preferred):
+        while pool and chosen.bit_count() < want:
+            low = pool & -pool
+            chosen |= low
+            pool ^= low
+    return chosen << (4 * rank)
 
 
 def _read_family(state: State, seat: int, cards: CardSet) -> Combo | None:
@@ -1518,12 +1743,12 @@ def apply_unchecked(state: State, move: Move, events: list[Event] | None = None)
     as_cards = move.as_cards
     if not nat:
         combo = Combo(SET, cards.bit_count(), JOKER_RANK, 0, True, cards, 0, seat)
-    elif as_cards:
-        # legal_moves gives 'as' only for stairs.
+    elif as_cards and as_cards & ~RANK_MASK[((nat & -nat).bit_length() - 1) >> 2]:
+        # 'as' beyond the weakest natural's rank: stairs (a set's jokers keep its rank).
         low = nat & -nat
         suit = (low.bit_length() - 1) & 3
         allc = nat | as_cards
-        start = ((allc & -allc).bit_length() - 1) >> 2
+        start = -1 if as_cards & _BELOW_3_ANY else ((allc & -allc).bit_length() - 1) >> 2
         combo = Combo(STAIRS, cards.bit_count(), start, 1 << suit, True, cards, as_cards, seat)
     else:
         low = nat & -nat
@@ -1536,7 +1761,7 @@ def apply_unchecked(state: State, move: Move, events: list[Event] | None = None)
                 (nat >> (4 * lo)) & 15,
                 nat != cards,
                 cards,
-                0,
+                as_cards,
                 seat,
             )
         else:

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from . import core, snapshot
-from .cards import CardSet, card_names, parse_card, parse_cards
+from .cards import CardSet, card_names, parse_card, parse_cards, parse_joker_targets
 from .core import PHASE_EXCHANGE, PHASE_OVER, Move, Setup, State, new_game
 from .deal import Deal, deal
 from .errors import InvalidNotation, RecordError
@@ -105,7 +105,9 @@ def _cards(value: object, key: str) -> CardSet:
 
 
 def _as_cards(value: object, key: str) -> CardSet:
-    """What the jokers stand for: ``{"JK": card or [cards]}`` (a bare card or list is accepted)."""
+    """What the jokers stand for: ``{"JK": target or [targets]}`` (a bare target or list is
+    accepted): a number card, or ``-S`` … / ``+S`` … for a joker below the 3 / above the 2 of
+    stairs (``joker_beyond_ends``)."""
     if isinstance(value, dict):
         if set(value) - {"JK"}:
             unknown = sorted(map(str, set(value) - {"JK"}))[0]
@@ -116,7 +118,23 @@ def _as_cards(value: object, key: str) -> CardSet:
         key = f"{key}.JK"
     if isinstance(value, str):
         value = [value]
-    mask = _cards(value, key)
+    if not isinstance(value, list):
+        raise RecordError(
+            "'as' must be a list of cards", key=key, message_ja="'as' はカードのリストです"
+        )
+    for i, item in enumerate(value):
+        try:
+            parse_joker_targets([item])
+        except InvalidNotation as exc:
+            raise RecordError(
+                str(exc), key=f"{key}[{i}]", code="unknown_card", message_ja="不明なカードです"
+            ) from None
+    try:
+        mask = parse_joker_targets(value)
+    except InvalidNotation as exc:
+        raise RecordError(
+            str(exc), key=key, code="unknown_card", message_ja="同じカードが二度あります"
+        ) from None
     if not 1 <= mask.bit_count() <= 2:
         raise RecordError(
             "one or two cards", key=key, message_ja="ジョーカーが表すカードは 1〜2 枚です"

@@ -112,7 +112,7 @@ def from_cards(cards: Iterable[Card]) -> Cards:
     return out
 
 
-def parse_multi_card(text: str) -> Card:
+def parse_multi_card(text: object) -> Card:
     """One card: the one-deck notation (``5H``, ``10S``, ``♠10``) or a joker ``SJ`` / ``BJ``."""
     name = text.strip().upper() if isinstance(text, str) else text
     if isinstance(name, str) and name in _JOKER_NAMES:

@@ -56,6 +56,7 @@ class RuleSet:
     revolution_set_size: int = 4
     revolution_stairs_size: int = 0
     stairs_overlap: bool = True
+    joker_beyond_ends: bool = False
     double_stairs: bool = False
     triple_run: bool = False
     eight_cut: bool = True
@@ -70,6 +71,7 @@ class RuleSet:
     suit_lock: bool = True
     suit_lock_after: int = 1
     lock_counts_joker_suits: bool = False
+    joker_suit_choice: bool = False
     number_lock: bool = False
     number_lock_after: int = 2
     miyako_ochi: bool = True
@@ -265,6 +267,15 @@ SWITCHES: Final[dict[str, Switch]] = {
             _bool,
         ),
         Switch(
+            "joker_beyond_ends",
+            "A joker in stairs may also stand below the 3 or above the 2 (UECda's columns 0 "
+            "and 14): AH 2H JK may be A-2-(above 2), whose weakest card is the A, and JK 3S 4S "
+            "(below 3)-3-4. Such a joker stands for no rank (no 8, no J); 'as' writes it -S … "
+            "(below 3) and +S … (above 2).",
+            "REFERENCE §4.1 rule 13a (supersedes §4.2 D5)",
+            _bool,
+        ),
+        Switch(
             "double_stairs",
             "イーペーコー: two stairs of identical ranks in two suits (number cards only) are a "
             "combination; followed like stairs.",
@@ -355,6 +366,14 @@ SWITCHES: Final[dict[str, Switch]] = {
             "The suits jokers stand for count toward starting a suit lock (given by 'as', or "
             "taken from the table's play); when false a play with a joker never starts one.",
             "REFERENCE §4.1 rule 11 (UECda); §1.1 rule 13 (JDF: false)",
+            _bool,
+        ),
+        Switch(
+            "joker_suit_choice",
+            "With lock_counts_joker_suits: the suit each joker in a set stands for is the "
+            "player's choice, listed as one legal move per suit set ('as'); a led set with a "
+            "joker has those concrete suits, which the next play can match to start a lock.",
+            "REFERENCE §4.1 rule 13b, UE-T07",
             _bool,
         ),
         Switch(

@@ -3,8 +3,8 @@
 Every UECda protocol message is ``int table[8][15]``.  Rows 0–3 are the suits
 ♠ ♥ ♦ ♣ (the engine's suit order ``S H D C``), columns 1–13 the ranks 3 … 2;
 columns 0 and 14 are virtual positions below 3 and above 2, used only for a
-played lone joker.  A cell is 1 for a real card, 2 for the joker standing at
-that position.
+joker (a played lone joker, or one beyond the ends of stairs).  A cell is 1 for a
+real card, 2 for the joker standing at that position.
 
 * A **hand** marks its joker as ``table[4][1] = 2``.
 * A **played lone joker** is a 2 at ``[row][14]`` in normal order or ``[row][0]``
@@ -12,18 +12,26 @@ that position.
 * A **set with the joker** (e.g. a quintuple ``9S 9H 9D 9C JK``) whose joker stands
   for no particular suit sets ``table[4][rank] = 2``; with a known suit (``as``)
   the 2 is in that suit's row.
-* A joker **in stairs** is a 2 in the stairs' row at the rank it stands for.
+* A joker **in stairs** is a 2 in the stairs' row at the rank it stands for; under
+  ``joker_beyond_ends`` (REFERENCE §4.1 rule 13a) also at column 0 (below the 3,
+  ``as`` ``-S`` …) or 14 (above the 2, ``+S`` …).  A 2 at column 0 or 14 is read as
+  such a joker when the table holds number cards, as a lone joker otherwise.
 
 Rows 5 and 6 carry the game state (row 5: exchange phase, cards to give back,
 your turn, whose turn, table empty, 11-back, revolution, lock; row 6: card counts,
 titles, seating); :func:`state_rows` fills them from a :class:`State`.
 
->>> from games.engine.cards import parse_cards, format_cards
+>>> from games.engine.cards import card_names, format_cards, parse_cards, parse_joker_targets
 >>> t = cards_to_table(parse_cards("5H 7H JK"), as_cards=parse_cards("6H"))
 >>> t[1][3], t[1][4], t[1][5]
 (1, 2, 1)
 >>> format_cards(table_to_cards(t)[0]), format_cards(table_to_cards(t)[1])
 ('5H 7H JK', '6H')
+>>> t = cards_to_table(parse_cards("AH 2H JK"), as_cards=parse_joker_targets("+H"))
+>>> t[1][12], t[1][13], t[1][14]
+(1, 1, 2)
+>>> card_names(table_to_cards(t)[1])
+['+H']
 """
 
 from __future__ import annotations
@@ -31,7 +39,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final
 
-from .cards import JOKER, JOKERS, NUMBERS, CardSet
+from .cards import ABOVE_2, BELOW_3, JOKER, JOKERS, NUMBERS, CardSet
 from .core import PHASE_EXCHANGE, PHASE_PLAY, TITLES, State
 from .errors import EngineError
 
@@ -79,7 +87,12 @@ def cards_to_table(
         table[JOKER_ROW][1] = 2
     elif as_cards:
         card = (as_cards & -as_cards).bit_length() - 1
-        table[card & 3][(card >> 2) + 1] = 2
+        if card >= ABOVE_2:
+            table[card - ABOVE_2][COLUMNS - 1] = 2
+        elif card >= BELOW_3:
+            table[card - BELOW_3][0] = 2
+        else:
+            table[card & 3][(card >> 2) + 1] = 2
     elif not nat:
         table[0][0 if reversed_order else 14] = 2
     else:
@@ -94,6 +107,7 @@ def table_to_cards(table: Sequence[Sequence[int]]) -> tuple[CardSet, CardSet]:
         raise _bad(f"expected at least 5 rows of {COLUMNS} cells")
     cards = 0
     as_cards = 0
+    beyond = 0
     jokers = 0
     for row in range(4):
         for col in range(COLUMNS):
@@ -108,7 +122,11 @@ def table_to_cards(table: Sequence[Sequence[int]]) -> tuple[CardSet, CardSet]:
                 cards |= 1 << ((col - 1) * 4 + row)
             else:
                 jokers += 1
-                if col not in (0, 14):
+                if col == 0:
+                    beyond = 1 << (BELOW_3 + row)
+                elif col == COLUMNS - 1:
+                    beyond = 1 << (ABOVE_2 + row)
+                else:
                     as_cards |= 1 << ((col - 1) * 4 + row)
     for col in range(COLUMNS):
         value = table[JOKER_ROW][col]
@@ -120,6 +138,9 @@ def table_to_cards(table: Sequence[Sequence[int]]) -> tuple[CardSet, CardSet]:
         raise _bad("UECda has one joker")
     if jokers:
         cards |= 1 << JOKER
+    if cards & NUMBERS:
+        # Beside number cards a joker at column 0 or 14 stands beyond the ends of stairs.
+        as_cards |= beyond
     return cards, as_cards
 
 

@@ -2,15 +2,17 @@
 
 It knows nothing of the core's generator: it builds candidate moves from card
 subsets (every annotation that could make one fully specified: ``as`` for jokers
-in stairs, ``declare``, 11-back ``choice``, ``respond`` for other seats, the
-instant-win declaration) and keeps those :func:`apply` accepts.
+in stairs, beyond the 3 and the 2 included, and for the suits of jokers in sets,
+``declare``, 11-back ``choice``, ``respond`` for other seats, the instant-win
+declaration) and keeps those :func:`apply` accepts.
 """
 
 from __future__ import annotations
 
 from itertools import combinations
 
-from games.engine import JOKERS, NUMBERS, STAIRS, EngineError, Move, State, apply
+from games.engine import JOKERS, NUMBERS, RANK_MASK, STAIRS, EngineError, Move, State, apply
+from games.engine.cards import ABOVE_2, BELOW_3
 
 MoveKey = tuple[int, int, int, str | None, str | None, bool]
 """(seat, cards, as_cards, declare, choice, respond) — the fully specified form."""
@@ -25,10 +27,15 @@ def _rank_set(nat: int) -> set[int]:
     return {c >> 2 for c in range(52) if nat >> c & 1}
 
 
+def _suits(nat: int) -> set[int]:
+    return {c & 3 for c in range(52) if nat >> c & 1}
+
+
 def candidates(state: State, seat: int, hand: int, max_size: int = 6) -> list[Move]:
     """Every subset of ``hand`` (jokers taken lowest first), each with every annotation
-    that could make it fully specified: as-assignments for jokers in stairs, and
-    declarations for one card plus two jokers."""
+    that could make it fully specified: as-assignments for jokers in stairs (positions
+    beyond the 3 and the 2 too) and in sets (the suits), and declarations for one card
+    plus two jokers."""
     naturals = [1 << c for c in range(52) if hand >> c & 1]
     jokers = [1 << c for c in (52, 53) if hand >> c & 1]
     out: list[Move] = []
@@ -45,6 +52,7 @@ def candidates(state: State, seat: int, hand: int, max_size: int = 6) -> list[Mo
                     suit = _suit_of_all(nat)
                     if suit is not None and size >= 3:
                         free = [1 << (r * 4 + suit) for r in range(13) if r not in _rank_set(nat)]
+                        free += [1 << (BELOW_3 + suit), 1 << (ABOVE_2 + suit)]
                         for as_combo in combinations(free, k):
                             as_cards = sum(as_combo)
                             out.append(Move(seat, cards, as_cards=as_cards))
@@ -52,6 +60,16 @@ def candidates(state: State, seat: int, hand: int, max_size: int = 6) -> list[Mo
                                 out.append(Move(seat, cards, as_cards=as_cards, declare="stairs"))
                     if n_nat == 1 and k == 2:
                         out.append(Move(seat, cards, declare="set"))
+                    ranks = _rank_set(nat)
+                    if len(ranks) == 1:
+                        rank = ranks.pop()
+                        free = [1 << (rank * 4 + s) for s in range(4) if s not in _suits(nat)]
+                        for j in range(1, k + 1):
+                            for as_combo in combinations(free, j):
+                                as_cards = sum(as_combo)
+                                out.append(Move(seat, cards, as_cards=as_cards))
+                                if n_nat == 1 and k == 2:
+                                    out.append(Move(seat, cards, as_cards=as_cards, declare="set"))
     return out
 
 
@@ -68,15 +86,26 @@ def _canonical(state: State, move: Move) -> bool:
     nat = move.cards & NUMBERS
     k = (move.cards & JOKERS).bit_count()
     stairs_capable = k and _suit_of_all(nat) is not None and move.cards.bit_count() >= 3
-    set_capable = len(_rank_set(nat)) == 1
+    ranks = _rank_set(nat)
+    set_capable = len(ranks) == 1
+    rules = state.rules
+    # A set's jokers carry their suits exactly when joker_suit_choice is in force and a
+    # suit is left for them (rule 13b).
+    suit_choice = rules.joker_suit_choice and rules.lock_counts_joker_suits and rules.suit_lock
+    set_as = set_capable and not move.as_cards & ~RANK_MASK[min(ranks, default=0)]
+    set_form = set_as and bool(move.as_cards) == (suit_choice and k > 0 and len(_suits(nat)) < 4)
     if stairs_capable and set_capable:  # one card plus two jokers
-        if state.rules.one_card_two_jokers == "set":
-            return move.declare is None and not move.as_cards  # always a set
+        if rules.one_card_two_jokers == "set":
+            return move.declare is None and set_form  # always a set
         table = state.table
-        if table is None:
-            return move.declare is not None  # a lead needs the declaration
+        if table is None:  # a lead needs the declaration
+            return move.declare == "stairs" or (move.declare == "set" and set_form)
         # when following, the table's kind decides; legal_moves omits the declaration
-        return move.declare is None and bool(move.as_cards) == (table.kind == STAIRS)
+        if table.kind == STAIRS:
+            return move.declare is None and bool(move.as_cards)
+        return move.declare is None and set_form
+    if set_capable and k:
+        return set_form
     # the unannotated form of an annotated stairs move is not canonical
     return not (stairs_capable and not move.as_cards)
 

@@ -23,8 +23,8 @@ from games.engine import (
     legal_moves,
     new_game,
     observe,
-    parse_cards,
 )
+from games.engine.cards import parse_joker_targets
 from games.engine.record import export_record, load_record, replay
 from games.engine.rules import GEKIJO, LOCAL, UECDA
 
@@ -38,10 +38,20 @@ VARIANTS = [
     JDF.with_overrides(revolution_set_size=5, miyako_ochi=False),
     JDF.with_overrides(suit_lock=False, eight_cut=False, spade_three_return=False),
 ]
+# UECda with REFERENCE §4.1 rules 13a and 13b (the future uecda@2), and both readings with
+# two jokers, a number lock and one card plus two jokers always a set.
+UECDA_RULE_13 = UECDA.with_overrides(joker_beyond_ends=True, joker_suit_choice=True)
 PRESET_VARIANTS = [
     GEKIJO,
     LOCAL,
     UECDA,
+    UECDA_RULE_13,
+    JDF.with_overrides(
+        joker_beyond_ends=True, joker_suit_choice=True, lock_counts_joker_suits=True
+    ),
+    LOCAL.with_overrides(
+        joker_beyond_ends=True, joker_suit_choice=True, lock_counts_joker_suits=True
+    ),
     GEKIJO.with_overrides(eleven_back="toggle", spade_three_return=True, suit_lock=True),
     GEKIJO.with_overrides(joker_single_only=False, jokers=2, stairs_overlap=True),
     LOCAL.with_overrides(number_lock_after=1, one_card_two_jokers="declare"),
@@ -49,7 +59,7 @@ PRESET_VARIANTS = [
     JDF.with_overrides(pass_on_lead=True, lock_counts_joker_suits=True, foul_finishes="joker"),
 ]
 ALL_VARIANTS = VARIANTS + PRESET_VARIANTS
-PRESETS_ALL = [JDF, GEKIJO, LOCAL, UECDA]
+PRESETS_ALL = [JDF, GEKIJO, LOCAL, UECDA, UECDA_RULE_13]
 
 
 def check_conservation(state: State) -> None:
@@ -230,6 +240,34 @@ def test_oracle_on_dense_hands(hand, table):
         assert legal_keys(list(legal_moves(state))) == oracle_keys(state)
 
 
+@pytest.mark.parametrize(
+    ("hand", "table"),
+    [
+        ("3S 4S 5S AS 2S JK", None),
+        ("3H 4H 5H 6H 7H JK", None),
+        ("AH 2H JK 3H 4H", "JD QD KD"),
+        ("3S 4S JK 7S", "5D 6D 7D"),
+        ("2H 2D JK 3S 4S", "AS AH"),
+        ("9S 9H 9D JK", "7S 7H 7C"),
+    ],
+)
+@pytest.mark.parametrize("revolution", [False, True])
+def test_oracle_on_dense_hands_with_one_joker(hand, table, revolution):
+    """UECda with and without rules 13a and 13b, in both orders."""
+    for rules in (UECDA, UECDA_RULE_13):
+        opener = "TS TH TD TC " if revolution else ""
+        hands = [opener + (table or "QC"), hand, "9C", "KC", "KH"]
+        state = new_game(rules, hands, leader=0)
+        if revolution:
+            state, _ = apply(state, Move.play(0, "TS TH TD TC"))
+            for seat in (1, 2, 3, 4):
+                state, _ = apply(state, Move.pass_turn(seat))
+        # Seat 0 plays the table, or passes on the empty table (pass_on_lead).
+        state, _ = apply(state, Move.play(0, table) if table else Move.pass_turn(0))
+        assert state.turn == 1
+        assert legal_keys(list(legal_moves(state))) == oracle_keys(state)
+
+
 @settings(max_examples=600)
 @given(small_states())
 def test_legal_moves_agree_with_the_brute_force_oracle(state):
@@ -263,7 +301,7 @@ def _normal(state: State) -> State:
     st.integers(0, 4),
     st.integers(0, 2**54 - 1),
     st.booleans(),
-    st.integers(0, 2**54 - 1),
+    st.integers(0, 2**62 - 1),
     st.sampled_from([None, "set", "stairs", "x", "instant_win"]),
     st.sampled_from([None, None, "up", "down", "sideways"]),
     st.booleans(),
@@ -277,7 +315,8 @@ def test_random_moves_are_accepted_only_if_legal(
     hand = state.hands[seat] if rng.random() < 0.8 else cards
     keep = 1.0 if declare == "instant_win" else 0.4
     cards = sum(1 << c for c in range(54) if hand >> c & 1 and rng.random() < keep)
-    as_cards = as_bits & parse_cards("4S 5S 6S 7S 8S 9S TS 4D 5D 6D") if rng.random() < 0.3 else 0
+    targets = parse_joker_targets("4S 5S 6S 7S 8S 9S TS 4D 5D 6D -S +S -D +D")
+    as_cards = as_bits & targets if rng.random() < 0.3 else 0
     move = Move(
         seat,
         0 if is_pass else cards,

@@ -7,6 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from games.engine import EngineError, new_game, parse_cards
+from games.engine.cards import parse_joker_targets
 from games.engine.rules import UECDA
 from games.engine.uecda import (
     cards_to_table,
@@ -72,6 +73,27 @@ def test_round_trip_of_stairs_with_the_joker(start, suit, length, data):
     as_cards = 1 << (joker_at * 4 + suit)
     table = cards_to_table(nat | 1 << 52, as_cards=as_cards)
     assert table_to_cards(table) == (nat | 1 << 52, as_cards)
+
+
+@pytest.mark.parametrize(
+    ("cards", "beyond", "cell"),
+    [("AH 2H JK", "+H", (1, 14)), ("JK 3S 4S", "-S", (0, 0)), ("JK 3C 4C 5C", "-C", (3, 0))],
+)
+def test_a_joker_beyond_the_ends_of_stairs_is_at_column_0_or_14(cards, beyond, cell):
+    # REFERENCE §4.1 rule 13a: columns 0 and 14 are the joker's positions below 3 and above 2.
+    as_cards = parse_joker_targets(beyond)
+    table = cards_to_table(parse_cards(cards), as_cards=as_cards)
+    row, col = cell
+    assert table[row][col] == 2
+    assert sum(v == 2 for r in table for v in r) == 1
+    assert table_to_cards(table) == (parse_cards(cards), as_cards)
+
+
+def test_a_sets_joker_with_a_suit_is_in_that_suits_row():
+    # REFERENCE §4.1 rule 13b: 2H JK standing for 2S.
+    table = cards_to_table(parse_cards("2H JK"), as_cards=parse_cards("2S"))
+    assert table[1][13] == 1 and table[0][13] == 2 and table[4][13] == 0
+    assert table_to_cards(table) == (parse_cards("2H JK"), parse_cards("2S"))
 
 
 def test_state_rows_in_a_message():
