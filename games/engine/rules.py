@@ -22,6 +22,7 @@ from typing import Any, Final
 
 from .cards import JOKERS, NUMBERS, format_card, parse_card
 from .errors import InvalidNotation, RulesError
+from .family import find_ruleset
 
 SwitchValue = bool | int | str | tuple[str, ...]
 
@@ -508,27 +509,20 @@ UECDA: Final = RuleSet(
 )
 
 PRESETS: Final[Mapping[str, RuleSet]] = {r.key: r for r in (JDF, GEKIJO, LOCAL, UECDA)}
-_LATEST: Final[dict[str, str]] = {r.id: r.key for r in PRESETS.values()}
 
 
-def find_ruleset(name: str) -> RuleSet:
-    """Resolve ``"jdf"`` (latest version) or ``"jdf@1"``; raises :class:`RulesError`."""
-    if not isinstance(name, str):
-        raise RulesError(f"ruleset name must be a string, got {name!r}")
-    key = name.strip().lower()
-    if "@" not in key:
-        key = _LATEST.get(key, key + "@?")
-    ruleset = PRESETS.get(key)
-    if ruleset is None:
-        known = ", ".join(sorted(PRESETS))
-        raise RulesError(f"unknown ruleset {name!r} (known: {known})")
-    return ruleset
+def _preset(name: str) -> RuleSet:
+    """A 大富豪 preset by name, through the registry of every family (``find_ruleset``)."""
+    found = find_ruleset(name)
+    if not isinstance(found, RuleSet):
+        raise RulesError(f"{name!r} is not a 大富豪 ruleset")
+    return found
 
 
 def ruleset_from_record(value: object) -> RuleSet:
     """The ruleset named by a record's ``rules`` value (a name or ``{"preset", "overrides"}``)."""
     if isinstance(value, str):
-        return find_ruleset(value)
+        return _preset(value)
     if isinstance(value, dict):
         unknown = set(value) - {"preset", "overrides"}
         if unknown:
@@ -539,5 +533,5 @@ def ruleset_from_record(value: object) -> RuleSet:
         overrides = value.get("overrides", {})
         if not isinstance(overrides, dict):
             raise RulesError("rules.overrides must be an object")
-        return find_ruleset(preset).with_overrides(**{str(k): v for k, v in overrides.items()})
+        return _preset(preset).with_overrides(**{str(k): v for k, v in overrides.items()})
     raise RulesError(f"rules must be a name or an object, got {value!r}")
