@@ -67,8 +67,8 @@ from games.models import (
 from games.state import (
     BadMove,
     QuickError,
-    canonical,
     effective_actions,
+    family_for,
     fingerprint,
     forfeit_placings,
     initial_state,
@@ -587,11 +587,12 @@ def _submit_locked(game: Game | int, move: object, seq: int, actor: AnyUser) -> 
         require_game_writer(actor, game)
         parsed: EngineMove | None = None
         bad: BadMove | None = None
+        family = family_for(game)
         try:
-            parsed = parse_move(game, move)
+            parsed = parse_move(game, move, family)
         except BadMove as error:
             bad = error
-        payload = canonical(game, parsed) if parsed is not None else move
+        payload = family.move_to_json(parsed) if parsed is not None else move
         print_ = fingerprint(payload)
         next_seq = game.last_seq + 1
         if seq < next_seq:

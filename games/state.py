@@ -53,11 +53,12 @@ def family_for(game: Game) -> Family:
     return family_of(rules_for_game(game))
 
 
-def parse_move(game: Game, payload: object) -> Any:
+def parse_move(game: Game, payload: object, family: Family | None = None) -> Any:
     """The family's move from a record-format move object (a 大富豪 play, pass or `give`);
-    a play with `respond: true` is an out-of-turn action, judged as such by the engine."""
+    a play with `respond: true` is an out-of-turn action, judged as such by the engine.
+    `family`: the game's (`family_for`), when the caller already has it."""
     try:
-        return family_for(game).move_from_json(payload, "move", game.seats)
+        return (family or family_for(game)).move_from_json(payload, "move", game.seats)
     except RecordError as error:
         code = error.code if error.code in _FORM_CODES else "bad_payload"
         raise BadMove(code, error.message_en, error.message_ja) from None
@@ -79,10 +80,11 @@ def rules_for_game(game: Game) -> RuleSet:
     return rules.with_overrides(**game.ruleset_overrides) if game.ruleset_overrides else rules
 
 
-def initial_state(game: Game) -> Any:
+def initial_state(game: Game, rules: RuleSet | None = None) -> Any:
+    """The game's state before its first action (`rules`: the game's, when already known)."""
     hands: list[list[str] | None] = list(game.hands) or [None] * game.seats
     unknown = any(h is None for h in hands)
-    rules = rules_for_game(game)
+    rules = rules or rules_for_game(game)
     return family_of(rules).new_game(
         rules,
         hands=hands,
@@ -115,8 +117,10 @@ def rebuild(game: Game, rows: Sequence[MoveRow] | None = None) -> Any:
     one, so the next move never replays the log), else by replaying the log (`rows`, fetched
     when not given).
     """
-    start = initial_state(game)
-    family = family_for(game)
+    # The ruleset once per rebuild, not once per replayed row.
+    rules = rules_for_game(game)
+    family = family_of(rules)
+    start = initial_state(game, rules)
     if rows is None and game.state_snapshot is not None and game.snapshot_version == game.version:
         try:
             return family.restore(start.setup, game.state_snapshot)
@@ -126,7 +130,7 @@ def rebuild(game: Game, rows: Sequence[MoveRow] | None = None) -> Any:
         rows = list(game.moves.order_by("seq"))
     state = start
     for row in effective_actions(rows):
-        state, _ = family.apply(state, parse_move(game, row.payload))
+        state, _ = family.apply(state, parse_move(game, row.payload, family))
     return state
 
 
