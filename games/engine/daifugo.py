@@ -62,9 +62,10 @@ class DaifugoRecord:
         return (*self.exchange, *self.moves)
 
     def sections(self) -> tuple[tuple[str, tuple[Move, ...]], ...]:
-        """The replay output's verdict lists: ``exchange`` (when the record has one), ``moves``."""
+        """The record's action lists in the order they are played: ``exchange`` (when the record
+        has one), then ``moves``; each gets its verdict list in the replay output."""
         if self.exchange:
-            return (("moves", self.moves), ("exchange", self.exchange))
+            return (("exchange", self.exchange), ("moves", self.moves))
         return (("moves", self.moves),)
 
 

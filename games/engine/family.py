@@ -131,7 +131,8 @@ class GameRecord(Protocol):
     @property
     def rules(self) -> Any: ...
     def sections(self) -> Sequence[tuple[str, Sequence[Any]]]:
-        """The record's action lists by name (``moves``; 大富豪 adds ``exchange``)."""
+        """The record's action lists by name, in the order they are played (``moves``; 大富豪
+        has ``exchange`` first)."""
 
     def initial_state(self) -> Any: ...
 

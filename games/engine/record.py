@@ -9,7 +9,7 @@ console behaves.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
@@ -122,20 +122,12 @@ def replay(record: GameRecord | str | bytes | Mapping[str, object]) -> Replay:
     state = loaded.initial_state()
     result = Replay(loaded, state)
     sections = loaded.sections()
-    for name, _ in sections:
+    for name, actions in sections:
         result.verdicts[name] = []
-    for name, actions in _in_play_order(sections):
         for i, action in enumerate(actions):
             state = _judge(family, state, action, i, result.verdicts[name])
     result.state = state
     return result
-
-
-def _in_play_order(
-    sections: Sequence[tuple[str, Sequence[Any]]],
-) -> list[tuple[str, Sequence[Any]]]:
-    # The exchange comes before the first move, whatever order the output lists them in.
-    return sorted(sections, key=lambda s: s[0] != "exchange")
 
 
 def _judge(family: Family, state: Any, action: Any, index: int, out: list[Verdict]) -> Any:
