@@ -336,7 +336,9 @@ class RulingErrorSerializer(serializers.Serializer[Any]):
 class PlacingRowSerializer(serializers.Serializer[Any]):
     """One seat's place in a game's result, as every result the API shows has it."""
 
-    seat = serializers.IntegerField(help_text="0-based engine seat (table position − 1).")
+    seat = serializers.IntegerField(
+        help_text="0-based engine seat: the game's `seating` says which table position plays it."
+    )
     place = serializers.IntegerField()
     title = serializers.CharField(allow_blank=True)
     foul = serializers.BooleanField()

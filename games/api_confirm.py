@@ -33,7 +33,8 @@ class ConfirmRequestSerializer(serializers.Serializer[Any]):
         min_value=0,
         max_value=4,
         required=False,
-        help_text="A player's confirmation: their 0-based engine seat (table position − 1). "
+        help_text="A player's confirmation: their 0-based engine seat in this game (its "
+        "`seating` says which table position plays it). "
         "Omit (with pin) for an official's confirmation with their own account.",
     )
     pin = serializers.RegexField(

@@ -52,6 +52,7 @@ from games.api import (
 from games.auth import DeviceTokenAuthentication, require_management_scope, require_scope
 from games.models import LATEST_FIRST, Game, GameResult, Move
 from games.public import seat_names
+from games.seating import position_at, positions_of
 from scoring.standings import result_is_provisional
 from tournaments import services as tournament_services
 from tournaments.models import Penalty, Seat, Table
@@ -130,6 +131,12 @@ class GameSummarySerializer(serializers.Serializer[Any]):
     mode = serializers.ChoiceField(choices=Game.Mode.choices)
     status = serializers.ChoiceField(choices=Game.Status.choices)
     seats = serializers.IntegerField()
+    seating = serializers.ListField(
+        child=serializers.IntegerField(),
+        help_text="The table position (1-based, as in `seats`) whose player plays each engine "
+        "seat of this game: [1, 2, 3, 4] as drawn; another order after a seat change (UECda "
+        "席替え), drawn from the round's seed (docs/formats.md).",
+    )
     version = serializers.IntegerField(
         help_text="Changes with every write to the game: send it with a void or a forfeit."
     )
@@ -156,11 +163,24 @@ class NextGameSerializer(serializers.Serializer[Any]):
     set_number = serializers.IntegerField()
     game_number = serializers.IntegerField()
     attempt = serializers.IntegerField()
+    seating = serializers.ListField(
+        child=serializers.IntegerField(),
+        help_text="The table position whose player will play each engine seat of that game "
+        "(an open table's `leader` is one of these seats).",
+    )
+    seat_change = serializers.BooleanField(
+        help_text="The game starts a new seating (UECda 席替え): the players move first."
+    )
+    title_reset = serializers.BooleanField(
+        help_text="The game starts a new title cycle (UECda 階級リセット): no titles, no exchange."
+    )
 
 
 class SeatRowSerializer(serializers.Serializer[Any]):
-    seat = serializers.IntegerField()
-    position = serializers.IntegerField()
+    seat = serializers.IntegerField(
+        help_text="The engine seat (0-based, turn order) this player plays in the current game."
+    )
+    position = serializers.IntegerField(help_text="The table position the draw gave (1-based).")
     entry_number = serializers.IntegerField()
     player = serializers.CharField()
 
@@ -377,19 +397,23 @@ def game_write(
     return _call(lambda: act(game, body.validated_data))
 
 
-def _seat_rows(table_id: int) -> list[dict[str, Any]]:
-    return sorted(seat_names(table_id), key=lambda s: s["position"])
+def _seat_rows(table_id: int, game: Game | None = None) -> list[dict[str, Any]]:
+    """The table's seats in engine-seat order of `game` (its seating), else as drawn."""
+    return seat_names(table_id, game)
 
 
-def _result_rows(game: Game, names: dict[int, dict[str, Any]]) -> list[dict[str, Any]]:
+def _result_rows(game: Game, by_position: dict[int, dict[str, Any]]) -> list[dict[str, Any]]:
     if game.status not in (Game.Status.FINISHED, Game.Status.CONFIRMED):
         return []  # never anything of a game in play (nor of a void one)
     rows: list[GameResult] = sorted(game.results.all(), key=lambda r: r.place)
+    positions = positions_of(game)
     return [
         {
             "seat": r.seat,
             "entry_number": r.entry.number,
-            "player": names.get(r.seat, {}).get("player", r.entry.player.display_name),
+            "player": by_position.get(positions[r.seat], {}).get(
+                "player", r.entry.player.display_name
+            ),
             "place": r.place,
             "title": r.title,
             "foul": r.foul,
@@ -401,11 +425,14 @@ def _result_rows(game: Game, names: dict[int, dict[str, Any]]) -> list[dict[str,
     ]
 
 
-def game_summary(game: Game, names: dict[int, dict[str, Any]] | None = None) -> dict[str, Any]:
-    """A game as the API shows it: numbers, status, and the result once it has ended — never
-    a hand, a deal or the blind."""
-    if names is None:
-        names = {s["seat"]: s for s in seat_names(game.table_id)}
+def game_summary(
+    game: Game, by_position: dict[int, dict[str, Any]] | None = None
+) -> dict[str, Any]:
+    """A game as the API shows it: numbers, status, its seating, and the result once it has
+    ended — never a hand, a deal or the blind. `by_position`: the table's seat rows by table
+    position, when the caller has them."""
+    if by_position is None:
+        by_position = {s["position"]: s for s in seat_names(game.table_id)}
     return {
         "id": game.pk,
         "table": game.table_id,
@@ -415,6 +442,7 @@ def game_summary(game: Game, names: dict[int, dict[str, Any]] | None = None) -> 
         "mode": game.mode,
         "status": game.status,
         "seats": game.seats,
+        "seating": list(positions_of(game)),
         "version": game.version,
         "last_seq": game.last_seq,
         "next_seq": game.last_seq + 1,
@@ -424,7 +452,7 @@ def game_summary(game: Game, names: dict[int, dict[str, Any]] | None = None) -> 
         "provisional": result_is_provisional(game),
         "void_reason": game.void_reason,
         "redeal": game.redeal,
-        "results": _result_rows(game, names),
+        "results": _result_rows(game, by_position),
     }
 
 
@@ -489,17 +517,27 @@ class TableGamesView(TableAPIView):
         once a game has ended — never a hand) and what starting a game would start now.
         Whoever may see the table may read it (as its public live page)."""
         table = get_object_or_404(visible_tables(request.user), pk=table_id)
-        seats = _seat_rows(table.pk)
-        names = {s["seat"]: s for s in seats}
         games = list(
             table.games.prefetch_related(
                 Prefetch("results", GameResult.objects.select_related("entry__player"))
             ).order_by("set_number", "game_number", "attempt")
         )
         latest = table.games.order_by(*LATEST_FIRST).values_list("pk", flat=True).first()
-        summaries = [game_summary(g, names) for g in games]
+        seats = _seat_rows(table.pk, next((g for g in games if g.pk == latest), None))
+        by_position = {s["position"]: s for s in seats}
+        summaries = [game_summary(g, by_position) for g in games]
         current = next((s for s in summaries if s["id"] == latest), None)
-        next_game, blocker = services.next_game_fields(table)
+        numbers, blocker = services.next_game_fields(table)
+        next_game: dict[str, Any] | None = None if numbers is None else dict(numbers)
+        if next_game is not None:
+            # A device announces a seat change before it starts the game, and names an open
+            # table's leader by the new game's seats.
+            opening = services.game_opening(table, services.NextGame(**next_game))
+            next_game |= {
+                "seating": list(opening.seating),
+                "seat_change": opening.seat_change,
+                "title_reset": opening.title_reset,
+            }
         if blocker is not None and blocker["code"] == "game_in_play" and latest is not None:
             blocker["game_id"] = latest
         return Response(
@@ -885,8 +923,10 @@ class GamePenaltiesView(TableAPIView):
         at once."""
 
         def give(game: Game, data: dict[str, Any]) -> Response:
+            # No table position is 0: a seat the game does not have finds nobody.
+            position = position_at(game, data["seat"]) or 0
             seat = (
-                Seat.objects.filter(table_id=game.table_id, position=data["seat"] + 1)
+                Seat.objects.filter(table_id=game.table_id, position=position)
                 .select_related("entry__tournament")
                 .first()
             )

@@ -51,6 +51,11 @@ class Game(models.Model):
     blind = models.JSONField(null=True, blank=True)
     # Titles from the previous game of the set, per seat (None: first game, no exchange).
     titles = models.JSONField(null=True, blank=True)
+    # Who sits at each engine seat: the table position (`Seat.position`, 1-based) whose
+    # player plays engine seat i, e.g. [3, 1, 4, 2]. Positions rather than entries, so a
+    # substitute who takes a seat mid-round plays on in it. None: engine seat i is position
+    # i + 1 (games started before seat changes existed); read it through games.seating.
+    seating = models.JSONField(null=True, blank=True)
     leader = models.PositiveSmallIntegerField(null=True, blank=True)
     status = models.CharField(max_length=20, choices=Status.choices, default=Status.IN_PLAY)
     # The highest seq written; the next move must carry last_seq + 1 (checked under row lock).

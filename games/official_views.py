@@ -36,6 +36,7 @@ from config.language import in_active_language
 from games import services
 from games.display import TITLE_LABELS
 from games.models import LATEST_FIRST, Game, GameResult, RejectedSubmission
+from games.seating import by_engine_seat
 from games.state import rebuild
 from tournaments import services as tournament_services
 from tournaments.models import AuditEntry, Entry, Official, Penalty, Round, Seat, Tournament
@@ -196,11 +197,12 @@ class SeatRow:
 
 
 def _seats(game: Game) -> list[SeatRow]:
+    """The game's players in engine-seat order, as its seating seats them."""
+    rows = Seat.objects.filter(table_id=game.table_id).select_related("entry__player")
     return [
-        SeatRow(s.position - 1, s.position, s.entry.player.display_name, s.entry.number, s.entry_id)
-        for s in Seat.objects.filter(table_id=game.table_id)
-        .select_related("entry__player")
-        .order_by("position")
+        # Numbered as the player sits in this game (engine seat + 1), as the console numbers.
+        SeatRow(seat, seat + 1, s.entry.player.display_name, s.entry.number, s.entry_id)
+        for seat, s in by_engine_seat(game, list(rows))
     ]
 
 

@@ -11,6 +11,7 @@ from typing import Any
 
 from games.engine import observe
 from games.models import LATEST_FIRST, Game, Move
+from games.seating import positions_of
 from games.state import rebuild
 from tournaments.models import Seat
 
@@ -49,14 +50,27 @@ def public_move(row: Move, over: bool) -> dict[str, Any]:
     }
 
 
-def seat_names(table_id: int) -> list[dict[str, Any]]:
+def seat_names(table_id: int, game: Game | None = None) -> list[dict[str, Any]]:
+    """Who plays each engine seat of `game` (`seat`), from which table position, in seat
+    order; without a game, the table as drawn (engine seat = position − 1)."""
     # Plain rows: every new version of a live table renders this.
     seats = Seat.objects.filter(table_id=table_id).order_by("position")
-    return [
-        {"seat": position - 1, "position": position, "entry_number": number, "player": name}
+    by_position = {
+        position: (number, name)
         for position, number, name in seats.values_list(
             "position", "entry__number", "entry__player__display_name"
         )
+    }
+    positions = positions_of(game) if game is not None else sorted(by_position)
+    return [
+        {
+            "seat": seat,
+            "position": position,
+            "entry_number": by_position[position][0],
+            "player": by_position[position][1],
+        }
+        for seat, position in enumerate(positions)
+        if position in by_position
     ]
 
 
@@ -72,6 +86,7 @@ def live_game(game: Game, recent: int = 12) -> dict[str, Any]:
         "game_number": game.game_number,
         "mode": game.mode,
         "status": game.status,
+        "seating": list(positions_of(game)),
         "version": game.version,
         "last_seq": game.last_seq,
     }
@@ -96,10 +111,11 @@ def live_game(game: Game, recent: int = 12) -> dict[str, Any]:
 
 
 def live_table(table_id: int) -> dict[str, Any]:
-    """The public view of a table: seats and its current (latest) game."""
+    """The public view of a table: its seats as the current (latest) game seats them, and
+    that game."""
     game = Game.objects.filter(table_id=table_id).order_by(*LATEST_FIRST).first()
     return {
         "table": table_id,
-        "seats": seat_names(table_id),
+        "seats": seat_names(table_id, game),
         "game": None if game is None else live_game(game),
     }

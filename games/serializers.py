@@ -85,6 +85,11 @@ class LiveGameSerializer(serializers.Serializer[Any]):
     game_number = serializers.IntegerField()
     mode = serializers.ChoiceField(choices=Game.Mode.choices)
     status = serializers.ChoiceField(choices=Game.Status.choices)
+    seating = serializers.ListField(
+        child=serializers.IntegerField(),
+        help_text="The table position (1-based) whose player plays each engine seat: "
+        "[1, 2, 3, 4] as drawn, another order after a seat change (UECda 席替え).",
+    )
     version = serializers.IntegerField()
     last_seq = serializers.IntegerField()
     state = serializers.JSONField(
@@ -95,8 +100,10 @@ class LiveGameSerializer(serializers.Serializer[Any]):
 
 
 class LiveSeatSerializer(serializers.Serializer[Any]):
-    seat = serializers.IntegerField()
-    position = serializers.IntegerField()
+    seat = serializers.IntegerField(
+        help_text="The engine seat (0-based, turn order) this player plays in the current game."
+    )
+    position = serializers.IntegerField(help_text="The table position the draw gave (1-based).")
     entry_number = serializers.IntegerField()
     player = serializers.CharField()
 

@@ -46,6 +46,7 @@ from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
 
 from games import live, refusals
+from games import seating as seating_module
 from games.engine import (
     EngineError,
     IllegalMove,
@@ -374,8 +375,12 @@ def next_game_fields(table: Table) -> tuple[dict[str, int] | None, dict[str, Any
     }
 
 
-def _titles_before(table: Table, set_number: int, game_number: int, seats: int) -> list[str] | None:
-    """Titles carried into a game: those of the set's previous game that counts (not void)."""
+def _titles_before(
+    table: Table, set_number: int, game_number: int, seats: int, seating: Sequence[int]
+) -> list[str] | None:
+    """Titles carried into a game: those of the set's previous game that counts (not void),
+    each following its player to the engine seat they play now (`seating`: the new game's
+    table position at each engine seat; after a seat change it differs from the previous)."""
     previous = (
         table.games.filter(set_number=set_number, game_number__lt=game_number)
         .exclude(status=Game.Status.VOID)
@@ -384,10 +389,58 @@ def _titles_before(table: Table, set_number: int, game_number: int, seats: int) 
     )
     if previous is None:
         return None
-    by_seat = {r.seat: r.title for r in previous.results.all()}
-    if len(by_seat) == seats and all(by_seat.values()):
-        return [by_seat[s] for s in range(seats)]
+    was_at = seating_module.positions_of(previous)
+    by_position = {was_at[r.seat]: r.title for r in previous.results.all()}
+    if len(by_position) == seats and all(by_position.values()) and set(seating) == set(was_at):
+        return [by_position[p] for p in seating]
     return None
+
+
+def _seating_for(table: Table, tournament: Tournament, nxt: NextGame, seats: int) -> list[int]:
+    """The table position at each engine seat for the table's next game: the table as drawn,
+    or, with seat changes (UECda 席替え), the seating of the game's cycle drawn from the
+    round's seed (games.seating)."""
+    cycle = seating_module.cycle_of(nxt.game_number, tournament.seat_change_every)
+    return list(
+        seating_module.draw_seating(
+            table.round.seed_secret,
+            table=table.number,
+            set_number=nxt.set_number,
+            cycle=cycle,
+            seats=seats,
+        )
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class GameOpening:
+    """How a game of a set opens at a table: who sits where (`seating`, the table position
+    at each engine seat), and whether it is the first of a new seating (席替え) or of a new
+    title cycle (階級リセット: no titles, no exchange)."""
+
+    seating: tuple[int, ...]
+    seat_change: bool
+    title_reset: bool
+
+
+def game_opening(table: Table, nxt: NextGame) -> GameOpening:
+    """How the table's game `nxt` opens (the console announces it before it starts)."""
+    tournament = table.round.stage.tournament
+    seats = Seat.objects.filter(table=table).count()
+    return GameOpening(
+        seating=tuple(_seating_for(table, tournament, nxt, seats)),
+        seat_change=seating_module.starts_cycle(nxt.game_number, tournament.seat_change_every),
+        title_reset=seating_module.starts_cycle(nxt.game_number, tournament.title_reset_every),
+    )
+
+
+def starts_title_cycle(tournament: Tournament, game_number: int) -> bool:
+    """Game `game_number` of a set is played like a set's first game (no titles, no
+    exchange): the set's first game, or the first of a new title cycle (UECda's 階級リセット,
+    every `title_reset_every` games)."""
+    return game_number == 1 or seating_module.starts_cycle(
+        game_number, tournament.title_reset_every
+    )
 
 
 @refusals_recorded("start")
@@ -399,7 +452,8 @@ def start_game(
     leader: int | None = None,
 ) -> Game:
     """Start the table's next game: the deal of a known-deal game follows from the round's
-    secret seed (`tournaments.deals`); titles carry over from the previous game of the set.
+    secret seed (`tournaments.deals`); titles carry over from the previous game of the set
+    (unless it starts a title cycle), and the seating follows the tournament's seat changes.
     The round must be open (published or in play); its first game puts it in play."""
     require_table_writer(actor, table)
     if mode not in Game.Mode.values:
@@ -418,10 +472,11 @@ def start_game(
         seats = Seat.objects.filter(table=table).count()
         if not 3 <= seats <= 5:
             raise GameError("no_seats", "The table has no players seated.", "席が決まっていません")
+        seating = _seating_for(table, tournament, nxt, seats)
         titles = (
-            _titles_before(table, nxt.set_number, nxt.game_number, seats)
-            if nxt.game_number > 1
-            else None
+            None
+            if starts_title_cycle(tournament, nxt.game_number)
+            else _titles_before(table, nxt.set_number, nxt.game_number, seats, seating)
         )
         deal = derive_deal(
             table.round.seed_secret,
@@ -447,6 +502,7 @@ def start_game(
             counts=[h.bit_count() for h in deal.hands],
             blind=card_names(deal.blind) if known else None,
             titles=titles,
+            seating=seating,
             leader=None if known else leader,
             started_by=actor if actor.is_authenticated else None,
         )
@@ -664,7 +720,7 @@ def _finish(game: Game, actor: AnyUser, placings: Sequence[Placing]) -> None:
 
 
 def _scoring_for(game: Game, tournament: Tournament) -> tuple[Callable[..., int], dict[int, int]]:
-    """The points a place earns in this game, and the entry at each table position."""
+    """The points a place earns in this game, and the entry at each engine seat."""
     points = partial(
         points_for,
         tournament.points_table,
@@ -672,15 +728,17 @@ def _scoring_for(game: Game, tournament: Tournament) -> tuple[Callable[..., int]
         game_number=game.game_number,
         games_per_set=tournament.games_per_set,
     )
-    entries = dict(Seat.objects.filter(table_id=game.table_id).values_list("position", "entry_id"))
+    by_position = dict(
+        Seat.objects.filter(table_id=game.table_id).values_list("position", "entry_id")
+    )
+    entries = {
+        seat: by_position[position]
+        for seat, position in enumerate(seating_module.positions_of(game))
+        if position in by_position
+    }
     # A result stays with whoever held the seat when the game finished: correcting a game
     # finished before a mid-round substitute (補欠) took the seat keeps it the original's.
-    entries |= {
-        seat + 1: entry_id
-        for seat, entry_id in GameResult.objects.filter(game_id=game.pk).values_list(
-            "seat", "entry_id"
-        )
-    }
+    entries |= dict(GameResult.objects.filter(game_id=game.pk).values_list("seat", "entry_id"))
     return points, entries
 
 
@@ -696,7 +754,7 @@ def _result_rows(
     return [
         GameResult(
             game=game,
-            entry_id=entries[p.seat + 1],
+            entry_id=entries[p.seat],
             seat=p.seat,
             place=p.place or game.seats,
             title=p.title or "",
@@ -1508,8 +1566,10 @@ def confirm_game_by_player(game: Game, actor: AnyUser, seat: int, pin: str) -> G
                 if table.pin_failures:
                     table.pin_failures = 0
                     table.save(update_fields=["pin_failures"])
+                # The seat was checked above (`_player_confirmation_refusal`).
+                position = seating_module.position_at(game, seat) or 0
                 player = (
-                    Seat.objects.filter(table=table, position=seat + 1)
+                    Seat.objects.filter(table=table, position=position)
                     .values_list("entry__number", "entry__player__display_name")
                     .first()
                 )
@@ -1563,7 +1623,8 @@ def _player_confirmation_refusal(game: Game, table: Table, seat: int, pin: str) 
         )
     if pin_locked(table):
         return _pin_locked_error()
-    if not Seat.objects.filter(table=table, position=seat + 1).exists():
+    position = seating_module.position_at(game, seat)
+    if position is None or not Seat.objects.filter(table=table, position=position).exists():
         return GameError(
             "no_such_seat",
             "Pick your name from the players at this table.",

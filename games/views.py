@@ -40,6 +40,7 @@ from games.live import current_table_version, may_watch, table_is_public
 from games.models import LATEST_FIRST, Game, Move
 from games.official_views import parse_quick_outcomes, quick_outcome_choices
 from games.public import live_table
+from games.seating import by_engine_seat, in_seating
 from games.state import effective_actions, rebuild
 from tournaments.models import Seat, Table
 from tournaments.permissions import is_head_referee
@@ -68,10 +69,12 @@ def console_context(
     """The console's context; a refused action's message goes where it was tapped (`error_at`:
     "undo", "decide"), else where `_error_place` puts a refused move's."""
     tournament = table.round.stage.tournament
-    seats = list(
-        Seat.objects.filter(table=table).select_related("entry__player").order_by("position")
-    )
     game = current_game(table)
+    # In turn order as the current game seats them (after a seat change, not as drawn).
+    seated = by_engine_seat(
+        game, list(Seat.objects.filter(table=table).select_related("entry__player"))
+    )
+    seats = [s for _, s in seated]
     ctx: dict[str, Any] = {
         "table": table,
         "round": table.round,
@@ -81,7 +84,6 @@ def console_context(
         "error_message": in_active_language(error.message_en, error.message_ja) if error else "",
         "modes": Game.Mode.choices,
         "outcome_choices": quick_outcome_choices(len(seats)),
-        "seat_choices": [(s.position - 1, s.entry.player.display_name) for s in seats],
         "can_decide": is_head_referee(request.user, tournament),
     }
     try:
@@ -89,7 +91,19 @@ def console_context(
             require_round_open(table.round)
         except DomainError as closed:
             raise services.GameError.of(closed) from closed
-        ctx["next_numbers"] = services.next_game_numbers(table)
+        ctx["next_numbers"] = nxt = services.next_game_numbers(table)
+        opening = services.game_opening(table, nxt)
+        ctx["opening"] = opening
+        # The next game's seating: the open table's leader is picked by its engine seats.
+        ctx["next_seats"] = [
+            {
+                "seat": i,
+                "chair": i + 1,
+                "name": s.entry.player.display_name,
+                "number": s.entry.number,
+            }
+            for i, s in in_seating(opening.seating, seats)
+        ]
     except services.GameError as exc:
         ctx["next_numbers"] = None
         ctx["next_blocker"] = exc
@@ -126,11 +140,12 @@ def console_context(
     ctx["view"] = view
     ctx["state"] = state
     seat_rows = []
-    for s in seats:
-        i = s.position - 1
+    for i, s in seated:
         row: dict[str, Any] = {
             "seat": i,
-            "position": s.position,
+            # The seat people see and say: the engine seat + 1, where the player sits now.
+            "position": i + 1,
+            "drawn_position": s.position,
             "name": s.entry.player.display_name,
             "number": s.entry.number,
             "result": results.get(i),
@@ -150,6 +165,10 @@ def console_context(
                 row["must_give"] = state.setup.exchange_count[i]
         seat_rows.append(row)
     ctx["seats"] = seat_rows
+    if game is not None:
+        ctx["game_opening"] = services.game_opening(
+            table, services.NextGame(game.set_number, game.game_number, game.attempt)
+        )
     ctx["error_at"] = "page"
     if state is not None and view is not None:
         rules = state.setup.rules
@@ -499,8 +518,10 @@ def confirm_context(
 ) -> dict[str, Any]:
     """The confirm page: the result, who may confirm it how, and what happens next."""
     table = game.table
-    seat_rows = list(Seat.objects.filter(table=table).select_related("entry__player"))
-    seats = {s.position - 1: s.entry.player.display_name for s in seat_rows}
+    seated = by_engine_seat(
+        game, list(Seat.objects.filter(table=table).select_related("entry__player"))
+    )
+    seats = {i: s.entry.player.display_name for i, s in seated}
     results = [
         {"r": r, "name": seats.get(r.seat, ""), "title": TITLE_LABELS.get(r.title, r.title)}
         for r in game.results.order_by("place")
@@ -528,8 +549,8 @@ def confirm_context(
         "can_confirm": services.can_confirm(request.user, game),
         "runs_table": runs_table,
         "player_seats": [
-            {"seat": s.position - 1, "name": s.entry.player.display_name, "number": s.entry.number}
-            for s in sorted(seat_rows, key=lambda s: s.position)
+            {"seat": i, "name": s.entry.player.display_name, "number": s.entry.number}
+            for i, s in seated
         ],
         "pin_locked": services.pin_locked(table),
         "pin_attempts": services.PIN_ATTEMPTS,
@@ -589,11 +610,14 @@ def _live_fragment(table_id: int, version: str) -> str:
     if game and game["state"] and game["state"]["table"]:
         trick = cards(game["state"]["table"]["cards"])
     names = {s["seat"]: s["player"] for s in data["seats"]}
+    drawn_at = {s["seat"]: s["position"] for s in data["seats"]}
     hands = []
     if game and game["state"]:
         for i, hand in enumerate(game["state"]["hands"]):
             hands.append(
                 {
+                    "seat": i + 1,
+                    "drawn_position": drawn_at.get(i),
                     "name": names.get(i, _("Seat %(number)s") % {"number": i + 1}),
                     "count": game["state"]["counts"][i],
                     "cards": cards(hand) if hand else None,
@@ -611,6 +635,10 @@ def _live_fragment(table_id: int, version: str) -> str:
         "table_id": table_id,
         "version": version,
         "game": game,
+        # Who sits where in the current game, seat by seat (after a seat change too).
+        "seating": [{**s, "seat": s["seat"] + 1} for s in data["seats"]],
+        # Read from the game's own seating: a version is rendered without asking the round.
+        "reseated": any(s["seat"] + 1 != s["position"] for s in data["seats"]),
         "status_label": GAME_STATUS_LABELS.get((game or {}).get("status", ""), ""),
         "lock": " ".join(
             SUITS[s][0] for s in ((game or {}).get("state") or {}).get("lock", []) if s in SUITS

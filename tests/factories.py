@@ -146,6 +146,55 @@ def seated_table(
     return table
 
 
+def cycling_table(
+    referee: object,
+    *,
+    ruleset_id: str = "uecda",
+    title_reset_every: int | None = 100,
+    seat_change_every: int | None = 3,
+    games_per_set: int = 8,
+    seed: str | None = None,
+    names: tuple[str, ...] = ("Aoki", "Baba", "Chiba", "Doi", "Endo"),
+) -> Table:
+    """A published table (one seat per name, entry n at position n) of a tournament with
+    UECda's title and seat cycles (or none, given None), `referee` its referee; `seed`: the
+    round's seed (64 hex characters), random when not given."""
+    seeded: dict[str, object] = {} if seed is None else {"seed_secret": seed}
+    table = seated_table(
+        referee,
+        names=names,
+        stage__tournament__ruleset_id=ruleset_id,
+        stage__tournament__title_reset_every=title_reset_every,
+        stage__tournament__seat_change_every=seat_change_every,
+        stage__tournament__games_per_set=games_per_set,
+        stage__tournament__sets_per_round=1,
+        stage__tournament__table_size=len(names),
+        **seeded,
+    )
+    OfficialFactory(
+        tournament=table.round.stage.tournament, user=referee, role=Official.Role.REFEREE
+    )
+    return table
+
+
+def play_quick_games(table: Table, referee: object, count: int) -> list[object]:
+    """Start and record `count` quick-mode games at `table` through the services: in each, the
+    players finish in the order of their drawn table position (position 1 first), wherever
+    the game seats them — so each keeps one title from the second game on, and no 都落ち."""
+    from games import services
+    from games.models import Game
+    from games.seating import positions_of
+
+    games = []
+    for _ in range(count):
+        game = services.start_game(table, referee, mode=Game.Mode.QUICK)  # type: ignore[arg-type]
+        positions = positions_of(game)
+        order = sorted(range(game.seats), key=lambda seat: positions[seat])
+        services.record_quick_result(game, referee, order)  # type: ignore[arg-type]
+        games.append(game)
+    return games
+
+
 # --- scoring (issue #7) -----------------------------------------------------------------------
 
 

@@ -76,6 +76,8 @@ class TournamentAdmin(admin.ModelAdmin[Tournament]):
         "table_size",
         "games_per_set",
         "sets_per_round",
+        "title_reset_every",
+        "seat_change_every",
         "starts_on",
         "venue",
     ]

@@ -9,7 +9,7 @@ from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
-from tournaments.models import Tournament
+from tournaments.models import MAX_GAMES_PER_SET, Tournament
 from tournaments.points import PRESETS as POINTS_PRESETS
 from tournaments.rulesets import ruleset_choices
 
@@ -30,7 +30,9 @@ class TournamentFromPresetForm(forms.Form):
         choices=[(key, label) for key, (label, _places) in POINTS_PRESETS.items()],
         help_text=_("The JDF's own points per title are not published; pick a labelled preset."),
     )
-    games_per_set = forms.IntegerField(label=_("Games a set"), min_value=1, max_value=20, initial=4)
+    games_per_set = forms.IntegerField(
+        label=_("Games a set"), min_value=1, max_value=MAX_GAMES_PER_SET, initial=4
+    )
     sets_per_round = forms.IntegerField(
         label=_("Sets a round"), min_value=1, max_value=10, initial=3
     )
@@ -206,6 +208,23 @@ class TournamentSettingsForm(forms.Form):
     )
     games_per_set = forms.IntegerField(label=_("Games a set"), min_value=1)
     sets_per_round = forms.IntegerField(label=_("Sets a round"), min_value=1)
+    # No min_value here: the service refuses 0 or less with the one message the API gives too.
+    title_reset_every = forms.IntegerField(
+        label=_("Titles reset every (games)"),
+        required=False,
+        help_text=_(
+            "UECda (階級リセット): the game after each cycle is played like a set's first, with "
+            "no titles and no card exchange. Blank: never within a set."
+        ),
+    )
+    seat_change_every = forms.IntegerField(
+        label=_("Seats change every (games)"),
+        required=False,
+        help_text=_(
+            "UECda (席替え): the players move to a new seating drawn from the round's seed. "
+            "Blank: never within a set."
+        ),
+    )
     table_size = forms.IntegerField(label=_("Table size"), min_value=3, max_value=5)
     uneven_tables = forms.ChoiceField(label=_("When the field does not divide into full tables"))
     bye_points = forms.IntegerField(label=_("Points for a bye"))

@@ -25,6 +25,13 @@ from tournaments.points import DEFAULT_PRESET, preset_points_table, validate_poi
 
 HEX64 = r"^[0-9a-f]{64}$"
 
+# The most games a set may have, as the settings check it: a set may be a whole UECda match,
+# a long series at one table (its reference server plays 100 games).
+MAX_GAMES_PER_SET = 200
+# The longest title-reset or seat-change cycle: one longer than any set never comes round, so
+# the cap only keeps typing slips out.
+MAX_CYCLE = 1000
+
 
 def default_points_table() -> dict[str, Any]:
     return preset_points_table(DEFAULT_PRESET)
@@ -105,6 +112,12 @@ class Tournament(models.Model):
     games_per_set = models.PositiveSmallIntegerField(default=4)
     sets_per_round = models.PositiveSmallIntegerField(default=3)
     table_size = models.PositiveSmallIntegerField(default=4)
+    # UECda plays long series at one table: titles reset every `title_reset_every` games of a
+    # set (that game is played like a set's first: no titles, no exchange) and the players
+    # change seats every `seat_change_every` games (a seating drawn from the round's seed,
+    # games.seating). None: never within a set, as JDF and the other presets play.
+    title_reset_every = models.PositiveSmallIntegerField(null=True, blank=True)
+    seat_change_every = models.PositiveSmallIntegerField(null=True, blank=True)
 
     class UnevenTables(models.TextChoices):
         SHORT = "short", _("Some tables one seat short (e.g. tables of 3)")
@@ -153,6 +166,22 @@ class Tournament(models.Model):
             models.CheckConstraint(
                 condition=models.Q(sets_per_round__gte=1),
                 name="tournament_sets_per_round_positive",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(title_reset_every__isnull=True)
+                | models.Q(title_reset_every__gte=1),
+                name="tournament_title_reset_every_positive",
+                violation_error_message=_(
+                    "Titles reset every 1 game or more, or never (leave it blank)."
+                ),
+            ),
+            models.CheckConstraint(
+                condition=models.Q(seat_change_every__isnull=True)
+                | models.Q(seat_change_every__gte=1),
+                name="tournament_seat_change_every_positive",
+                violation_error_message=_(
+                    "Seats change every 1 game or more, or never (leave it blank)."
+                ),
             ),
             models.CheckConstraint(
                 condition=models.Q(points_table__has_key="places"),

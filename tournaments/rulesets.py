@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import enum
 
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
@@ -18,6 +19,34 @@ RULESET_LABELS = {
     "local": _("Local rules (seed-002)"),
     "uecda": _("UECda (UEC Computer Daihinmin Competition)"),
 }
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Cycles:
+    """Within a set: titles reset every `title_reset_every` games, players change seats every
+    `seat_change_every` games (None: never)."""
+
+    title_reset_every: int | None = None
+    seat_change_every: int | None = None
+
+
+# UECda's reference server resets titles every 100 games and changes seats every 3; it marks
+# both constants "may change", so they are tournament settings defaulted from here (docs/rules.md
+# flags them unverified). Every other preset plays a set without either.
+CYCLE_DEFAULTS = {"uecda": Cycles(title_reset_every=100, seat_change_every=3)}
+
+
+def cycle_defaults(ruleset_id: str) -> Cycles:
+    return CYCLE_DEFAULTS.get(ruleset_id, Cycles())
+
+
+class FromRuleset(enum.Enum):
+    """A setting left to the ruleset's default (`cycle_defaults`)."""
+
+    DEFAULT = "from the ruleset"
+
+
+FROM_RULESET = FromRuleset.DEFAULT
 
 
 def ruleset_choices() -> list[tuple[str, str]]:

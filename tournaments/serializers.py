@@ -180,6 +180,8 @@ class TournamentSerializer(serializers.ModelSerializer[Tournament]):
             "entry_count",
             "games_per_set",
             "sets_per_round",
+            "title_reset_every",
+            "seat_change_every",
             "table_size",
             "uneven_tables",
             "bye_points",

@@ -39,6 +39,8 @@ from tournaments.advancement import (
 from tournaments.advancement_words import reason_words, tie_heading
 from tournaments.deals import commitment_for, new_seed
 from tournaments.models import (
+    MAX_CYCLE,
+    MAX_GAMES_PER_SET,
     AuditEntry,
     Bye,
     Entry,
@@ -63,7 +65,7 @@ from tournaments.permissions import (
 )
 from tournaments.points import preset_points_table, validate_points_table
 from tournaments.ranking import stage_ranking
-from tournaments.rulesets import check_ruleset
+from tournaments.rulesets import FROM_RULESET, FromRuleset, check_ruleset, cycle_defaults
 from tournaments.selectors import (
     Blocker,
     draw_layout,
@@ -143,13 +145,22 @@ def create_tournament_from_preset(
     bye_points: int = 0,
     venue: str = "",
     starts_on: datetime.date | None = None,
+    title_reset_every: int | FromRuleset | None = FROM_RULESET,
+    seat_change_every: int | FromRuleset | None = FROM_RULESET,
 ) -> Tournament:
     """A draft tournament under an engine ruleset preset with the JDF format defaults, its
-    first (qualifying) stage, and `actor` as its organiser."""
+    first (qualifying) stage, and `actor` as its organiser. The title and seat cycles default
+    to the ruleset's (`rulesets.CYCLE_DEFAULTS`: UECda resets titles every 100 games and
+    changes seats every 3; the other presets never do within a set)."""
     if not can_create_tournament(actor) or not isinstance(actor, User):
         raise PermissionDenied("Only staff may create tournaments.")
     ruleset_id, _, version = ruleset.partition("@")
     rules = check_ruleset(ruleset_id, int(version or 1))
+    cycles = cycle_defaults(rules.id)
+    if isinstance(title_reset_every, FromRuleset):
+        title_reset_every = cycles.title_reset_every
+    if isinstance(seat_change_every, FromRuleset):
+        seat_change_every = cycles.seat_change_every
     tournament = Tournament(
         name=name,
         slug=slug,
@@ -163,6 +174,8 @@ def create_tournament_from_preset(
         bye_points=bye_points,
         venue=venue,
         starts_on=starts_on,
+        title_reset_every=title_reset_every,
+        seat_change_every=seat_change_every,
     )
     tournament.full_clean()
     with transaction.atomic():
@@ -2607,6 +2620,8 @@ SETTINGS_FIELDS = (
     "points_table",
     "games_per_set",
     "sets_per_round",
+    "title_reset_every",
+    "seat_change_every",
     "table_size",
     "uneven_tables",
     "bye_points",
@@ -2655,6 +2670,28 @@ def _plain(value: object) -> object:
     if hasattr(value, "pk"):
         return {"id": value.pk, "name": str(value)}
     return value
+
+
+# What each cycle setting is called in a refusal (English, Japanese).
+CYCLE_WORDS = {
+    "title_reset_every": ("Titles reset every", "階級リセットの間隔"),
+    "seat_change_every": ("Seats change every", "席替えの間隔"),
+}
+
+
+def _cycle_setting(value: object, field: str) -> DomainError | None:
+    """A title-reset or seat-change cycle: a number of games from 1, or None for never."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_CYCLE:
+        en, ja = CYCLE_WORDS[field]
+        return DomainError(
+            f"{en}: give a number of games from 1 to {MAX_CYCLE}, or leave it blank for never "
+            f"(not {value}).",
+            f"{ja}：1〜{MAX_CYCLE}のゲーム数を指定してください（しない場合は空欄）。",
+            code="invalid",
+        )
+    return None
 
 
 def _int_setting(value: object, low: int, high: int, field: str) -> DomainError | None:
@@ -2751,7 +2788,8 @@ def update_tournament_settings(
                     code="rounds_open",
                 )
         elif field in ("games_per_set", "sets_per_round"):
-            error = _int_setting(value, 1, 20 if field == "games_per_set" else 10, field)
+            high = MAX_GAMES_PER_SET if field == "games_per_set" else 10
+            error = _int_setting(value, 1, high, field)
             if error is None and published:
                 what = "games a set" if field == "games_per_set" else "sets a round"
                 error = DomainError(
@@ -2760,6 +2798,15 @@ def update_tournament_settings(
                     "公開済みの回戦があるため、"
                     + ("1セットのゲーム数" if field == "games_per_set" else "1回戦のセット数")
                     + "は変更できません。",
+                    code="round_published",
+                )
+        elif field in CYCLE_WORDS:
+            error = _cycle_setting(value, field)
+            if error is None and published:
+                error = DomainError(
+                    "A round is published: its games are played with these title and seat "
+                    "cycles. They can no longer change.",
+                    "公開済みの回戦があるため、" + CYCLE_WORDS[field][1] + "は変更できません。",
                     code="round_published",
                 )
         elif field == "table_size":

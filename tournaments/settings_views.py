@@ -60,6 +60,8 @@ def _form(tournament: Tournament, data: Any = None) -> TournamentSettingsForm:
         "tie_breaks": " ".join(table.get("tie_breaks") or DEFAULT_TIE_BREAKS),
         "games_per_set": tournament.games_per_set,
         "sets_per_round": tournament.sets_per_round,
+        "title_reset_every": tournament.title_reset_every,
+        "seat_change_every": tournament.seat_change_every,
         "table_size": tournament.table_size,
         "uneven_tables": tournament.uneven_tables,
         "bye_points": tournament.bye_points,
@@ -129,6 +131,8 @@ def _changes(tournament: Tournament, form: TournamentSettingsForm) -> dict[str, 
             "status",
             "games_per_set",
             "sets_per_round",
+            "title_reset_every",
+            "seat_change_every",
             "table_size",
             "uneven_tables",
             "bye_points",
@@ -177,7 +181,8 @@ def _locks(tournament: Tournament) -> dict[str, str]:
     locks: dict[str, str] = {}
     if rounds.exclude(status=Round.Status.DRAFT).exists():
         fixed = _("Fixed: a round is published.")
-        locks["games_per_set"] = locks["sets_per_round"] = fixed
+        for field in ("games_per_set", "sets_per_round", "title_reset_every", "seat_change_every"):
+            locks[field] = fixed
     if rounds.exists():
         locks["table_size"] = _("Fixed: a round is drawn.")
     moves = services.STATUS_MOVES[tournament.status]

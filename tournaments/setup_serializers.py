@@ -148,6 +148,19 @@ class TournamentSettingsSerializer(serializers.Serializer[Tournament]):
     points_table = serializers.JSONField(required=False)
     games_per_set = serializers.IntegerField(required=False)
     sets_per_round = serializers.IntegerField(required=False)
+    title_reset_every = serializers.IntegerField(
+        required=False,
+        allow_null=True,
+        help_text="Titles reset every this many games of a set (UECda 階級リセット: that game "
+        "has no titles and no exchange); null: never. From 1; refused once a round is published.",
+    )
+    seat_change_every = serializers.IntegerField(
+        required=False,
+        allow_null=True,
+        help_text="Players change seats every this many games of a set (UECda 席替え, a "
+        "seating drawn from the round's seed); null: never. From 1; refused once a round is "
+        "published.",
+    )
     table_size = serializers.IntegerField(required=False)
     uneven_tables = serializers.ChoiceField(choices=Tournament.UnevenTables.choices, required=False)
     bye_points = serializers.IntegerField(required=False)

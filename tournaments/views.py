@@ -12,6 +12,7 @@ from django.views.decorators.http import require_GET
 from games.display import card
 from games.engine.cards import CardSet, card_names
 from games.models import Game
+from games.seating import cycle_of, draw_seating, in_seating, seating_material
 from tournaments.deals import commitment_for, deal_material, derive_deal
 from tournaments.forms import VerifyDealForm
 from tournaments.models import Round
@@ -80,7 +81,17 @@ def round_detail(request: HttpRequest, slug: str, round_id: int) -> HttpResponse
                     % {"round": round_.number, "table": number},
                 )
             else:
+                set_number, game_number = (
+                    form.cleaned_data["set_number"],
+                    form.cleaned_data["game"],
+                )
                 seats = list(table.seats.all())
+                # Hand i goes to engine seat i: the player the game's seating put there (UECda
+                # seat changes draw it from the same seed, games.seating).
+                cycle = cycle_of(game_number, tournament.seat_change_every)
+                seating = draw_seating(
+                    seed, table=number, set_number=set_number, cycle=cycle, seats=len(seats)
+                )
                 attempt = form.cleaned_data["attempt"] or 1
                 dealt = derive_deal(
                     seed,
@@ -100,8 +111,12 @@ def round_detail(request: HttpRequest, slug: str, round_id: int) -> HttpResponse
                         form.cleaned_data["game"],
                         attempt,
                     ),
+                    "seating_material": (
+                        seating_material(seed, number, set_number, cycle) if cycle else ""
+                    ),
                     "hands": [
-                        (seat, _labels(hand)) for seat, hand in zip(seats, dealt.hands, strict=True)
+                        (i + 1, seat, _labels(dealt.hands[i]))
+                        for i, seat in in_seating(seating, seats)
                     ],
                     "blind": _labels(dealt.blind),
                 }

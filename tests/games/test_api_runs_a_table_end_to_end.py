@@ -71,7 +71,14 @@ def test_a_scorer_device_runs_table_one_end_to_end(
     assert [s["position"] for s in table["seats"]] == [1, 2, 3, 4]
     board = device.get(f"/api/tables/{table1.pk}/games/").json()
     assert board["games"] == [] and board["current_game"] is None
-    assert board["next_game"] == {"set_number": 1, "game_number": 1, "attempt": 1}
+    assert board["next_game"] == {
+        "set_number": 1,
+        "game_number": 1,
+        "attempt": 1,
+        "seating": [1, 2, 3, 4],
+        "seat_change": False,
+        "title_reset": False,
+    }
 
     # 2. Start game 1 as a known deal; starting again while it is in play is a 409 with its id.
     started = post(f"/api/tables/{table1.pk}/games/", {"mode": "known_deal"})
@@ -119,7 +126,14 @@ def test_a_scorer_device_runs_table_one_end_to_end(
     first = board["current_game"]
     assert first["id"] == game_id and first["status"] == "finished" and first["provisional"]
     assert sorted(r["place"] for r in first["results"]) == [1, 2, 3, 4]
-    assert board["next_game"] == {"set_number": 1, "game_number": 2, "attempt": 1}
+    assert board["next_game"] == {
+        "set_number": 1,
+        "game_number": 2,
+        "attempt": 1,
+        "seating": [1, 2, 3, 4],
+        "seat_change": False,
+        "title_reset": False,
+    }
 
     # 4. Game 2 as a quick result: the 大富豪 of game 1 finishes first again (no 都落ち).
     quick = post(f"/api/tables/{table1.pk}/games/", {"mode": "quick"})

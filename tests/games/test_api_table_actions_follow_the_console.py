@@ -198,7 +198,14 @@ def test_void_with_a_redeal_lets_the_table_play_the_game_again(crew: Crew) -> No
     assert AuditEntry.objects.filter(action=AuditEntry.Action.GAME_VOIDED, game_id=game.pk).exists()
 
     board = head.get(f"tables/{crew.table.pk}/games/").json()
-    assert board["next_game"] == {"set_number": 1, "game_number": 1, "attempt": 2}
+    assert board["next_game"] == {
+        "set_number": 1,
+        "game_number": 1,
+        "attempt": 2,
+        "seating": [1, 2, 3, 4],
+        "seat_change": False,
+        "title_reset": False,
+    }
     again = head.post(f"tables/{crew.table.pk}/games/", {"mode": "quick"})
     assert again.status_code == 201 and again.json()["attempt"] == 2
 
