@@ -52,6 +52,7 @@ from games.api import (
 from games.auth import DeviceTokenAuthentication, require_management_scope, require_scope
 from games.models import LATEST_FIRST, Game, GameResult, Move
 from games.public import seat_names
+from games.results import result_fields
 from scoring.standings import result_is_provisional
 from tournaments import services as tournament_services
 from tournaments.models import Penalty, Seat, Table
@@ -391,9 +392,7 @@ def _result_rows(game: Game, names: dict[int, dict[str, Any]]) -> list[dict[str,
             "entry_number": r.entry.number,
             "player": names.get(r.seat, {}).get("player", r.entry.player.display_name),
             "place": r.place,
-            "title": r.title,
-            "foul": r.foul,
-            "miyako_ochi": r.miyako_ochi,
+            **result_fields(r.team, r.detail),
             "forfeit": r.forfeit,
             "points": r.points,
         }
