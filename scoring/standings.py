@@ -285,14 +285,16 @@ def _detail_sql(metric: Metric) -> str:
     """What one result (`r`) adds to `metric`, over its JSON `detail` (`Metric.value` in SQL)."""
     path = _sql_string(metric.field)
     if connection.vendor == "postgresql":
-        value = f"r.detail -> {path}"
         if metric.equals is None:
             return (
-                f"CASE WHEN jsonb_typeof({value}) = 'number' "
+                f"CASE WHEN jsonb_typeof(r.detail -> {path}) = 'number' "
                 f"THEN CAST(r.detail ->> {path} AS BIGINT) ELSE 0 END"
             )
-        equals = _sql_string(json.dumps(metric.equals))
-        return f"CASE WHEN {value} = CAST({equals} AS jsonb) THEN 1 ELSE 0 END"
+        # Compared as text (`->>`: JSON true reads 'true'): about twice as fast over a million
+        # results as comparing jsonb values, and the same answer while a family keeps one
+        # JSON type per detail field, as its metrics assume.
+        equals = json.dumps(metric.equals) if isinstance(metric.equals, bool) else metric.equals
+        return f"CASE WHEN r.detail ->> {path} = {_sql_string(equals)} THEN 1 ELSE 0 END"
     # SQLite's JSON1: json_type tells true from 1, json_extract gives the value.
     where = _sql_string(f"$.{metric.field}")
     if metric.equals is None:
