@@ -144,10 +144,6 @@ class Standing(models.Model):
                 condition=Q(provisional_games__lte=models.F("games")),
                 name="standing_provisional_within_games",
             ),
-            models.CheckConstraint(
-                condition=Q(daifugo__lte=models.F("games"), fouls__lte=models.F("games")),
-                name="standing_counts_within_games",
-            ),
         ]
         indexes = [
             models.Index(fields=["tournament", "scope", "rank"], name="standing_tournament_idx"),
