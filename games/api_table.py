@@ -52,7 +52,7 @@ from games.api import (
 from games.auth import DeviceTokenAuthentication, require_management_scope, require_scope
 from games.models import LATEST_FIRST, Game, GameResult, Move
 from games.public import seat_names
-from games.results import result_fields
+from games.results import result_fields, version_placing
 from scoring.standings import result_is_provisional
 from tournaments import services as tournament_services
 from tournaments.models import Penalty, Seat, Table
@@ -809,8 +809,8 @@ class CorrectionPreviewView(TableAPIView):
                         {
                             "seat": c.seat,
                             "entry": c.entry_id,
-                            "before": c.before,
-                            "after": c.after,
+                            "before": version_placing(c.before) if c.before else None,
+                            "after": version_placing(c.after),
                             "changed": c.changed,
                         }
                         for c in sorted(found.changes, key=lambda c: c.seat)
