@@ -226,9 +226,12 @@ def generate(results: int, entries: int) -> int:
                         ),
                         "seat": "k",
                         "place": place,
-                        "title": (f"(array['daifugo','fugo','hinmin','daihinmin'])[{place}]"),
-                        "foul": f"({place} = 4 AND random() < 0.08)",
-                        "miyako_ochi": "FALSE",
+                        # 大富豪's result detail (`SeatResult.detail`), as the service stores it.
+                        "detail": (
+                            "jsonb_build_object("
+                            f"'title', (array['daifugo','fugo','hinmin','daihinmin'])[{place}], "
+                            f"'foul', ({place} = 4 AND random() < 0.08), 'miyako_ochi', FALSE)"
+                        ),
                         "points": f"4 - {place}",
                     },
                     "bench_perm p, generate_series(0, 3) k",
@@ -419,9 +422,7 @@ def _finish_game(table: Any, index: int, rng: Any) -> int:
                 entry_id=entry,
                 seat=seat,
                 place=seat + 1,
-                title=titles[seat],
-                foul=False,
-                miyako_ochi=False,
+                detail={"title": titles[seat], "foul": False, "miyako_ochi": False},
                 points=3 - seat,
             )
             for seat, entry in enumerate(seats)

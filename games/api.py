@@ -34,7 +34,11 @@ from games.auth import DeviceTokenAuthentication, require_scope, scope_allows
 from games.live import current_table_version, may_watch, table_is_public, table_scope
 from games.models import DeviceToken, Game, ResultVersion
 from games.public import live_table, public_move
+from games.results import version_placing
 from games.serializers import (
+    DETAIL_HELP,
+    FLAT_HELP,
+    TEAM_HELP,
     BatchResultSerializer,
     LiveTableSerializer,
     MoveAcceptedSerializer,
@@ -340,9 +344,11 @@ class PlacingRowSerializer(serializers.Serializer[Any]):
         help_text="0-based engine seat: the game's `seating` says which table position plays it."
     )
     place = serializers.IntegerField()
-    title = serializers.CharField(allow_blank=True)
-    foul = serializers.BooleanField()
-    miyako_ochi = serializers.BooleanField()
+    team = serializers.IntegerField(allow_null=True, help_text=TEAM_HELP)
+    detail = serializers.JSONField(help_text=DETAIL_HELP)
+    title = serializers.CharField(allow_blank=True, required=False, help_text=FLAT_HELP)
+    foul = serializers.BooleanField(required=False, help_text=FLAT_HELP)
+    miyako_ochi = serializers.BooleanField(required=False, help_text=FLAT_HELP)
     forfeit = serializers.BooleanField()
     points = serializers.IntegerField()
 
@@ -407,7 +413,7 @@ def _version_dict(version: ResultVersion) -> dict[str, Any]:
     return {
         "number": version.number,
         "kind": version.kind,
-        "placings": version.placings,
+        "placings": [version_placing(p) for p in version.placings],
         "reason": version.reason,
         "actor": version.actor.get_username() if version.actor is not None else None,
         "after_reveal": version.after_reveal,

@@ -52,6 +52,7 @@ from games.api import (
 from games.auth import DeviceTokenAuthentication, require_management_scope, require_scope
 from games.models import LATEST_FIRST, Game, GameResult, Move
 from games.public import seat_names
+from games.results import result_fields, version_placing
 from games.seating import position_at, positions_of
 from scoring.standings import result_is_provisional
 from tournaments import services as tournament_services
@@ -415,9 +416,7 @@ def _result_rows(game: Game, by_position: dict[int, dict[str, Any]]) -> list[dic
                 "player", r.entry.player.display_name
             ),
             "place": r.place,
-            "title": r.title,
-            "foul": r.foul,
-            "miyako_ochi": r.miyako_ochi,
+            **result_fields(r.team, r.detail),
             "forfeit": r.forfeit,
             "points": r.points,
         }
@@ -848,8 +847,8 @@ class CorrectionPreviewView(TableAPIView):
                         {
                             "seat": c.seat,
                             "entry": c.entry_id,
-                            "before": c.before,
-                            "after": c.after,
+                            "before": version_placing(c.before) if c.before else None,
+                            "after": version_placing(c.after),
                             "changed": c.changed,
                         }
                         for c in sorted(found.changes, key=lambda c: c.seat)

@@ -174,6 +174,13 @@ TITLE_LABELS = Labels(
 )
 
 
+def title_label(detail: Mapping[str, object]) -> str:
+    """The 大富豪 title a result's `detail` gives, in game words ("" when it has none: a
+    3-player game, or another family's result)."""
+    title = str(detail.get("title") or "")
+    return TITLE_LABELS.get(title, title)
+
+
 # A game's status on the public live page (the same words as `Game.Status`).
 GAME_STATUS_LABELS = Labels(
     {

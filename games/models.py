@@ -239,7 +239,10 @@ class Move(models.Model):
 
 
 class GameResult(models.Model):
-    """A seat's result in a finished game: place, title, foul / 都落ち flags and points."""
+    """A seat's result in a finished game, in terms every game family shares: place, team,
+    points, and the family's own `detail` (its `SeatResult.detail`: for 大富豪 the title and
+    the foul / 都落ち flags). Standings count `detail` through the family's declared metrics,
+    so no column here belongs to one family."""
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="results")
     entry = models.ForeignKey(
@@ -247,9 +250,10 @@ class GameResult(models.Model):
     )
     seat = models.PositiveSmallIntegerField()  # engine seat, 0 = table position 1
     place = models.PositiveSmallIntegerField()
-    title = models.CharField(max_length=20, blank=True)
-    foul = models.BooleanField(default=False)
-    miyako_ochi = models.BooleanField(default=False)
+    # The partnership the seat played in (Guandan's teams); None where every seat plays alone.
+    team = models.PositiveSmallIntegerField(null=True, blank=True)
+    # The family's `SeatResult.detail` (大富豪: {"title", "foul", "miyako_ochi"}).
+    detail = models.JSONField(default=dict, blank=True)
     # The seat that left mid-game (途中棄権): placed last by the forfeit rule.
     forfeit = models.BooleanField(default=False)
     points = models.IntegerField()
@@ -287,7 +291,7 @@ class ResultVersion(models.Model):
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="result_versions")
     number = models.PositiveIntegerField()
     kind = models.CharField(max_length=20, choices=Kind.choices)
-    # [{seat, entry, place, title, foul, miyako_ochi, forfeit, points}], first place first.
+    # [{seat, entry, place, team, detail, forfeit, points}] (`GameResult`'s), first place first.
     placings = models.JSONField(default=list)
     reason = models.CharField(max_length=300, blank=True)
     actor = models.ForeignKey(

@@ -36,6 +36,7 @@ from config.language import in_active_language
 from games import services
 from games.display import TITLE_LABELS
 from games.models import LATEST_FIRST, Game, GameResult, RejectedSubmission
+from games.results import placing_dict
 from games.seating import by_engine_seat
 from games.state import rebuild
 from tournaments import services as tournament_services
@@ -104,14 +105,19 @@ def outcomes_of(results: Iterable[GameResult]) -> dict[int, str]:
     foul order (the first foul is placed last), the fallen 大富豪 as `miyako`."""
     rows = list(results)
     values: dict[int, str] = {}
-    clean = sorted((r for r in rows if not r.foul and not r.miyako_ochi), key=lambda r: r.place)
+    # The form is 大富豪's (finishing order, fouls, 都落ち): it reads that family's detail.
+    foul = {r.seat: bool(r.detail.get("foul")) for r in rows}
+    fell = {r.seat: bool(r.detail.get("miyako_ochi")) for r in rows}
+    clean = sorted(
+        (r for r in rows if not foul[r.seat] and not fell[r.seat]), key=lambda r: r.place
+    )
     for n, r in enumerate(clean, start=1):
         values[r.seat] = f"clean-{n}"
-    fouls = sorted((r for r in rows if r.foul), key=lambda r: -r.place)
+    fouls = sorted((r for r in rows if foul[r.seat]), key=lambda r: -r.place)
     for n, r in enumerate(fouls, start=1):
         values[r.seat] = f"foul-{n}"
     for r in rows:
-        if r.miyako_ochi and not r.foul:
+        if fell[r.seat] and not foul[r.seat]:
             values[r.seat] = "miyako"
     return values
 
@@ -207,18 +213,21 @@ def _seats(game: Game) -> list[SeatRow]:
 
 
 def _result_line(data: Mapping[str, Any] | None, names: Mapping[int, str]) -> dict[str, Any]:
-    """A placing (a `GameResult` or a stored version's dict) for templates."""
+    """A placing (`placing_dict` of a `GameResult`, or a stored version's) for templates: the
+    family's detail read for its marks (大富豪: title, foul, 都落ち)."""
     if data is None:
         return {}
-    title = str(data.get("title") or "")
+    detail = data.get("detail") or {}
+    title = str(detail.get("title") or "")
     return {
         "seat": data.get("seat"),
         "name": names.get(int(data["entry"]), "") if "entry" in data else "",
         "place": data.get("place"),
         "title": TITLE_LABELS.get(title, title),
         "points": data.get("points"),
-        "foul": bool(data.get("foul")),
-        "miyako_ochi": bool(data.get("miyako_ochi")),
+        "team": data.get("team"),
+        "foul": bool(detail.get("foul")),
+        "miyako_ochi": bool(detail.get("miyako_ochi")),
         "forfeit": bool(data.get("forfeit")),
     }
 
@@ -273,22 +282,7 @@ def game_context(request: HttpRequest, game: Game, **extra: Any) -> dict[str, An
         "round": round_,
         "tournament": tournament,
         "seats": seats,
-        "results": [
-            _result_line(
-                {
-                    "seat": r.seat,
-                    "entry": r.entry_id,
-                    "place": r.place,
-                    "title": r.title,
-                    "points": r.points,
-                    "foul": r.foul,
-                    "miyako_ochi": r.miyako_ochi,
-                    "forfeit": r.forfeit,
-                },
-                names,
-            )
-            for r in results
-        ],
+        "results": [_result_line(placing_dict(r), names) for r in results],
         "provisional": game.status == Game.Status.FINISHED and game.forfeit_seat is None,
         "forfeit_name": by_seat[game.forfeit_seat].name
         if game.forfeit_seat is not None and game.forfeit_seat in by_seat

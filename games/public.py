@@ -11,6 +11,7 @@ from typing import Any
 
 from games.engine import observe
 from games.models import LATEST_FIRST, Game, Move
+from games.results import result_fields
 from games.seating import positions_of
 from games.state import rebuild
 from tournaments.models import Seat
@@ -100,9 +101,7 @@ def live_game(game: Game, recent: int = 12) -> dict[str, Any]:
         {
             "seat": r.seat,
             "place": r.place,
-            "title": r.title,
-            "foul": r.foul,
-            "miyako_ochi": r.miyako_ochi,
+            **result_fields(r.team, r.detail),
             "points": r.points,
         }
         for r in game.results.order_by("place")

@@ -70,12 +70,24 @@ class MoveListSerializer(serializers.Serializer[Any]):
     moves = PublicMoveSerializer(many=True)
 
 
+TEAM_HELP = "The partnership the seat played in (Guandan); null where every seat plays alone."
+DETAIL_HELP = (
+    "The game family's own result detail: for 大富豪 title (null in a 3-player game), foul "
+    "(反則あがり) and miyako_ochi (都落ち)."
+)
+FLAT_HELP = (
+    'A copy of detail\'s value, kept for clients of 大富豪-only results (title: "" when none).'
+)
+
+
 class LiveResultSerializer(serializers.Serializer[Any]):
     seat = serializers.IntegerField()
     place = serializers.IntegerField()
-    title = serializers.CharField()
-    foul = serializers.BooleanField()
-    miyako_ochi = serializers.BooleanField()
+    team = serializers.IntegerField(allow_null=True, help_text=TEAM_HELP)
+    detail = serializers.JSONField(help_text=DETAIL_HELP)
+    title = serializers.CharField(allow_blank=True, required=False, help_text=FLAT_HELP)
+    foul = serializers.BooleanField(required=False, help_text=FLAT_HELP)
+    miyako_ochi = serializers.BooleanField(required=False, help_text=FLAT_HELP)
     points = serializers.IntegerField()
 
 

@@ -50,8 +50,8 @@ from games import seating as seating_module
 from games.engine import (
     EngineError,
     IllegalMove,
-    Placing,
     RecordError,
+    SeatResult,
     State,
     apply,
     card_names,
@@ -65,6 +65,7 @@ from games.models import (
     Move,
     ResultVersion,
 )
+from games.results import placing_dict, result_rows, seat_results_from_placings, write_results
 from games.state import (
     BadMove,
     QuickError,
@@ -88,7 +89,6 @@ from tournaments.models import (
     new_table_pin,
 )
 from tournaments.permissions import AnyUser, can_view_table, is_head_referee, is_organiser
-from tournaments.points import points_for
 from tournaments.services import (
     DomainError,
     mark_round_in_play,
@@ -389,8 +389,9 @@ def _titles_before(
     )
     if previous is None:
         return None
+    # 大富豪's titles are the family's result detail; another family's results carry none.
     was_at = seating_module.positions_of(previous)
-    by_position = {was_at[r.seat]: r.title for r in previous.results.all()}
+    by_position = {was_at[r.seat]: r.detail.get("title") for r in previous.results.all()}
     if len(by_position) == seats and all(by_position.values()) and set(seating) == set(was_at):
         return [by_position[p] for p in seating]
     return None
@@ -698,7 +699,7 @@ def _submit_locked(game: Game | int, move: object, seq: int, actor: AnyUser) -> 
         _log(game, actor, Move.Kind.ACTION, payload, print_, seat=parsed.seat, events=event_dicts)
         _changed(game)
         if new_state.is_over:
-            _finish(game, actor, new_state.placings())
+            _finish(game, actor, family.outcome(new_state) or ())
         game.state_snapshot = snapshot(new_state)
         game.snapshot_version = game.version
         game.save(update_fields=[*SAVED_ON_CHANGE, "state_snapshot", "snapshot_version"])
@@ -707,119 +708,15 @@ def _submit_locked(game: Game | int, move: object, seq: int, actor: AnyUser) -> 
     return MoveOutcome("accepted", 201, seq, seq + 1, event_dicts, game_over=new_state.is_over)
 
 
-def _finish(game: Game, actor: AnyUser, placings: Sequence[Placing]) -> None:
+def _finish(game: Game, actor: AnyUser, results: Sequence[SeatResult]) -> None:
     """Mark the game finished and write its results (points from the tournament's table).
     The caller saves the game, then tells scoring (`_results_changed`): its receivers read the
     saved row (a webhook's result version and status)."""
-    tournament = _tournament(game)
-    rows = _result_rows(game, tournament, placings)
-    _write_results(game, actor, rows, ResultVersion.Kind.RECORDED)
+    rows = result_rows(game, _tournament(game), results)
+    write_results(game, actor, rows, ResultVersion.Kind.RECORDED)
     game.status = Game.Status.FINISHED
     game.finished_by = actor if actor.is_authenticated else None
     game.finished_at = timezone.now()
-
-
-def _scoring_for(game: Game, tournament: Tournament) -> tuple[Callable[..., int], dict[int, int]]:
-    """The points a place earns in this game, and the entry at each engine seat."""
-    points = partial(
-        points_for,
-        tournament.points_table,
-        seats=game.seats,
-        game_number=game.game_number,
-        games_per_set=tournament.games_per_set,
-    )
-    by_position = dict(
-        Seat.objects.filter(table_id=game.table_id).values_list("position", "entry_id")
-    )
-    entries = {
-        seat: by_position[position]
-        for seat, position in enumerate(seating_module.positions_of(game))
-        if position in by_position
-    }
-    # A result stays with whoever held the seat when the game finished: correcting a game
-    # finished before a mid-round substitute (補欠) took the seat keeps it the original's.
-    entries |= dict(GameResult.objects.filter(game_id=game.pk).values_list("seat", "entry_id"))
-    return points, entries
-
-
-def _result_rows(
-    game: Game,
-    tournament: Tournament,
-    placings: Sequence[Placing],
-    forfeit_seat: int | None = None,
-) -> list[GameResult]:
-    """The game's result rows for `placings`, unsaved: points from the tournament's table (a
-    forfeit's leaver gets `forfeit_leaver_points` when the tournament sets it)."""
-    points, entries = _scoring_for(game, tournament)
-    return [
-        GameResult(
-            game=game,
-            entry_id=entries[p.seat],
-            seat=p.seat,
-            place=p.place or game.seats,
-            title=p.title or "",
-            foul=p.foul,
-            miyako_ochi=p.miyako_ochi,
-            forfeit=p.seat == forfeit_seat,
-            points=(
-                tournament.forfeit_leaver_points
-                if p.seat == forfeit_seat and tournament.forfeit_leaver_points is not None
-                else points(place=p.place or game.seats)
-            ),
-        )
-        for p in placings
-    ]
-
-
-def _write_results(
-    game: Game,
-    actor: AnyUser,
-    rows: Sequence[GameResult],
-    kind: str,
-    *,
-    reason: str = "",
-    after_reveal: bool = False,
-) -> ResultVersion:
-    """Replace the game's current results with `rows` and append them as its next
-    `ResultVersion` (the caller saves `game.result_version`)."""
-    game.results.all().delete()  # the projection of the latest version; versions stay
-    GameResult.objects.bulk_create(rows)
-    return _new_version(game, actor, kind, rows, reason=reason, after_reveal=after_reveal)
-
-
-def placing_dict(r: GameResult) -> dict[str, Any]:
-    """One seat's result as a version (and a correction's preview) records it."""
-    return {
-        "seat": r.seat,
-        "entry": r.entry_id,
-        "place": r.place,
-        "title": r.title,
-        "foul": r.foul,
-        "miyako_ochi": r.miyako_ochi,
-        "forfeit": r.forfeit,
-        "points": r.points,
-    }
-
-
-def _new_version(
-    game: Game,
-    actor: AnyUser,
-    kind: str,
-    rows: Sequence[GameResult],
-    *,
-    reason: str = "",
-    after_reveal: bool = False,
-) -> ResultVersion:
-    game.result_version += 1
-    return ResultVersion.objects.create(
-        game=game,
-        number=game.result_version,
-        kind=kind,
-        placings=[placing_dict(r) for r in sorted(rows, key=lambda r: r.place)],
-        reason=reason,
-        actor=actor if actor.is_authenticated else None,
-        after_reveal=after_reveal,
-    )
 
 
 def _results_changed(game: Game, tournament_id: int) -> None:
@@ -1002,8 +899,7 @@ def _reopen(game: Game, actor: AnyUser, tournament_id: int, reason: str) -> None
     """An undone last move un-finishes the game: its results were derived from it (the
     withdrawn result stays in the game's versions)."""
     if game.status == Game.Status.FINISHED:
-        game.results.all().delete()
-        _new_version(game, actor, ResultVersion.Kind.REOPENED, [], reason=reason)
+        write_results(game, actor, [], ResultVersion.Kind.REOPENED, reason=reason)
         _results_changed(game, tournament_id)
         game.status = Game.Status.IN_PLAY
         game.finished_by = None
@@ -1036,7 +932,7 @@ def record_quick_result(
             placings = quick_placings(game, finishing_order, fouls, miyako_ochi)
         except QuickError as error:
             raise GameError(error.code, error.message_en, error.message_ja) from error
-        _finish(game, actor, placings)
+        _finish(game, actor, seat_results_from_placings(placings))
         _changed(game)
         game.save(
             update_fields=["version", "status", "finished_by", "finished_at", "result_version"]
@@ -1223,9 +1119,7 @@ def _correction(
         p.seat == leaver and (p.place or game.seats) == game.seats for p in placings
     ):
         leaver = None
-    rows = sorted(
-        _result_rows(game, round_.stage.tournament, placings, leaver), key=lambda r: r.place
-    )
+    rows = result_rows(game, round_.stage.tournament, seat_results_from_placings(placings), leaver)
     current = {r.seat: placing_dict(r) for r in game.results.all()}
     changes = [
         PlacingChange(r.seat, r.entry_id, current.get(r.seat), placing_dict(r)) for r in rows
@@ -1296,7 +1190,7 @@ def correct_result(
                 "訂正内容が現在の結果と同じです",
             )
         tournament = round_.stage.tournament
-        version = _write_results(
+        version = write_results(
             game,
             actor,
             rows,
@@ -1405,9 +1299,8 @@ def void_game(
                 "後続のゲームがあるため無効にできません（最新のゲームのみ）",
             )
         had_result = game.result_version > 0 and game.status != Game.Status.IN_PLAY
-        game.results.all().delete()
-        if had_result:
-            _new_version(game, actor, ResultVersion.Kind.VOID, [], reason=reason)
+        if had_result:  # else it has no results to withdraw (none before its end or reopening)
+            write_results(game, actor, [], ResultVersion.Kind.VOID, reason=reason)
         game.status = Game.Status.VOID
         game.void_reason = reason
         game.voided_by = actor if actor.is_authenticated else None
@@ -1492,8 +1385,8 @@ def forfeit_seat(
             )
         except QuickError as error:
             raise GameError.of(error) from error
-        rows = _result_rows(game, tournament, placings, forfeit_seat=seat)
-        written = _write_results(game, actor, rows, ResultVersion.Kind.FORFEIT, reason=reason)
+        rows = result_rows(game, tournament, seat_results_from_placings(placings), seat)
+        written = write_results(game, actor, rows, ResultVersion.Kind.FORFEIT, reason=reason)
         game.status = Game.Status.FINISHED
         game.forfeit_seat = seat
         game.finished_by = actor if actor.is_authenticated else None

@@ -32,6 +32,7 @@ from games.display import (
     cards,
     log_line,
     move_sentence,
+    title_label,
     typed_codes,
 )
 from games.engine import PHASE_EXCHANGE, PHASE_PLAY, State, card_names, is_legal, observe
@@ -149,7 +150,7 @@ def console_context(
             "name": s.entry.player.display_name,
             "number": s.entry.number,
             "result": results.get(i),
-            "title": TITLE_LABELS.get(results[i].title, "") if i in results else "",
+            "title": title_label(results[i].detail) if i in results else "",
         }
         if state is not None:
             hand = state.hand(i)
@@ -523,7 +524,7 @@ def confirm_context(
     )
     seats = {i: s.entry.player.display_name for i, s in seated}
     results = [
-        {"r": r, "name": seats.get(r.seat, ""), "title": TITLE_LABELS.get(r.title, r.title)}
+        {"r": r, "name": seats.get(r.seat, ""), "title": title_label(r.detail)}
         for r in game.results.order_by("place")
     ]
     runs_table = services.can_run_table(request.user, table)
@@ -628,7 +629,7 @@ def _live_fragment(table_id: int, version: str) -> str:
         {"seq": m["seq"], "words": move_sentence(m, names)} for m in (game or {}).get("recent", [])
     ]
     results = [
-        r | {"name": names.get(r["seat"], ""), "title_label": TITLE_LABELS.get(r["title"], "")}
+        r | {"name": names.get(r["seat"], ""), "title_label": title_label(r.get("detail") or {})}
         for r in (game or {}).get("results") or []
     ]
     ctx = {

@@ -19,11 +19,22 @@ from django.utils.functional import Promise
 from django.utils.translation import pgettext_lazy
 
 from config.spreadsheet import spreadsheet_cell
+from games.engine import Metric
 from scoring.models import Standing
 from scoring.selectors import FIGURES, ROW_FIELDS, board_rows, field_figures, flag_decided
 from scoring.standings import RoundLine, ScopeRef, scope_rounds
+from tournaments.points import metric_words
 
-COLUMNS = ("rank", "shared", "entry", "player", *FIGURES, "decided_by_playoff")
+# The CSV's columns: these, with one column per metric of the scope's family after "games"
+# (`csv_columns`); the JSON has the same fields and `metrics` besides.
+COLUMNS = (
+    "rank",
+    "shared",
+    "entry",
+    "player",
+    *(f for f in FIGURES if f != "metrics"),
+    "decided_by_playoff",
+)
 # The CSV's header row, for people opening it in a spreadsheet: in the active language (the
 # English headers are the field names, as in the JSON export).
 COLUMN_HEADERS: dict[str, Promise] = {
@@ -33,13 +44,6 @@ COLUMN_HEADERS: dict[str, Promise] = {
     "player": pgettext_lazy("CSV column", "player"),
     "points": pgettext_lazy("CSV column", "points"),
     "games": pgettext_lazy("CSV column", "games"),
-    "daifugo": pgettext_lazy("CSV column", "daifugo"),
-    "fugo": pgettext_lazy("CSV column", "fugo"),
-    "heimin": pgettext_lazy("CSV column", "heimin"),
-    "hinmin": pgettext_lazy("CSV column", "hinmin"),
-    "daihinmin": pgettext_lazy("CSV column", "daihinmin"),
-    "fouls": pgettext_lazy("CSV column", "fouls"),
-    "miyako_ochi": pgettext_lazy("CSV column", "miyako_ochi"),
     "best_set": pgettext_lazy("CSV column", "best_set"),
     "penalty_points": pgettext_lazy("CSV column", "penalty_points"),
     "warnings": pgettext_lazy("CSV column", "warnings"),
@@ -54,6 +58,7 @@ def row_dict(row: Mapping[str, Any]) -> dict[str, Any]:
     """One exported row from a board row (`scoring.selectors.board_rows`, with its
     `decided_by_playoff` flag): the fields of the JSON export and, in `COLUMNS` order, the
     CSV's."""
+    metrics = dict(row.get("metrics") or {})
     return {
         "rank": row["rank"],
         "shared": bool(row["shared"]),
@@ -62,13 +67,10 @@ def row_dict(row: Mapping[str, Any]) -> dict[str, Any]:
         "player_id": row["player_id"],
         "points": row["points"],
         "games": row["games"],
-        "daifugo": row["daifugo"],
-        "fugo": row["fugo"],
-        "heimin": row["heimin"],
-        "hinmin": row["hinmin"],
-        "daihinmin": row["daihinmin"],
-        "fouls": row["fouls"],
-        "miyako_ochi": row["miyako_ochi"],
+        # Each metric also as a field of its own, as the rows had them before metrics were the
+        # family's (大富豪: daifugo … miyako_ochi); never in place of a field above or below.
+        **{k: v for k, v in metrics.items() if k not in _FIELDS},
+        "metrics": metrics,
         "best_set": row["best_set"],
         "penalty_points": row["penalty_points"],
         "warnings": row["warnings"],
@@ -79,6 +81,18 @@ def row_dict(row: Mapping[str, Any]) -> dict[str, Any]:
         # Placed among entrants level on every tie-break by a settled playoff (順位決定戦).
         "decided_by_playoff": bool(row["decided_by_playoff"]),
     }
+
+
+# The generic fields of an exported row (a metric's own field never takes their place).
+_FIELDS = frozenset(
+    {
+        *COLUMNS,
+        "player_id",
+        "provisional",
+        "metrics",
+        "advancing",
+    }
+)
 
 
 def standing_dict(row: Standing) -> dict[str, Any]:
@@ -103,15 +117,25 @@ def rounds_data(rounds: Sequence[RoundLine]) -> dict[str, Any]:
     }
 
 
-def standings_csv(rows: Iterable[Mapping[str, Any]]) -> str:
-    """The CSV export of board rows (`row_dict`), its header row in the active language. Every
-    cell goes through `spreadsheet_cell`: a player's name cannot be a formula."""
+def csv_columns(metrics: Sequence[Metric]) -> list[str]:
+    """The CSV's columns: `COLUMNS` with the family's metrics after "games"."""
+    at = COLUMNS.index("games") + 1
+    return [*COLUMNS[:at], *(m.key for m in metrics), *COLUMNS[at:]]
+
+
+def standings_csv(rows: Iterable[Mapping[str, Any]], metrics: Sequence[Metric]) -> str:
+    """The CSV export of board rows (`row_dict`), its header row in the active language, one
+    column per metric of the scope's family (`metrics`). Every cell goes through
+    `spreadsheet_cell`: a player's name cannot be a formula."""
     out = io.StringIO()
     writer = csv.writer(out)
-    writer.writerow([str(COLUMN_HEADERS[c]) for c in COLUMNS])
+    columns = csv_columns(metrics)
+    keys = {m.key for m in metrics}
+    writer.writerow([str(COLUMN_HEADERS.get(c) or metric_words(c).csv) for c in columns])
     for row in rows:
         data = row_dict(row)
-        writer.writerow(["" if data[c] is None else spreadsheet_cell(data[c]) for c in COLUMNS])
+        cells = [data["metrics"].get(c, 0) if c in keys else data[c] for c in columns]
+        writer.writerow(["" if v is None else spreadsheet_cell(v) for v in cells])
     return out.getvalue()
 
 

@@ -65,13 +65,9 @@ class Standing(models.Model):
     )
     points = models.IntegerField()
     games = models.PositiveIntegerField()
-    daifugo = models.PositiveIntegerField()
-    fugo = models.PositiveIntegerField()
-    heimin = models.PositiveIntegerField()
-    hinmin = models.PositiveIntegerField()
-    daihinmin = models.PositiveIntegerField()
-    fouls = models.PositiveIntegerField()
-    miyako_ochi = models.PositiveIntegerField()
+    # The game family's metric counts by `Metric.key` (大富豪: titles, fouls, 都落ち), as the
+    # family declares them (`scoring.standings.scope_metrics`); confirmed and provisional alike.
+    metrics = models.JSONField(default=dict, blank=True)
     # The most points scored in one set (None: no game played yet).
     best_set = models.IntegerField(null=True, blank=True)
     # Points deducted by active penalties (減点) in the scope; `points` is already net of them.
@@ -147,10 +143,6 @@ class Standing(models.Model):
             models.CheckConstraint(
                 condition=Q(provisional_games__lte=models.F("games")),
                 name="standing_provisional_within_games",
-            ),
-            models.CheckConstraint(
-                condition=Q(daifugo__lte=models.F("games"), fouls__lte=models.F("games")),
-                name="standing_counts_within_games",
             ),
         ]
         indexes = [

@@ -20,8 +20,15 @@ from django.db.models import Count, F, Q, QuerySet, Sum
 
 from scoring.cuts import CutLine, cut_line
 from scoring.models import Scope, Standing
-from scoring.standings import KEY_COLUMN, ScopeRef, decided_by_playoff, scope_filter
+from scoring.standings import (
+    TIE_BREAK_COLUMNS,
+    ScopeRef,
+    decided_by_playoff,
+    scope_filter,
+    scope_metrics,
+)
 from tournaments.models import Stage
+from tournaments.points import metric_words
 
 Row = dict[str, Any]
 
@@ -31,13 +38,7 @@ BOARD_ORDER = ("rank", "player__display_name", "player_id")
 FIGURES = (
     "points",
     "games",
-    "daifugo",
-    "fugo",
-    "heimin",
-    "hinmin",
-    "daihinmin",
-    "fouls",
-    "miyako_ochi",
+    "metrics",  # the family's metric counts by key (大富豪: titles, fouls, 都落ち)
     "best_set",
     "penalty_points",
     "warnings",
@@ -48,7 +49,7 @@ FIGURES = (
 # The `Standing` columns a board row shows (with `player_name` and `entry_number`).
 ROW_FIELDS = ("rank", "shared", "entry_id", "player_id", *FIGURES)
 # What the cut line and the playoff flags compare, for every row of the scope.
-FIELD_COLUMNS = ("entry_id", "rank", "confirmed_rank", "provisional_games", *KEY_COLUMN.values())
+FIELD_COLUMNS = ("entry_id", "rank", "confirmed_rank", "provisional_games", *TIE_BREAK_COLUMNS)
 # Matches "find a player" lists at most (a longer list is no help; the reader types more).
 FIND_LIMIT = 20
 
@@ -126,6 +127,33 @@ def field_figures(ref: ScopeRef, stage: Stage | None) -> FieldFigures:
         cut=cut_line(stage, rows.rows) if stage is not None else None,
         decided=decided_by_playoff(ref, rows),
     )
+
+
+@dataclass(frozen=True, slots=True)
+class MetricColumn:
+    """A column of the family's metrics on a board: its `Metric.key` and its head."""
+
+    key: str
+    label: str
+
+
+def metric_columns(ref: ScopeRef, tie_break_keys: Sequence[str]) -> list[MetricColumn]:
+    """The metric columns a board shows: those its tie-breaks rank on, in the family's order
+    (the counts that decide who is ahead when points are level); every metric is in the
+    exports."""
+    return [
+        MetricColumn(m.key, str(metric_words(m.key).head))
+        for m in scope_metrics(ref)
+        if m.tie_break in tie_break_keys
+    ]
+
+
+def with_metric_values(rows: Iterable[Row], columns: Sequence[MetricColumn]) -> list[Row]:
+    """The rows, each with `metric_values`: its counts for `columns`, in their order."""
+    return [
+        {**row, "metric_values": [(row.get("metrics") or {}).get(c.key, 0) for c in columns]}
+        for row in rows
+    ]
 
 
 def flag_decided(rows: Iterable[Row], decided: frozenset[int]) -> list[Row]:

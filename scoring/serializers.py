@@ -7,6 +7,8 @@ from typing import Any
 
 from rest_framework import serializers
 
+from games.engine import families
+
 
 class StandingRowSerializer(serializers.Serializer[Any]):
     rank = serializers.IntegerField()
@@ -18,13 +20,12 @@ class StandingRowSerializer(serializers.Serializer[Any]):
     player_id = serializers.IntegerField()
     points = serializers.IntegerField(help_text="Net of active penalty deductions.")
     games = serializers.IntegerField()
-    daifugo = serializers.IntegerField(help_text="大富豪 titles.")
-    fugo = serializers.IntegerField(help_text="富豪 titles.")
-    heimin = serializers.IntegerField(help_text="平民 titles.")
-    hinmin = serializers.IntegerField(help_text="貧民 titles.")
-    daihinmin = serializers.IntegerField(help_text="大貧民 titles.")
-    fouls = serializers.IntegerField(help_text="Foul finishes (反則あがり).")
-    miyako_ochi = serializers.IntegerField(help_text="Falls of a 大富豪 (都落ち).")
+    metrics = serializers.DictField(
+        child=serializers.IntegerField(),
+        help_text="The game family's metric counts by key, as the family declares them "
+        "(大富豪: daifugo, fugo, heimin, hinmin, daihinmin titles, fouls (反則あがり), "
+        "miyako_ochi (都落ち)); each is also a field of its own.",
+    )
     best_set = serializers.IntegerField(allow_null=True)
     penalty_points = serializers.IntegerField(help_text="Active deductions (減点), already taken.")
     warnings = serializers.IntegerField(help_text="Active warnings (警告).")
@@ -44,6 +45,18 @@ class StandingRowSerializer(serializers.Serializer[Any]):
         allow_null=True,
         help_text="Stage boards with a cut: would advance on confirmed results; null elsewhere.",
     )
+
+
+# Each registered family's metrics are also fields of a row of their own (the shape rows had
+# before metrics were the family's), declared here from the families so that the schema lists
+# them; a scope has those of its own family only.
+for _family in families().values():
+    for _metric in _family.metrics:
+        if _metric.key not in StandingRowSerializer._declared_fields:
+            _field = serializers.IntegerField(
+                required=False, help_text=f"metrics.{_metric.key} ({_family.name})."
+            )
+            StandingRowSerializer._declared_fields[_metric.key] = _field
 
 
 class CorrectedGameSerializer(serializers.Serializer[Any]):

@@ -48,7 +48,7 @@ from django.views.decorators.clickjacking import xframe_options_exempt
 from django.views.decorators.http import require_GET
 from django_htmx.middleware import HtmxDetails
 
-from games.display import TITLE_LABELS
+from games.display import title_label
 from games.models import GameResult
 from scoring.charts import progression_svg
 from scoring.cuts import CutLine
@@ -59,10 +59,18 @@ from scoring.selectors import (
     field_figures,
     find_rows,
     flag_decided,
+    metric_columns,
     page_size,
     summarise_field,
+    with_metric_values,
 )
-from scoring.standings import ScopeRef, result_is_provisional, scope_rounds, standings_version
+from scoring.standings import (
+    ScopeRef,
+    result_is_provisional,
+    scope_metrics,
+    scope_rounds,
+    standings_version,
+)
 from tournaments.models import Bye, Penalty, Player, Season, Stage, Tournament
 from tournaments.points import TIE_BREAK_KEYS, tie_breaks
 from tournaments.selectors import public_tournaments
@@ -263,7 +271,7 @@ def _frame(board: Board, version: int, cut: CutLine | None) -> dict[str, Any]:
         "tie_breaks_text": pgettext("tie-breaks, one after another", ", then ").join(
             str(TIE_BREAK_KEYS[k]) for k in keys
         ),
-        "title_labels": TITLE_LABELS,
+        "metric_columns": metric_columns(board.ref, keys),
         "poll_seconds": settings.LEADERBOARD_POLL_SECONDS,
         "live": board.tournament is None or board.tournament.status != Tournament.Status.FINISHED,
         "stages": (
@@ -296,7 +304,10 @@ def _page_context(board: Board, version: int, page: int, path: str) -> dict[str,
     poll = f"{path}?v={version}" if page == 1 else f"{path}?page={page}&v={version}"
     return {
         **context,
-        "rows": flag_decided(board_rows(board.ref)[offset : offset + size], figures.decided),
+        "rows": with_metric_values(
+            flag_decided(board_rows(board.ref)[offset : offset + size], figures.decided),
+            context["metric_columns"],
+        ),
         "any_provisional": summary.provisional_games > 0,
         "page": shown,
         "page_range": list(paginator.get_elided_page_range(page, on_each_side=1, on_ends=1)),
@@ -383,9 +394,12 @@ def _print(request: HttpRequest, address: BoardAddress) -> HttpResponse:
     every row — it is for a printer — from plain rows."""
     board = address.board()
     figures = field_figures(board.ref, board.stage)
-    rows = flag_decided(board_rows(board.ref), figures.decided)
+    frame = _frame(board, standings_version(board.ref), figures.cut)
+    rows = with_metric_values(
+        flag_decided(board_rows(board.ref), figures.decided), frame["metric_columns"]
+    )
     context = {
-        **_frame(board, standings_version(board.ref), figures.cut),
+        **frame,
         "rows": rows,
         "any_provisional": any(row["provisional_games"] for row in rows),
     }
@@ -421,7 +435,9 @@ def _export(request: HttpRequest, address: BoardAddress, fmt: str, name: str) ->
     version = standings_version(board.ref)
     key = f"board:export:{fmt}:{board.ref.key}:v{version}:{get_language()}"
     if fmt == "csv":
-        csv_text = _cached(key, lambda: standings_csv(export_rows(board.ref)))
+        csv_text = _cached(
+            key, lambda: standings_csv(export_rows(board.ref), scope_metrics(board.ref))
+        )
         response = HttpResponse(csv_text, content_type="text/csv; charset=utf-8")
         response["Content-Disposition"] = f'attachment; filename="{name}-standings.csv"'
     else:
@@ -493,7 +509,7 @@ class PlayerResult:
     @property
     def title_label(self) -> str:
         """The title in game words (大富豪 Daifugō), not its code."""
-        return str(TITLE_LABELS.get(self.result.title, self.result.title))
+        return title_label(self.result.detail)
 
 
 @dataclass(frozen=True, slots=True)

@@ -37,6 +37,7 @@ from django.utils import timezone
 
 from games import outbox
 from games.models import OutboxMessage
+from games.results import result_fields
 from scoring.models import WebhookDelivery, WebhookEndpoint, WebhookEvent
 from scoring.standings import result_is_provisional
 from tournaments.models import Tournament
@@ -279,9 +280,7 @@ def game_finished_data(game_id: int) -> dict[str, Any] | None:
                 "entry": r.entry.number,
                 "player": r.entry.player.display_name,
                 "place": r.place,
-                "title": r.title,
-                "foul": r.foul,
-                "miyako_ochi": r.miyako_ochi,
+                **result_fields(r.team, r.detail),
                 "forfeit": r.forfeit,
                 "points": r.points,
             }

@@ -206,7 +206,7 @@ class GameResultFactory(factory.django.DjangoModelFactory):
     entry = factory.SubFactory(EntryFactory)
     seat = 0
     place = 1
-    title = ""
+    detail = factory.LazyFunction(lambda: {"title": None, "foul": False, "miyako_ochi": False})
     points = 0
 
 
@@ -249,9 +249,12 @@ def finished_game(
             entry=entry,
             seat=place - 1,
             place=place,
-            title=titles[place - 1],
-            foul=place in fouls,
-            miyako_ochi=place == miyako_ochi,
+            # 大富豪's result detail, as `family.outcome` gives it (no title: None).
+            detail={
+                "title": titles[place - 1] or None,
+                "foul": place in fouls,
+                "miyako_ochi": place == miyako_ochi,
+            },
             points=points[place - 1],
         )
     return game
@@ -379,13 +382,15 @@ def standings_field(
             player=entry.player,
             points=1000 - entry.number,
             games=4,
-            daifugo=1,
-            fugo=1,
-            heimin=1,
-            hinmin=1,
-            daihinmin=0,
-            fouls=0,
-            miyako_ochi=0,
+            metrics={
+                "daifugo": 1,
+                "fugo": 1,
+                "heimin": 1,
+                "hinmin": 1,
+                "daihinmin": 0,
+                "fouls": 0,
+                "miyako_ochi": 0,
+            },
             best_set=6,
             confirmed_points=1000 - entry.number,
             rank=entry.number,

@@ -22,12 +22,15 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
+from games.engine import families
 from tournaments.seating import SeatingError, policy_table_sizes
 
 # preset -> (label people read, translated when shown; places for 3, 4 and 5 seats)
@@ -57,20 +60,77 @@ PRESET_BONUSES: Mapping[str, Mapping[int, int]] = {"50-30-20-10-last70": {1: 20}
 DEFAULT_PRESET = "3-2-1-0"
 CUSTOM_PRESET = "custom"
 
-# Ranking keys after which entrants are compared, best first. "Fewer" keys prefer the lower
-# count; the title counts prefer more of the better titles (countback, REFERENCE §1.2 [R]).
-# The labels people read are translated when shown.
-TIE_BREAK_KEYS: Mapping[str, str | Promise] = {
-    "points": _("total points"),
-    "daifugo": _("more Grand millionaire titles"),
-    "fugo": _("more Millionaire titles"),
-    "heimin": _("more Commoner titles"),
-    "hinmin": _("more Poor titles"),
-    "fewer_daihinmin": _("fewer Extreme poor titles"),
-    "fewer_fouls": _("fewer foul finishes"),
-    "fewer_miyako_ochi": _("fewer miyako-ochi (Grand millionaire demoted)"),
-    "best_set": _("best single set"),
+
+@dataclass(frozen=True, slots=True)
+class MetricWords:
+    """What people read for one of a family's metrics: the board's column head, the
+    tie-break its `Metric.tie_break` key names ("more …" or "fewer …"), and the CSV export's
+    column (the key itself in English, as in the JSON export)."""
+
+    head: str | Promise
+    tie_break: str | Promise
+    csv: str | Promise
+
+
+# Each game family's metrics (`Family.metrics`, counted over its results' `detail`), in
+# words. The keys come from the family; a metric missing here reads as its key (a test keeps
+# every registered family's metrics worded).
+METRIC_WORDS: Mapping[str, Mapping[str, MetricWords]] = {
+    "daifugo": {
+        "daifugo": MetricWords(
+            _("Grand millionaire"),
+            _("more Grand millionaire titles"),
+            pgettext_lazy("CSV column", "daifugo"),
+        ),
+        "fugo": MetricWords(
+            _("Millionaire"), _("more Millionaire titles"), pgettext_lazy("CSV column", "fugo")
+        ),
+        "heimin": MetricWords(
+            _("Commoner"), _("more Commoner titles"), pgettext_lazy("CSV column", "heimin")
+        ),
+        "hinmin": MetricWords(
+            _("Poor"), _("more Poor titles"), pgettext_lazy("CSV column", "hinmin")
+        ),
+        "daihinmin": MetricWords(
+            _("Extreme poor"),
+            _("fewer Extreme poor titles"),
+            pgettext_lazy("CSV column", "daihinmin"),
+        ),
+        "fouls": MetricWords(
+            _("Fouls"), _("fewer foul finishes"), pgettext_lazy("CSV column", "fouls")
+        ),
+        "miyako_ochi": MetricWords(
+            _("Miyako-ochi"),
+            _("fewer miyako-ochi (Grand millionaire demoted)"),
+            pgettext_lazy("CSV column", "miyako_ochi"),
+        ),
+    },
 }
+
+
+def metric_words(key: str) -> MetricWords:
+    """A metric's words, from the first family that words the key (else the key itself)."""
+    for words in METRIC_WORDS.values():
+        if key in words:
+            return words[key]
+    return MetricWords(key, key, key)
+
+
+def _tie_break_keys() -> dict[str, str | Promise]:
+    keys: dict[str, str | Promise] = {"points": _("total points")}
+    for name, family in families().items():
+        for metric in family.metrics:
+            words = METRIC_WORDS.get(name, {}).get(metric.key)
+            keys.setdefault(metric.tie_break, words.tie_break if words else metric.tie_break)
+    keys["best_set"] = _("best single set")
+    return keys
+
+
+# Ranking keys after which entrants are compared, best first: total points, each registered
+# family's metric tie-breaks ("fewer_…" keys prefer the lower count; the title counts prefer
+# more of the better titles: countback, REFERENCE §1.2 [R]), the best set. The labels people
+# read are translated when shown.
+TIE_BREAK_KEYS: Mapping[str, str | Promise] = _tie_break_keys()
 DEFAULT_TIE_BREAKS: tuple[str, ...] = (
     "points",
     "daifugo",

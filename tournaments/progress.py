@@ -242,9 +242,7 @@ def results_sheet(round_: Round) -> list[SheetTable]:
         .only(
             "seat",
             "place",
-            "title",
-            "foul",
-            "miyako_ochi",
+            "detail",
             "forfeit",
             "points",
             "entry_id",

@@ -144,6 +144,12 @@ def test_a_scorer_device_runs_table_one_end_to_end(
     recorded = post(f"/api/games/{quick_id}/quick-result/", {"finishing_order": order})
     assert recorded.status_code == 201, recorded.content
     assert [r["seat"] for r in recorded.json()["results"]] == order
+    # Each result: the family-neutral team and detail, and detail's values as fields of their
+    # own, as clients of 大富豪-only results read them.
+    winner = recorded.json()["results"][0]
+    assert winner["team"] is None
+    assert winner["detail"] == {"title": "daifugo", "foul": False, "miyako_ochi": False}
+    assert (winner["title"], winner["foul"], winner["miyako_ochi"]) == ("daifugo", False, False)
 
     # 5. The head referee confirms both results through the API (their own session).
     official = browser()
@@ -167,6 +173,9 @@ def test_a_scorer_device_runs_table_one_end_to_end(
     assert {n: rows[n]["points"] for n in seated} == {
         n: first_points[n] + quick_points[n] for n in seated
     }
+    # The metrics 大富豪 declares, as one object and as fields of their own.
+    assert all(row["metrics"]["daifugo"] == row["daifugo"] for row in standings["results"])
+    assert sum(row["metrics"]["daifugo"] for row in standings["results"]) == 2
     ranks = [row["rank"] for row in standings["results"]]
     assert ranks == sorted(ranks) and ranks[0] == 1
 

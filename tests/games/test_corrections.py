@@ -41,7 +41,7 @@ def finished_quick_game(crew: Crew) -> Game:
 
 
 def placings(game: Game) -> list[tuple[int, int, str, int]]:
-    return [(r.seat, r.place, r.title, r.points) for r in game.results.order_by("place")]
+    return [(r.seat, r.place, r.detail["title"], r.points) for r in game.results.order_by("place")]
 
 
 def correct(game: Game, actor: object, **overrides: object) -> ResultVersion:

@@ -31,7 +31,7 @@ def table_of(names: tuple[str, ...], preset: str) -> tuple[Table, User]:
 
 
 def results(game: Game) -> list[tuple[int, int, str, int]]:
-    return [(r.seat, r.place, r.title, r.points) for r in game.results.order_by("place")]
+    return [(r.seat, r.place, r.detail["title"], r.points) for r in game.results.order_by("place")]
 
 
 def test_a_table_of_five_plays_a_set_and_scores_with_the_five_player_points() -> None:

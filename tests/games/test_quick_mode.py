@@ -24,7 +24,7 @@ def quick_game(crew: Crew, titles: list[str] | None = None) -> Game:
 
 def placed(game: Game) -> list[tuple[int, int, str, bool, bool, int]]:
     return [
-        (r.seat, r.place, r.title, r.foul, r.miyako_ochi, r.points)
+        (r.seat, r.place, r.detail["title"], r.detail["foul"], r.detail["miyako_ochi"], r.points)
         for r in game.results.order_by("place")
     ]
 

@@ -113,7 +113,12 @@ def test_the_last_move_finishes_the_game_with_titles_and_points(crew: Crew, t17_
     assert t17_game.status == Game.Status.FINISHED
     assert t17_game.finished_by == crew.referee
     results = [
-        (r.entry.number, r.place, r.title, r.foul, r.miyako_ochi, r.points)
+        (
+            r.entry.number,
+            r.place,
+            *(r.detail[k] for k in ("title", "foul", "miyako_ochi")),
+            r.points,
+        )
         for r in GameResult.objects.filter(game=t17_game).select_related("entry")
     ]
     # REFERENCE §1.4 JDF-T17 (seat = table position - 1), points 3-2-1-0.

@@ -34,6 +34,10 @@ KEY_FIELD = {
 }
 
 
+# The counts a 大富豪 standing keeps (`Standing.metrics` keys).
+COUNTS = ("daifugo", "fugo", "heimin", "hinmin", "daihinmin", "fouls", "miyako_ochi")
+
+
 def is_provisional(result: GameResult) -> bool:
     game = result.game
     return game.status == "finished" and game.forfeit_seat is None
@@ -47,10 +51,11 @@ def _tally(results: Iterable[GameResult], who_of: Callable[[GameResult], int]) -
         item = lines.setdefault(who, _empty())
         item["points"] += r.points
         item["games"] += 1
-        if r.title:
-            item[r.title] += 1
-        item["fouls"] += int(r.foul)
-        item["miyako_ochi"] += int(r.miyako_ochi)
+        # 大富豪's result detail, read here by hand (not through the family's metrics).
+        if r.detail.get("title"):
+            item[r.detail["title"]] += 1
+        item["fouls"] += int(r.detail.get("foul") is True)
+        item["miyako_ochi"] += int(r.detail.get("miyako_ochi") is True)
         sets[who][(r.game.table_id, r.game.set_number)] += r.points
     for who, per_set in sets.items():
         lines[who]["best_set"] = max(per_set.values())
@@ -139,17 +144,10 @@ def recount(
 
 
 def as_lines(rows: Iterable[Any], *, by_player: bool = False) -> dict[int, dict[str, Any]]:
-    """`Standing` rows in the oracle's shape."""
+    """`Standing` rows in the oracle's shape (the counts from `Standing.metrics`)."""
     fields = (
         "points",
         "games",
-        "daifugo",
-        "fugo",
-        "heimin",
-        "hinmin",
-        "daihinmin",
-        "fouls",
-        "miyako_ochi",
         "best_set",
         "rank",
         "penalty_points",
@@ -161,6 +159,7 @@ def as_lines(rows: Iterable[Any], *, by_player: bool = False) -> dict[int, dict[
     return {
         (row.player_id if by_player else row.entry_id): {
             **{f: getattr(row, f) for f in fields},
+            **{c: row.metrics[c] for c in COUNTS},
             "shared": bool(row.shared),
             "confirmed_shared": bool(row.confirmed_shared),
         }

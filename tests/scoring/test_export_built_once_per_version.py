@@ -12,7 +12,8 @@ from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
-from scoring.exports import COLUMNS
+from games.engine.daifugo import DAIFUGO
+from scoring.exports import csv_columns
 from scoring.standings import recompute_tournament
 from tests.factories import TournamentFactory, finished_game, standings_field
 from tests.scoring.conftest import Cup, seat_round
@@ -61,7 +62,8 @@ def test_the_csv_keeps_its_columns(db: None, client: Client) -> None:
     text = client.get("/standings/big-open/standings.csv").content.decode()
 
     header, row = list(csv.reader(io.StringIO(text)))
-    assert header == list(COLUMNS) == [
+    # The metric columns are 大富豪's declared metrics, where the title columns always were.
+    assert header == csv_columns(DAIFUGO.metrics) == [
         "rank", "shared", "entry", "player", "points", "games", "daifugo", "fugo", "heimin",
         "hinmin", "daihinmin", "fouls", "miyako_ochi", "best_set", "penalty_points",
         "warnings", "provisional_games", "confirmed_points", "confirmed_rank",
