@@ -32,7 +32,9 @@ def _visible_metric_columns(browser: Browser, url: str, viewport: dict[str, int]
 
 @pytest.mark.django_db(transaction=True)
 def test_a_phone_shows_the_first_two_metrics_and_a_desktop_all(
-    browser: Browser, live_server: LiveServer, cup: Cup
+    browser: Browser,
+    live_server: LiveServer,
+    cup: Cup,  # noqa: F811 — the fixture imported above
 ) -> None:
     (table,) = seat_round(cup.stage, cup.entries[:4])
     finished_game(table, cup.entries[:4], fouls=(4,))
