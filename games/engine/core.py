@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from itertools import combinations
-from typing import Final, NamedTuple
+from typing import ClassVar, Final, NamedTuple
 
 from .cards import (
     ABOVE_2,
@@ -262,6 +262,41 @@ class Combo(NamedTuple):
         return 3 if kind == TRIPLE_RUN else 1
 
 
+_STATE_FIELDS: Final = (
+    "setup",
+    "phase",
+    "turn",
+    "hands",
+    "counts",
+    "played",
+    "table",
+    "passed",
+    "lock",
+    "lock_run",
+    "revolution",
+    "out",
+    "clean",
+    "fouls",
+    "miyako",
+    "gives",
+    "must_open",
+    "discarded",
+    "back",
+    "respond",
+    "start",
+    "nlock",
+    "nrun",
+    "miyako_at",
+)
+"""The fields of :class:`State`, in constructor order."""
+
+
+def _repr(value: object, fields: tuple[str, ...]) -> str:
+    """``Name(field=value, ...)``, as a dataclass or a named tuple shows itself."""
+    items = ", ".join(f"{name}={getattr(value, name)!r}" for name in fields)
+    return f"{type(value).__name__}({items})"
+
+
 @dataclass(frozen=True, slots=True)
 class Setup:
     """What a game started from (shared by all its states; used by records)."""
@@ -309,42 +344,124 @@ class Setup:
     """The steps of :data:`PASS_STEPS` this game uses, in order."""
 
 
-@dataclass(frozen=True, slots=True)
 class State:
-    """An immutable game state.  Build new ones with :func:`apply`, never by hand."""
+    """An immutable game state.  Build new ones with :func:`apply`, never by hand.
 
-    setup: Setup
-    phase: int
-    turn: int
-    hands: tuple[CardSet, ...]
+    Immutable by contract, not by a guard: every attribute is ``Final``, so mypy (the engine
+    is checked with ``--strict``) refuses a write, and ``__slots__`` refuses a new attribute.
+    Not a frozen dataclass: its generated ``__init__`` sets each field through
+    ``object.__setattr__``, which nearly doubled the cost of a move, and under mypyc a
+    dataclass's ``__init__`` stays interpreted while this one compiles to plain stores.
+    Equality and hashing are a frozen dataclass's: every field, in :attr:`_fields` order.
+    A new field goes into ``_fields``, ``__slots__``, the annotations and ``__init__``
+    (and ``_Draft``).
+    """
+
+    _fields: ClassVar[tuple[str, ...]] = _STATE_FIELDS
+    __slots__ = _STATE_FIELDS
+
+    setup: Final[Setup]
+    phase: Final[int]
+    turn: Final[int]
+    hands: Final[tuple[CardSet, ...]]
     """Held cards per seat (0 for open-table seats, whose cards are unknown)."""
-    counts: tuple[int, ...]
+    counts: Final[tuple[int, ...]]
     """Number of cards held per seat."""
-    played: CardSet
-    table: Combo | None
-    passed: int
-    lock: int
-    lock_run: int
-    revolution: bool
-    out: int
-    clean: tuple[int, ...]
-    fouls: tuple[int, ...]
-    miyako: int
-    gives: tuple[int, ...]
-    must_open: CardSet
-    discarded: CardSet
-    back: int = -1
+    played: Final[CardSet]
+    table: Final[Combo | None]
+    passed: Final[int]
+    lock: Final[int]
+    lock_run: Final[int]
+    revolution: Final[bool]
+    out: Final[int]
+    clean: Final[tuple[int, ...]]
+    fouls: Final[tuple[int, ...]]
+    miyako: Final[int]
+    gives: Final[tuple[int, ...]]
+    must_open: Final[CardSet]
+    discarded: Final[CardSet]
+    back: Final[int]
     """11-back trick order: -1 none (the revolution decides), 0 normal (上), 1 reversed (下)."""
-    respond: int = 0
+    respond: Final[int]
     """Seat mask of the seats that may answer the last lone joker out of turn."""
-    start: bool = False
+    start: Final[bool]
     """No play or pass yet this game: the instant-win (イッツー) window is open."""
-    nlock: bool = False
+    nlock: Final[bool]
     """Number lock (数字しばり) on."""
-    nrun: int = 0
+    nrun: Final[int]
     """Consecutive one-step joker-free plays this trick (towards the number lock)."""
-    miyako_at: int = 0
+    miyako_at: Final[int]
     """Number of fouls when 都落ち happened (orders demotions under foul_order latest_lowest)."""
+
+    def __init__(
+        self,
+        setup: Setup,
+        phase: int,
+        turn: int,
+        hands: tuple[CardSet, ...],
+        counts: tuple[int, ...],
+        played: CardSet,
+        table: Combo | None,
+        passed: int,
+        lock: int,
+        lock_run: int,
+        revolution: bool,
+        out: int,
+        clean: tuple[int, ...],
+        fouls: tuple[int, ...],
+        miyako: int,
+        gives: tuple[int, ...],
+        must_open: CardSet,
+        discarded: CardSet,
+        back: int = -1,
+        respond: int = 0,
+        start: bool = False,
+        nlock: bool = False,
+        nrun: int = 0,
+        miyako_at: int = 0,
+    ) -> None:
+        self.setup = setup
+        self.phase = phase
+        self.turn = turn
+        self.hands = hands
+        self.counts = counts
+        self.played = played
+        self.table = table
+        self.passed = passed
+        self.lock = lock
+        self.lock_run = lock_run
+        self.revolution = revolution
+        self.out = out
+        self.clean = clean
+        self.fouls = fouls
+        self.miyako = miyako
+        self.gives = gives
+        self.must_open = must_open
+        self.discarded = discarded
+        self.back = back
+        self.respond = respond
+        self.start = start
+        self.nlock = nlock
+        self.nrun = nrun
+        self.miyako_at = miyako_at
+
+    def _values(self) -> tuple[object, ...]:
+        return tuple([getattr(self, name) for name in State._fields])
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not State:
+            return NotImplemented
+        return self._values() == other._values()
+
+    def __hash__(self) -> int:
+        return hash(self._values())
+
+    def __repr__(self) -> str:
+        return _repr(self, State._fields)
+
+    def __reduce__(self) -> tuple[type[State], tuple[object, ...]]:
+        # Pickle and copy by the constructor: a compiled class has no default way.
+        return State, self._values()
 
     @property
     def reversed(self) -> bool:
