@@ -154,6 +154,42 @@ def _ranks_of(mask: CardSet) -> int:
 # --- values --------------------------------------------------------------------------
 
 
+_STATE_FIELDS: Final = (
+    "setup",
+    "phase",
+    "turn",
+    "hands",
+    "counts",
+    "played",
+    "table",
+    "passed",
+    "lock",
+    "lock_run",
+    "revolution",
+    "out",
+    "clean",
+    "fouls",
+    "miyako",
+    "gives",
+    "must_open",
+    "discarded",
+    "back",
+    "respond",
+    "start",
+    "nlock",
+    "nrun",
+    "miyako_at",
+)
+"""The fields of :class:`State`, in constructor order."""
+_COMBO_FIELDS: Final = ("kind", "size", "rank", "suits", "joker", "cards", "as_cards", "seat")
+
+
+def _repr(value: object, fields: tuple[str, ...]) -> str:
+    """``Name(field=value, ...)``, as a dataclass or a named tuple shows itself."""
+    items = ", ".join(f"{name}={getattr(value, name)!r}" for name in fields)
+    return f"{type(value).__name__}({items})"
+
+
 @dataclass(frozen=True, slots=True)
 class Move:
     """One action: a play, a pass, or a give in the card exchange.
@@ -227,23 +263,78 @@ def _mask(cards: CardSet | str | Sequence[str]) -> CardSet:
     return parse_cards(cards)
 
 
-class Combo(NamedTuple):
+class Combo:
     """A combination on the table (or being played).
 
     ``rank`` is the set's rank (``13`` for jokers only) or the run's weakest rank
     in normal order; ``suits`` is the 4-bit mask of the natural suits (stairs: its
     suit; イーペーコー: its two suits; サンレンコー: the suits of its triples when all
     three match, else 0); ``as_cards`` what the jokers stand for, when known.
+
+    A value, as :class:`State` is (every attribute ``Final``), with the named-tuple
+    conveniences it had (``_fields``, ``_replace``): a plain class because under mypyc it
+    compiles to a native one, whose attributes compiled code reads directly.
     """
 
-    kind: int
-    size: int
-    rank: int
-    suits: int
-    joker: bool
-    cards: CardSet
-    as_cards: CardSet
-    seat: int
+    _fields: ClassVar[tuple[str, ...]] = _COMBO_FIELDS
+    __slots__ = _COMBO_FIELDS
+
+    kind: Final[int]
+    size: Final[int]
+    rank: Final[int]
+    suits: Final[int]
+    joker: Final[bool]
+    cards: Final[CardSet]
+    as_cards: Final[CardSet]
+    seat: Final[int]
+
+    def __init__(
+        self,
+        kind: int,
+        size: int,
+        rank: int,
+        suits: int,
+        joker: bool,
+        cards: CardSet,
+        as_cards: CardSet,
+        seat: int,
+    ) -> None:
+        self.kind = kind
+        self.size = size
+        self.rank = rank
+        self.suits = suits
+        self.joker = joker
+        self.cards = cards
+        self.as_cards = as_cards
+        self.seat = seat
+
+    def _values(self) -> tuple[object, ...]:
+        return tuple([getattr(self, name) for name in Combo._fields])
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not Combo:
+            return NotImplemented
+        return self._values() == other._values()
+
+    def __hash__(self) -> int:
+        return hash(self._values())
+
+    def __repr__(self) -> str:
+        return _repr(self, Combo._fields)
+
+    def __reduce__(self) -> tuple[type[Combo], tuple[object, ...]]:
+        return Combo, self._values()
+
+    def _replace(self, **changes: object) -> Combo:
+        """A copy with some fields changed (as a named tuple's ``_replace``)."""
+        values = {name: getattr(self, name) for name in Combo._fields}
+        values.update(changes)
+        return Combo(**values)
+
+    def with_suits(self, suits: int) -> Combo:
+        return Combo(
+            self.kind, self.size, self.rank, suits, self.joker, self.cards, self.as_cards, self.seat
+        )
 
     @property
     def name(self) -> str:
@@ -260,41 +351,6 @@ class Combo(NamedTuple):
         if kind == DOUBLE_STAIRS:
             return self.size >> 1
         return 3 if kind == TRIPLE_RUN else 1
-
-
-_STATE_FIELDS: Final = (
-    "setup",
-    "phase",
-    "turn",
-    "hands",
-    "counts",
-    "played",
-    "table",
-    "passed",
-    "lock",
-    "lock_run",
-    "revolution",
-    "out",
-    "clean",
-    "fouls",
-    "miyako",
-    "gives",
-    "must_open",
-    "discarded",
-    "back",
-    "respond",
-    "start",
-    "nlock",
-    "nrun",
-    "miyako_at",
-)
-"""The fields of :class:`State`, in constructor order."""
-
-
-def _repr(value: object, fields: tuple[str, ...]) -> str:
-    """``Name(field=value, ...)``, as a dataclass or a named tuple shows itself."""
-    items = ", ".join(f"{name}={getattr(value, name)!r}" for name in fields)
-    return f"{type(value).__name__}({items})"
 
 
 @dataclass(frozen=True, slots=True)
@@ -2148,7 +2204,7 @@ def _joker_suits(d: _Draft) -> None:
         suits = prev.suits
     else:
         suits = combo.suits
-    d.combo = d.table = combo._replace(suits=suits)
+    d.combo = d.table = combo.with_suits(suits)
 
 
 def _suit_lock(d: _Draft) -> None:

@@ -41,7 +41,10 @@ def snapshot(state: State) -> Snapshot:
     data: Snapshot = {}
     for name in _FIELDS:
         value = getattr(state, name)
-        data[name] = list(value) if isinstance(value, tuple) else value
+        if isinstance(value, Combo):
+            data[name] = [getattr(value, field) for field in Combo._fields]
+        else:
+            data[name] = list(value) if isinstance(value, tuple) else value
     return data
 
 

@@ -14,10 +14,10 @@ from pathlib import Path
 import pytest
 
 import games.engine
-from games.engine import JDF, Move, State, apply, new_game
+from games.engine import JDF, Combo, Move, State, apply, new_game
 
 CORE = Path(games.engine.__file__).parent / "core.py"
-VALUE_CLASSES = {"State": State}
+VALUE_CLASSES = {"State": State, "Combo": Combo}
 
 
 def a_state() -> State:
@@ -48,6 +48,22 @@ def test_a_state_takes_no_new_attribute() -> None:
     state = a_state()
     with pytest.raises(AttributeError):
         state.extra = 1  # type: ignore[attr-defined]
+    with pytest.raises(AttributeError):
+        state.table.extra = 1  # type: ignore[union-attr]
+
+
+def test_a_combo_keeps_the_named_tuple_conveniences() -> None:
+    table = a_state().table
+    assert table is not None
+    assert table == Combo(*[getattr(table, f) for f in Combo._fields])
+    assert hash(table) == hash(table._replace())
+    moved = table._replace(seat=2, suits=4)
+    assert (moved.seat, moved.suits, moved.cards) == (2, 4, table.cards)
+    assert moved != table and table.seat == 0
+    assert (
+        repr(table)
+        == "Combo(kind=1, size=1, rank=0, suits=1, joker=False, cards=1, as_cards=0, seat=0)"
+    )
 
 
 def test_a_state_is_equal_and_hashed_by_its_fields() -> None:
@@ -77,6 +93,7 @@ def test_a_state_is_equal_and_hashed_by_its_fields() -> None:
 def test_a_state_survives_copy_and_pickle() -> None:
     state = a_state()
     assert copy.copy(state) == state
+    assert copy.copy(state.table) == state.table
     assert repr(state).startswith("State(setup=Setup(")
     if games.engine.COMPILED:
         pytest.skip("a compiled RuleSet (a frozen dataclass) cannot be unpickled")
