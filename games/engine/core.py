@@ -181,6 +181,16 @@ _STATE_FIELDS: Final = (
     "miyako_at",
 )
 """The fields of :class:`State`, in constructor order."""
+_MOVE_FIELDS: Final = (
+    "seat",
+    "cards",
+    "is_pass",
+    "as_cards",
+    "declare",
+    "choice",
+    "exchange",
+    "respond",
+)
 _COMBO_FIELDS: Final = ("kind", "size", "rank", "suits", "joker", "cards", "as_cards", "seat")
 
 
@@ -190,7 +200,6 @@ def _repr(value: object, fields: tuple[str, ...]) -> str:
     return f"{type(value).__name__}({items})"
 
 
-@dataclass(frozen=True, slots=True)
 class Move:
     """One action: a play, a pass, or a give in the card exchange.
 
@@ -200,16 +209,69 @@ class Move:
     ``"up"``/``"down"``), and ``respond`` marks an out-of-turn action (record key
     ``respond``): a ♥3 answering a lone joker, an instant win declared by a seat
     whose turn it is not.
+
+    A value, as :class:`State` is (every attribute ``Final``, equal and hashed by its
+    fields).  Move generation builds thousands per game, so it is a plain class: cheap to
+    build in pure Python and native under mypyc.
     """
 
-    seat: int
-    cards: CardSet = 0
-    is_pass: bool = False
-    as_cards: CardSet = 0
-    declare: str | None = None
-    choice: str | None = None
-    exchange: bool = False
-    respond: bool = False
+    _fields: ClassVar[tuple[str, ...]] = _MOVE_FIELDS
+    __slots__ = _MOVE_FIELDS
+
+    seat: Final[int]
+    cards: Final[CardSet]
+    is_pass: Final[bool]
+    as_cards: Final[CardSet]
+    declare: Final[str | None]
+    choice: Final[str | None]
+    exchange: Final[bool]
+    respond: Final[bool]
+
+    def __init__(
+        self,
+        seat: int,
+        cards: CardSet = 0,
+        is_pass: bool = False,
+        as_cards: CardSet = 0,
+        declare: str | None = None,
+        choice: str | None = None,
+        exchange: bool = False,
+        respond: bool = False,
+    ) -> None:
+        self.seat = seat
+        self.cards = cards
+        self.is_pass = is_pass
+        self.as_cards = as_cards
+        self.declare = declare
+        self.choice = choice
+        self.exchange = exchange
+        self.respond = respond
+
+    def _values(self) -> tuple[object, ...]:
+        return (
+            self.seat,
+            self.cards,
+            self.is_pass,
+            self.as_cards,
+            self.declare,
+            self.choice,
+            self.exchange,
+            self.respond,
+        )
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not Move:
+            return NotImplemented
+        return self._values() == other._values()
+
+    def __hash__(self) -> int:
+        return hash(self._values())
+
+    def __repr__(self) -> str:
+        return _repr(self, Move._fields)
+
+    def __reduce__(self) -> tuple[type[Move], tuple[object, ...]]:
+        return Move, self._values()
 
     @classmethod
     def play(
@@ -777,22 +839,6 @@ def _opening_card(
 
 # --- move generation -------------------------------------------------------------------
 
-_MOVES: dict[tuple[int, int, int, str | None], Move] = {}
-_MOVE_CACHE_LIMIT: Final = 1 << 20
-
-
-def _mv(seat: int, cards: CardSet, as_cards: CardSet = 0, declare: str | None = None) -> Move:
-    # Interned: move generation yields the same few thousand plays per seat over and
-    # over, and a frozen dataclass costs ~0.5 µs to build versus ~0.08 µs to look up.
-    key = (seat, cards, as_cards, declare)
-    move = _MOVES.get(key)
-    if move is None:
-        if len(_MOVES) >= _MOVE_CACHE_LIMIT:
-            _MOVES.clear()
-        move = _MOVES[key] = Move(seat, cards, False, as_cards, declare)
-    return move
-
-
 _PASSES: Final = tuple(Move(seat, is_pass=True) for seat in range(8))
 
 
@@ -904,7 +950,6 @@ def _plays(state: State, seat: int, hand: CardSet, cap: int) -> Iterator[Move]:
         suit_choice = setup.suit_choice
         beyond = setup.beyond_ends
     table = state.table
-    mv = _mv
     if table is None:
         must = state.must_open
         for r in range(13):
@@ -920,7 +965,7 @@ def _plays(state: State, seat: int, hand: CardSet, cap: int) -> Iterator[Move]:
                 top = min(wild, cap - size)
                 if must and not cards & must:
                     continue
-                yield mv(seat, cards)
+                yield Move(seat, cards)
                 if top >= 1:
                     if suit_choice:
                         yield from _suit_choices(seat, cards, sub, base, j1, 0, None)
@@ -928,16 +973,16 @@ def _plays(state: State, seat: int, hand: CardSet, cap: int) -> Iterator[Move]:
                             pair = None if size > 1 or set_only else "set"
                             yield from _suit_choices(seat, cards, sub, base, jokers, 0, pair)
                         continue
-                    yield mv(seat, cards | j1)
+                    yield Move(seat, cards | j1)
                     if top >= 2:
                         if size == 1:
-                            yield mv(seat, cards | jokers, 0, None if set_only else "set")
+                            yield Move(seat, cards | jokers, False, 0, None if set_only else "set")
                         else:
-                            yield mv(seat, cards | jokers)
+                            yield Move(seat, cards | jokers)
         if nj and not must:
-            yield mv(seat, j1)
+            yield Move(seat, j1)
             if nj == 2 and rules.joker_pair_allowed and wild and cap >= 2:
-                yield mv(seat, jokers)
+                yield Move(seat, jokers)
         for suit in range(4):
             ranks = _suit_ranks(hand, suit)
             if ranks.bit_count() + wild < 3:
@@ -969,7 +1014,7 @@ def _plays(state: State, seat: int, hand: CardSet, cap: int) -> Iterator[Move]:
                 ret = setup.returns & hand
                 for card in (SPADE_3, HEART_3):
                     if ret & card and _return_allowed(state, card):
-                        yield mv(seat, card)
+                        yield Move(seat, card)
             return
         if n > cap:
             return
@@ -993,12 +1038,12 @@ def _plays(state: State, seat: int, hand: CardSet, cap: int) -> Iterator[Move]:
                         yield from _suit_choices(seat, sub << base, sub, base, fill, lock, None)
                     continue
                 for sub in _SUBSETS[m][n - k]:
-                    yield mv(seat, (sub << base) | fill)
+                    yield Move(seat, (sub << base) | fill)
         if nj:
             if n == 1:
-                yield mv(seat, j1)
+                yield Move(seat, j1)
             elif n == 2 and nj == 2 and rules.joker_pair_allowed and wild:
-                yield mv(seat, jokers)
+                yield Move(seat, jokers)
         return
 
     if n > cap:
@@ -1056,7 +1101,7 @@ def _double_stairs(
                     cards = (spread << s1) | (spread << s2)
                     if must and not cards & must:
                         continue
-                    yield _mv(seat, cards)
+                    yield Move(seat, cards)
 
 
 def _triple_runs(
@@ -1079,7 +1124,7 @@ def _triple_runs(
                     cards = (x << base) | (y << (base + 4)) | (z << (base + 8))
                     if must and not cards & must:
                         continue
-                    yield _mv(seat, cards)
+                    yield Move(seat, cards)
 
 
 def _family_leads(
@@ -1135,7 +1180,7 @@ def _stairs_moves(
                 continue
             if leading:
                 declare = "stairs"
-        yield _mv(seat, nat | jfill[k], spread[jpos] << suit if k else 0, declare)
+        yield Move(seat, nat | jfill[k], False, spread[jpos] << suit if k else 0, declare)
 
 
 def _beyond_run(
@@ -1177,7 +1222,7 @@ def _beyond_run(
                 continue
             if leading:
                 declare = "stairs"
-        yield _mv(seat, nat | jfill[k], (_SPREAD[jpos] << suit) | beyond, declare)
+        yield Move(seat, nat | jfill[k], False, (_SPREAD[jpos] << suit) | beyond, declare)
 
 
 def _beyond_leads(
@@ -1235,12 +1280,12 @@ def _suit_choices(
     free = 15 & ~sub
     want = min(jokers.bit_count(), free.bit_count())
     if not want:
-        yield _mv(seat, cards | jokers, 0, declare)
+        yield Move(seat, cards | jokers, False, 0, declare)
         return
     for suits in _SUBSETS[free][want]:
         if lock and sub | suits != lock:
             continue
-        yield _mv(seat, cards | jokers, suits << base, declare)
+        yield Move(seat, cards | jokers, False, suits << base, declare)
 
 
 def _exchange_moves(state: State) -> Iterator[Move]:

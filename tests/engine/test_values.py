@@ -17,7 +17,7 @@ import games.engine
 from games.engine import JDF, Combo, Move, State, apply, new_game
 
 CORE = Path(games.engine.__file__).parent / "core.py"
-VALUE_CLASSES = {"State": State, "Combo": Combo}
+VALUE_CLASSES = {"State": State, "Combo": Combo, "Move": Move}
 
 
 def a_state() -> State:
@@ -98,3 +98,17 @@ def test_a_state_survives_copy_and_pickle() -> None:
     if games.engine.COMPILED:
         pytest.skip("a compiled RuleSet (a frozen dataclass) cannot be unpickled")
     assert pickle.loads(pickle.dumps(state)) == state
+
+
+def test_moves_are_equal_and_hashed_by_their_fields() -> None:
+    move = Move.play(0, "3S")
+    assert move == Move(0, 1) and hash(move) == hash(Move(0, 1))
+    assert move != Move(0, 1, respond=True) and move != Move(1, 1)
+    assert len({move, Move(0, 1), Move.pass_turn(0), Move(0, is_pass=True)}) == 2
+    assert repr(move) == (
+        "Move(seat=0, cards=1, is_pass=False, as_cards=0, declare=None, choice=None, "
+        "exchange=False, respond=False)"
+    )
+    assert copy.copy(move) == move and pickle.loads(pickle.dumps(move)) == move
+    with pytest.raises(AttributeError):
+        move.extra = 1  # type: ignore[attr-defined]
