@@ -843,52 +843,56 @@ _PASSES: Final = tuple(Move(seat, is_pass=True) for seat in range(8))
 
 
 def legal_moves(state: State) -> Iterator[Move]:
-    """Every legal move, lazily.  Moves are fully specified: stairs with jokers carry
-    ``as_cards`` (one move per reading, beyond the 3 or the 2 too with
-    ``joker_beyond_ends``), sets with jokers carry the suits the jokers stand for with
-    ``joker_suit_choice`` (one move per suit set), a one-card-plus-two-jokers lead carries
-    ``declare``, a set of Js under 11-back ``choice`` comes plain and with each call.
+    """Every legal move (listed at once, returned as an iterator).  Moves are fully
+    specified: stairs with jokers carry ``as_cards`` (one move per reading, beyond the 3
+    or the 2 too with ``joker_beyond_ends``), sets with jokers carry the suits the
+    jokers stand for with ``joker_suit_choice`` (one move per suit set), a
+    one-card-plus-two-jokers lead carries ``declare``, a set of Js under 11-back
+    ``choice`` comes plain and with each call.
     The two jokers are equivalent, so a move uses the lowest joker bits the player
     holds.  In the play phase the in-turn seat's moves come first, then the
     out-of-turn actions other seats may take now (``respond=True``: a return card
     answering a lone joker, an instant win); instant wins of open-table seats are
     not listed.  In the exchange phase every pending seat's gives are listed (the
     exchange is simultaneous, or the lower titles first)."""
+    # Built as a list: nested generators cost a frame switch per move and level.
+    out: list[Move] = []
     phase = state.phase
     if phase == PHASE_PLAY:
         seat = state.turn
         setup = state.setup
         if state.table is not None or (setup.pass_on_lead and not state.must_open):
-            yield _PASSES[seat]
+            out.append(_PASSES[seat])
         if setup.known >> seat & 1:
-            plays = _plays(state, seat, state.hands[seat], 99)
+            _plays(out, state, seat, state.hands[seat], 99)
         else:
-            plays = _plays(state, seat, _pool(state), state.counts[seat])
+            _plays(out, state, seat, _pool(state), state.counts[seat])
         if setup.calls:
-            yield from _with_calls(state, plays)
-        else:
-            yield from plays
+            _add_calls(out, state)
         if state.respond:
-            yield from _responses(state)
+            _responses(out, state)
         if state.start:
-            yield from _instant_wins(state)
+            _instant_wins(out, state)
     elif phase == PHASE_EXCHANGE:
-        yield from _exchange_moves(state)
+        _exchange_moves(out, state)
+    return iter(out)
 
 
-def _with_calls(state: State, moves: Iterator[Move]) -> Iterator[Move]:
-    """Each set of Js also with the 11-back calls ``up`` and ``down`` (a call is optional)."""
+def _add_calls(out: list[Move], state: State) -> None:
+    """Each set of Js also with the 11-back calls ``up`` and ``down`` (a call is optional),
+    right after the plain one."""
     table = state.table
     if table is not None and table.kind != SET:
-        yield from moves
         return
     jacks = RANK_MASK[RANK_J]
-    for m in moves:
-        yield m
+    plays = out[:]
+    del out[:]
+    for m in plays:
+        out.append(m)
         nat = m.cards & NUMBERS
         if nat and not nat & ~jacks and m.declare != "stairs":
-            yield Move(m.seat, m.cards, False, m.as_cards, m.declare, "up")
-            yield Move(m.seat, m.cards, False, m.as_cards, m.declare, "down")
+            out.append(Move(m.seat, m.cards, False, m.as_cards, m.declare, "up"))
+            out.append(Move(m.seat, m.cards, False, m.as_cards, m.declare, "down"))
 
 
 def _return_allowed(state: State, card: CardSet) -> bool:
@@ -897,7 +901,7 @@ def _return_allowed(state: State, card: CardSet) -> bool:
     return not lock or bool(lock & card) or state.setup.rules.spade3_ignores_lock
 
 
-def _responses(state: State) -> Iterator[Move]:
+def _responses(out: list[Move], state: State) -> None:
     setup = state.setup
     for seat in range(len(state.counts)):
         if not state.respond >> seat & 1:
@@ -905,7 +909,7 @@ def _responses(state: State) -> Iterator[Move]:
         hand = state.hands[seat] if setup.known >> seat & 1 else _pool(state)
         for card in (SPADE_3, HEART_3):
             if setup.returns & hand & card and _return_allowed(state, card):
-                yield Move(seat, card, respond=True)
+                out.append(Move(seat, card, respond=True))
 
 
 def _is_straight(hand: CardSet) -> bool:
@@ -914,11 +918,13 @@ def _is_straight(hand: CardSet) -> bool:
     return nat.bit_count() == 13 and _ranks_of(nat) == 0x1FFF
 
 
-def _instant_wins(state: State) -> Iterator[Move]:
+def _instant_wins(out: list[Move], state: State) -> None:
     known = state.setup.known
     for seat in range(len(state.counts)):
         if known >> seat & 1 and not state.out >> seat & 1 and _is_straight(state.hands[seat]):
-            yield Move(seat, state.hands[seat], declare=INSTANT_WIN, respond=seat != state.turn)
+            out.append(
+                Move(seat, state.hands[seat], declare=INSTANT_WIN, respond=seat != state.turn)
+            )
 
 
 def _starts(state: State, table: Combo, rev: bool) -> Sequence[int]:
@@ -935,7 +941,7 @@ def _starts(state: State, table: Combo, rev: bool) -> Sequence[int]:
     return starts
 
 
-def _plays(state: State, seat: int, hand: CardSet, cap: int) -> Iterator[Move]:
+def _plays(out: list[Move], state: State, seat: int, hand: CardSet, cap: int) -> None:
     setup = state.setup
     rules = setup.rules
     jokers = hand & JOKERS
@@ -965,24 +971,26 @@ def _plays(state: State, seat: int, hand: CardSet, cap: int) -> Iterator[Move]:
                 top = min(wild, cap - size)
                 if must and not cards & must:
                     continue
-                yield Move(seat, cards)
+                out.append(Move(seat, cards))
                 if top >= 1:
                     if suit_choice:
-                        yield from _suit_choices(seat, cards, sub, base, j1, 0, None)
+                        _suit_choices(out, seat, cards, sub, base, j1, 0, None)
                         if top >= 2:
                             pair = None if size > 1 or set_only else "set"
-                            yield from _suit_choices(seat, cards, sub, base, jokers, 0, pair)
+                            _suit_choices(out, seat, cards, sub, base, jokers, 0, pair)
                         continue
-                    yield Move(seat, cards | j1)
+                    out.append(Move(seat, cards | j1))
                     if top >= 2:
                         if size == 1:
-                            yield Move(seat, cards | jokers, False, 0, None if set_only else "set")
+                            out.append(
+                                Move(seat, cards | jokers, False, 0, None if set_only else "set")
+                            )
                         else:
-                            yield Move(seat, cards | jokers)
+                            out.append(Move(seat, cards | jokers))
         if nj and not must:
-            yield Move(seat, j1)
+            out.append(Move(seat, j1))
             if nj == 2 and rules.joker_pair_allowed and wild and cap >= 2:
-                yield Move(seat, jokers)
+                out.append(Move(seat, jokers))
         for suit in range(4):
             ranks = _suit_ranks(hand, suit)
             if ranks.bit_count() + wild < 3:
@@ -994,15 +1002,15 @@ def _plays(state: State, seat: int, hand: CardSet, cap: int) -> Iterator[Move]:
                     nm = missing.bit_count()
                     if nm > wild:
                         break
-                    yield from _stairs_moves(
-                        seat, suit, run, missing, wild - nm, jfill, True, must, set_only
+                    _stairs_moves(
+                        out, seat, suit, run, missing, wild - nm, jfill, True, must, set_only
                     )
         if beyond:
             for suit in range(4):
                 ranks = _suit_ranks(hand, suit)
-                yield from _beyond_leads(seat, suit, ranks, wild, jfill, cap, must, set_only)
+                _beyond_leads(out, seat, suit, ranks, wild, jfill, cap, must, set_only)
         if setup.families:
-            yield from _family_leads(state, seat, hand, cap, must)
+            _family_leads(out, state, seat, hand, cap, must)
         return
 
     rev = state.revolution if state.back < 0 else state.back == 1
@@ -1014,7 +1022,7 @@ def _plays(state: State, seat: int, hand: CardSet, cap: int) -> Iterator[Move]:
                 ret = setup.returns & hand
                 for card in (SPADE_3, HEART_3):
                     if ret & card and _return_allowed(state, card):
-                        yield Move(seat, card)
+                        out.append(Move(seat, card))
             return
         if n > cap:
             return
@@ -1035,21 +1043,21 @@ def _plays(state: State, seat: int, hand: CardSet, cap: int) -> Iterator[Move]:
                 fill = jfill[k]
                 if k and suit_choice:
                     for sub in _SUBSETS[m][n - k]:
-                        yield from _suit_choices(seat, sub << base, sub, base, fill, lock, None)
+                        _suit_choices(out, seat, sub << base, sub, base, fill, lock, None)
                     continue
                 for sub in _SUBSETS[m][n - k]:
-                    yield Move(seat, (sub << base) | fill)
+                    out.append(Move(seat, (sub << base) | fill))
         if nj:
             if n == 1:
-                yield Move(seat, j1)
+                out.append(Move(seat, j1))
             elif n == 2 and nj == 2 and rules.joker_pair_allowed and wild:
-                yield Move(seat, jokers)
+                out.append(Move(seat, jokers))
         return
 
     if n > cap:
         return
     if table.kind != STAIRS:
-        yield from _family_follows(state, seat, hand, _starts(state, table, rev))
+        _family_follows(out, state, seat, hand, _starts(state, table, rev))
         return
     starts = _starts(state, table, rev)
     for suit in range(4):
@@ -1064,7 +1072,7 @@ def _plays(state: State, seat: int, hand: CardSet, cap: int) -> Iterator[Move]:
             nm = missing.bit_count()
             if nm > wild:
                 continue
-            yield from _stairs_moves(seat, suit, run, missing, wild - nm, jfill, False, 0, set_only)
+            _stairs_moves(out, seat, suit, run, missing, wild - nm, jfill, False, 0, set_only)
     ends = _beyond_starts(state, table, rev) if beyond else ()
     if ends:
         for suit in range(4):
@@ -1072,17 +1080,18 @@ def _plays(state: State, seat: int, hand: CardSet, cap: int) -> Iterator[Move]:
                 continue
             ranks = _suit_ranks(hand, suit)
             for a in ends:
-                yield from _beyond_run(seat, suit, ranks, a, n, wild, jfill, False, 0, set_only)
+                _beyond_run(out, seat, suit, ranks, a, n, wild, jfill, False, 0, set_only)
 
 
 def _double_stairs(
+    out: list[Move],
     seat: int,
     hand: CardSet,
     lengths: Sequence[int],
     starts: Sequence[int],
     lock: int,
     must: CardSet,
-) -> Iterator[Move]:
+) -> None:
     """イーペーコー of the given run lengths and weakest ranks (number cards only)."""
     sr = [_suit_ranks(hand, s) for s in range(4)]
     for s1 in range(3):
@@ -1101,12 +1110,12 @@ def _double_stairs(
                     cards = (spread << s1) | (spread << s2)
                     if must and not cards & must:
                         continue
-                    yield Move(seat, cards)
+                    out.append(Move(seat, cards))
 
 
 def _triple_runs(
-    seat: int, hand: CardSet, starts: Sequence[int], lock: int, must: CardSet
-) -> Iterator[Move]:
+    out: list[Move], seat: int, hand: CardSet, starts: Sequence[int], lock: int, must: CardSet
+) -> None:
     """サンレンコー starting at the given ranks (number cards only)."""
     subsets = _SUBSETS
     for a in starts:
@@ -1124,31 +1133,32 @@ def _triple_runs(
                     cards = (x << base) | (y << (base + 4)) | (z << (base + 8))
                     if must and not cards & must:
                         continue
-                    yield Move(seat, cards)
+                    out.append(Move(seat, cards))
 
 
 def _family_leads(
-    state: State, seat: int, hand: CardSet, cap: int, must: CardSet
-) -> Iterator[Move]:
+    out: list[Move], state: State, seat: int, hand: CardSet, cap: int, must: CardSet
+) -> None:
     rules = state.setup.rules
     if rules.double_stairs and cap >= 6:
-        yield from _double_stairs(seat, hand, range(3, min(13, cap >> 1) + 1), range(11), 0, must)
+        _double_stairs(out, seat, hand, range(3, min(13, cap >> 1) + 1), range(11), 0, must)
     if rules.triple_run and cap >= 9:
-        yield from _triple_runs(seat, hand, range(11), 0, must)
+        _triple_runs(out, seat, hand, range(11), 0, must)
 
 
 def _family_follows(
-    state: State, seat: int, hand: CardSet, starts: Sequence[int]
-) -> Iterator[Move]:
+    out: list[Move], state: State, seat: int, hand: CardSet, starts: Sequence[int]
+) -> None:
     table = state.table
     assert table is not None
     if table.kind == DOUBLE_STAIRS:
-        yield from _double_stairs(seat, hand, (table.size >> 1,), starts, state.lock, 0)
+        _double_stairs(out, seat, hand, (table.size >> 1,), starts, state.lock, 0)
     else:
-        yield from _triple_runs(seat, hand, starts, state.lock, 0)
+        _triple_runs(out, seat, hand, starts, state.lock, 0)
 
 
 def _stairs_moves(
+    out: list[Move],
     seat: int,
     suit: int,
     run: int,
@@ -1158,7 +1168,7 @@ def _stairs_moves(
     leading: bool,
     must: CardSet,
     set_only: bool,
-) -> Iterator[Move]:
+) -> None:
     """Stairs on ``run`` (a rank mask): jokers on every missing rank, and ``spare``
     jokers more standing in for ranks the player holds (a distinct move).  With
     ``set_only`` one card plus two jokers is never stairs (one_card_two_jokers)."""
@@ -1180,10 +1190,11 @@ def _stairs_moves(
                 continue
             if leading:
                 declare = "stairs"
-        yield Move(seat, nat | jfill[k], False, spread[jpos] << suit if k else 0, declare)
+        out.append(Move(seat, nat | jfill[k], False, spread[jpos] << suit if k else 0, declare))
 
 
 def _beyond_run(
+    out: list[Move],
     seat: int,
     suit: int,
     ranks: int,
@@ -1194,7 +1205,7 @@ def _beyond_run(
     leading: bool,
     must: CardSet,
     set_only: bool,
-) -> Iterator[Move]:
+) -> None:
     """Stairs on positions ``start`` … ``start + length - 1`` reaching position -1
     (below 3) and/or 13 (above 2), which only a joker may hold (joker_beyond_ends); as
     :func:`_stairs_moves` for the positions between, kept apart so that it stays lean."""
@@ -1222,10 +1233,11 @@ def _beyond_run(
                 continue
             if leading:
                 declare = "stairs"
-        yield Move(seat, nat | jfill[k], False, (_SPREAD[jpos] << suit) | beyond, declare)
+        out.append(Move(seat, nat | jfill[k], False, (_SPREAD[jpos] << suit) | beyond, declare))
 
 
 def _beyond_leads(
+    out: list[Move],
     seat: int,
     suit: int,
     ranks: int,
@@ -1234,21 +1246,19 @@ def _beyond_leads(
     cap: int,
     must: CardSet,
     set_only: bool,
-) -> Iterator[Move]:
+) -> None:
     """Led stairs of one suit with a joker below its 3 or above its 2 (joker_beyond_ends)."""
     longest = min(15, cap)
     for length in range(3, min(14, longest) + 1):
         if (_RUN[0][length - 1] & ~ranks).bit_count() >= wild:
             break  # longer runs from below 3 miss at least as many ranks
-        yield from _beyond_run(seat, suit, ranks, -1, length, wild, jfill, True, must, set_only)
+        _beyond_run(out, seat, suit, ranks, -1, length, wild, jfill, True, must, set_only)
     for length in range(3, min(14, longest) + 1):
         if (_RUN[14 - length][length - 1] & ~ranks).bit_count() >= wild:
             break
-        yield from _beyond_run(
-            seat, suit, ranks, 14 - length, length, wild, jfill, True, must, set_only
-        )
+        _beyond_run(out, seat, suit, ranks, 14 - length, length, wild, jfill, True, must, set_only)
     if longest == 15:
-        yield from _beyond_run(seat, suit, ranks, -1, 15, wild, jfill, True, must, set_only)
+        _beyond_run(out, seat, suit, ranks, -1, 15, wild, jfill, True, must, set_only)
 
 
 def _beyond_starts(state: State, table: Combo, rev: bool) -> tuple[int, ...]:
@@ -1266,6 +1276,7 @@ def _beyond_starts(state: State, table: Combo, rev: bool) -> tuple[int, ...]:
 
 
 def _suit_choices(
+    out: list[Move],
     seat: int,
     cards: CardSet,
     sub: int,
@@ -1273,22 +1284,22 @@ def _suit_choices(
     jokers: CardSet,
     lock: int,
     declare: str | None,
-) -> Iterator[Move]:
+) -> None:
     """A set (natural suits ``sub`` at card bit ``base``) with ``jokers``, once per set of
     suits the jokers stand for (joker_suit_choice).  A joker finding no free suit (in a
     set of five or more) stands for none; under a lock only the locked suits fit."""
     free = 15 & ~sub
     want = min(jokers.bit_count(), free.bit_count())
     if not want:
-        yield Move(seat, cards | jokers, False, 0, declare)
+        out.append(Move(seat, cards | jokers, False, 0, declare))
         return
     for suits in _SUBSETS[free][want]:
         if lock and sub | suits != lock:
             continue
-        yield Move(seat, cards | jokers, False, suits << base, declare)
+        out.append(Move(seat, cards | jokers, False, suits << base, declare))
 
 
-def _exchange_moves(state: State) -> Iterator[Move]:
+def _exchange_moves(out: list[Move], state: State) -> None:
     setup = state.setup
     wait = setup.rules.exchange_order == "lower_first" and _lower_pending(state)
     for seat, given in enumerate(state.gives):
@@ -1314,7 +1325,7 @@ def _exchange_moves(state: State) -> Iterator[Move]:
         for give in gives:
             if strongest and _min_strength(give) < _max_strength(hand & ~give):
                 continue
-            yield Move(seat, give, exchange=True)
+            out.append(Move(seat, give, exchange=True))
 
 
 def _lower_pending(state: State) -> bool:
