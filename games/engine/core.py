@@ -110,9 +110,13 @@ _SPREAD: Final[tuple[CardSet, ...]] = tuple(
 )
 """13-bit rank mask → card bits of suit ♠ (shift left by the suit for the others)."""
 
-_COMPRESS: list[int] = [0] * 0x1112
-for _m in range(16):
-    _COMPRESS[sum(1 << (4 * i) for i in range(4) if _m >> i & 1)] = _m
+_COMPRESS: Final[tuple[int, ...]] = tuple(
+    sum(1 << i for i in range(4) if x >> (4 * i) & 1) for x in range(0x1112)
+)
+"""Every 4th bit (of 16) → the 4-bit mask of those bits (used on ``& _EVERY_4TH`` values)."""
+_POPCOUNT: Final[tuple[int, ...]] = tuple(m.bit_count() for m in range(1 << 13))
+"""Bits set in a mask of up to 13 bits (ranks, suits, seats, jokers >> 52): mypyc calls
+``int.bit_count`` as a Python method, a tuple lookup is native (and no slower in pure Python)."""
 _EVERY_4TH: Final = _SPREAD[(1 << 13) - 1]
 
 _SUBSETS: Final[tuple[tuple[tuple[int, ...], ...], ...]] = tuple(
@@ -945,7 +949,7 @@ def _plays(out: list[Move], state: State, seat: int, hand: CardSet, cap: int) ->
     setup = state.setup
     rules = setup.rules
     jokers = hand & JOKERS
-    nj = jokers.bit_count()
+    nj = _POPCOUNT[jokers >> 52]
     j1 = jokers & -jokers
     wild = 0 if rules.joker_single_only else nj
     set_only = rules.one_card_two_jokers == "set"
@@ -965,7 +969,7 @@ def _plays(out: list[Move], state: State, seat: int, hand: CardSet, cap: int) ->
             base = 4 * r
             for sub in _ALL_SUBSETS[m]:
                 cards = sub << base
-                size = sub.bit_count()
+                size = _POPCOUNT[sub]
                 if size > cap:
                     continue
                 top = min(wild, cap - size)
@@ -993,13 +997,13 @@ def _plays(out: list[Move], state: State, seat: int, hand: CardSet, cap: int) ->
                 out.append(Move(seat, jokers))
         for suit in range(4):
             ranks = _suit_ranks(hand, suit)
-            if ranks.bit_count() + wild < 3:
+            if _POPCOUNT[ranks] + wild < 3:
                 continue
             for a in range(11):
                 for length in range(3, min(13 - a, cap) + 1):
                     run = _RUN[a][length]
                     missing = run & ~ranks
-                    nm = missing.bit_count()
+                    nm = _POPCOUNT[missing]
                     if nm > wild:
                         break
                     _stairs_moves(
@@ -1038,7 +1042,7 @@ def _plays(out: list[Move], state: State, seat: int, hand: CardSet, cap: int) ->
             if not m:
                 continue
             base = 4 * r
-            have = m.bit_count()
+            have = _POPCOUNT[m]
             for k in range(max(0, n - have), min(wild, n - 1) + 1):
                 fill = jfill[k]
                 if k and suit_choice:
@@ -1064,12 +1068,12 @@ def _plays(out: list[Move], state: State, seat: int, hand: CardSet, cap: int) ->
         if lock and not lock >> suit & 1:
             continue
         ranks = _suit_ranks(hand, suit)
-        if ranks.bit_count() + wild < n:
+        if _POPCOUNT[ranks] + wild < n:
             continue
         for a in starts:
             run = _RUN[a][n]
             missing = run & ~ranks
-            nm = missing.bit_count()
+            nm = _POPCOUNT[missing]
             if nm > wild:
                 continue
             _stairs_moves(out, seat, suit, run, missing, wild - nm, jfill, False, 0, set_only)
@@ -1099,7 +1103,7 @@ def _double_stairs(
             if lock and lock != (1 << s1) | (1 << s2):
                 continue
             common = sr[s1] & sr[s2]
-            if common.bit_count() < 3:
+            if _POPCOUNT[common] < 3:
                 continue
             for a in starts:
                 for length in lengths:
@@ -1123,7 +1127,7 @@ def _triple_runs(
         m0 = (hand >> base) & 15
         m1 = (hand >> (base + 4)) & 15
         m2 = (hand >> (base + 8)) & 15
-        if m0.bit_count() < 3 or m1.bit_count() < 3 or m2.bit_count() < 3:
+        if _POPCOUNT[m0] < 3 or _POPCOUNT[m1] < 3 or _POPCOUNT[m2] < 3:
             continue
         for x in subsets[m0][3]:
             for y in subsets[m1][3]:
@@ -1183,9 +1187,9 @@ def _stairs_moves(
         nat = spread[run & ~jpos] << suit
         if must and not nat & must:
             continue
-        k = jpos.bit_count()
+        k = _POPCOUNT[jpos]
         declare = None
-        if k == 2 and nat.bit_count() == 1:
+        if k == 2 and _POPCOUNT[run & ~jpos] == 1:
             if set_only:
                 continue
             if leading:
@@ -1215,7 +1219,7 @@ def _beyond_run(
     run = _RUN[low][start + length - above - low]
     missing = run & ~ranks
     outside = below + above
-    need = missing.bit_count() + outside
+    need = _POPCOUNT[missing] + outside
     if need > wild:
         return
     beyond = (below << (BELOW_3 + suit)) | (above << (ABOVE_2 + suit))
@@ -1226,9 +1230,9 @@ def _beyond_run(
         nat = _SPREAD[run & ~jpos] << suit
         if must and not nat & must:
             continue
-        k = jpos.bit_count() + outside
+        k = _POPCOUNT[jpos] + outside
         declare = None
-        if k == 2 and nat.bit_count() == 1:
+        if k == 2 and _POPCOUNT[run & ~jpos] == 1:
             if set_only:
                 continue
             if leading:
@@ -1250,11 +1254,11 @@ def _beyond_leads(
     """Led stairs of one suit with a joker below its 3 or above its 2 (joker_beyond_ends)."""
     longest = min(15, cap)
     for length in range(3, min(14, longest) + 1):
-        if (_RUN[0][length - 1] & ~ranks).bit_count() >= wild:
+        if _POPCOUNT[_RUN[0][length - 1] & ~ranks] >= wild:
             break  # longer runs from below 3 miss at least as many ranks
         _beyond_run(out, seat, suit, ranks, -1, length, wild, jfill, True, must, set_only)
     for length in range(3, min(14, longest) + 1):
-        if (_RUN[14 - length][length - 1] & ~ranks).bit_count() >= wild:
+        if _POPCOUNT[_RUN[14 - length][length - 1] & ~ranks] >= wild:
             break
         _beyond_run(out, seat, suit, ranks, 14 - length, length, wild, jfill, True, must, set_only)
     if longest == 15:
@@ -1289,7 +1293,7 @@ def _suit_choices(
     suits the jokers stand for (joker_suit_choice).  A joker finding no free suit (in a
     set of five or more) stands for none; under a lock only the locked suits fit."""
     free = 15 & ~sub
-    want = min(jokers.bit_count(), free.bit_count())
+    want = min(_POPCOUNT[jokers >> 52], _POPCOUNT[free])
     if not want:
         out.append(Move(seat, cards | jokers, False, 0, declare))
         return
@@ -2403,7 +2407,7 @@ def _trick_end(d: _Draft) -> None:
     """The turn passes on, or the trick flows: cleared at once, or nobody else can answer."""
     seats = len(d.counts)
     in_game = ((1 << seats) - 1) & ~d.out
-    if in_game.bit_count() <= 1:
+    if _POPCOUNT[in_game] <= 1:
         return  # the game is over
     seat = d.seat
     bit = d.bit
@@ -2428,7 +2432,7 @@ def _trick_end(d: _Draft) -> None:
 
 def _game_over(d: _Draft) -> None:
     """One seat (or none) left holding cards: the game ends."""
-    if (((1 << len(d.counts)) - 1) & ~d.out).bit_count() > 1:
+    if _POPCOUNT[((1 << len(d.counts)) - 1) & ~d.out] > 1:
         return
     d.phase = PHASE_OVER
     d.turn = -1
