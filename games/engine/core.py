@@ -2008,6 +2008,13 @@ def apply_unchecked(state: State, move: Move, events: list[Event] | None = None)
     return _advance_play(state, seat, combo, events, move.choice)
 
 
+def _put(values: tuple[int, ...], i: int, value: int) -> tuple[int, ...]:
+    """``values`` with item ``i`` replaced: states hold tuples, so an update is a copy."""
+    items = list(values)
+    items[i] = value
+    return tuple(items)
+
+
 def _next_active(seats: int, after: int, blocked: int) -> int:
     """First seat clockwise after ``after`` (``after`` itself last) not in the ``blocked``
     mask, or -1."""
@@ -2196,12 +2203,9 @@ def _played(d: _Draft) -> None:
     seat = d.seat
     cards = combo.cards
     if d.setup.known & d.bit:
-        hands = list(d.hands)
-        hands[seat] &= ~cards
-        d.hands = tuple(hands)
-    counts = list(d.counts)
-    d.left = counts[seat] = counts[seat] - combo.size
-    d.counts = tuple(counts)
+        d.hands = _put(d.hands, seat, d.hands[seat] & ~cards)
+    d.left = left = d.counts[seat] - combo.size
+    d.counts = _put(d.counts, seat, left)
     d.played |= cards
     d.table = combo
     d.must_open = 0
@@ -2377,8 +2381,8 @@ def _miyako_ochi(d: _Draft) -> None:
     hands = d.hands
     lost = hands[daifugo]
     d.discarded |= lost
-    d.hands = (*hands[:daifugo], 0, *hands[daifugo + 1 :])
-    d.counts = (*d.counts[:daifugo], 0, *d.counts[daifugo + 1 :])
+    d.hands = _put(hands, daifugo, 0)
+    d.counts = _put(d.counts, daifugo, 0)
     if d.events is not None:
         d.events.append(MiyakoOchi(daifugo, lost))
 
@@ -2565,8 +2569,8 @@ def _instant_win(state: State, seat: int, cards: CardSet, events: list[Event] | 
     """イッツー: the seat finishes (clean) and its cards flow; play goes on."""
     d = _Draft(state, seat, events)
     if d.setup.known & d.bit:
-        d.hands = (*d.hands[:seat], 0, *d.hands[seat + 1 :])
-    d.counts = (*d.counts[:seat], 0, *d.counts[seat + 1 :])
+        d.hands = _put(d.hands, seat, 0)
+    d.counts = _put(d.counts, seat, 0)
     d.played |= cards
     d.out |= d.bit
     d.clean = (*d.clean, seat)
@@ -2630,7 +2634,7 @@ def _apply_give(state: State, move: Move) -> tuple[State, tuple[Event, ...]]:
     to = setup.exchange_to[seat]
     events: list[Event] = [ExchangeGiven(seat, to, cards)]
     d = _Draft(state, seat, events)
-    d.gives = gives = (*state.gives[:seat], cards, *state.gives[seat + 1 :])
+    d.gives = gives = _put(state.gives, seat, cards)
     if lower_first:
         # Each give changes hands at once, so a higher title chooses from what it received.
         hands = list(d.hands)
