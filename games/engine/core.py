@@ -19,7 +19,7 @@ Seats are numbered ``0..seats-1`` in turn order (clockwise).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from itertools import combinations
 from typing import ClassVar, Final, NamedTuple
 
@@ -460,10 +460,16 @@ class Setup:
     latest_lowest: bool = False
     respond_rule: bool = False
     """A lone joker opens an out-of-turn answer window (joker_return_out_of_turn)."""
-    play_steps: tuple[Step, ...] = field(default=(), repr=False, compare=False)
+    play_steps: tuple[Step, ...] = field(init=False, repr=False, compare=False)
     """The steps of :data:`PLAY_STEPS` this game uses, in order."""
-    pass_steps: tuple[Step, ...] = field(default=(), repr=False, compare=False)
+    pass_steps: tuple[Step, ...] = field(init=False, repr=False, compare=False)
     """The steps of :data:`PASS_STEPS` this game uses, in order."""
+
+    def __post_init__(self) -> None:
+        # Worked out from the finished set-up, once per game: building a second Setup with
+        # dataclasses.replace cost a third of new_game.
+        object.__setattr__(self, "play_steps", _steps_in_use(PLAY_STEPS, self))
+        object.__setattr__(self, "pass_steps", _steps_in_use(PASS_STEPS, self))
 
 
 class State:
@@ -792,11 +798,6 @@ def new_game(
         latest_lowest=rules.foul_order == "latest_lowest",
         respond_rule=rules.joker_return_out_of_turn
         and bool(rules.spade_three_return or rules.heart_three_return),
-    )
-    setup = replace(
-        setup,
-        play_steps=_steps_in_use(PLAY_STEPS, setup),
-        pass_steps=_steps_in_use(PASS_STEPS, setup),
     )
     if not rules.opening_card_required:
         opening = 0
