@@ -19,9 +19,9 @@ Seats are numbered ``0..seats-1`` in turn order (clockwise).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from itertools import combinations
-from typing import Final, NamedTuple
+from typing import ClassVar, Final, NamedTuple
 
 from .cards import (
     ABOVE_2,
@@ -110,9 +110,13 @@ _SPREAD: Final[tuple[CardSet, ...]] = tuple(
 )
 """13-bit rank mask → card bits of suit ♠ (shift left by the suit for the others)."""
 
-_COMPRESS: list[int] = [0] * 0x1112
-for _m in range(16):
-    _COMPRESS[sum(1 << (4 * i) for i in range(4) if _m >> i & 1)] = _m
+_COMPRESS: Final[tuple[int, ...]] = tuple(
+    sum(1 << i for i in range(4) if x >> (4 * i) & 1) for x in range(0x1112)
+)
+"""Every 4th bit (of 16) → the 4-bit mask of those bits (used on ``& _EVERY_4TH`` values)."""
+_POPCOUNT: Final[tuple[int, ...]] = tuple(m.bit_count() for m in range(1 << 13))
+"""Bits set in a mask of up to 13 bits (ranks, suits, seats, jokers >> 52): mypyc calls
+``int.bit_count`` as a Python method, a tuple lookup is native (and no slower in pure Python)."""
 _EVERY_4TH: Final = _SPREAD[(1 << 13) - 1]
 
 _SUBSETS: Final[tuple[tuple[tuple[int, ...], ...], ...]] = tuple(
@@ -154,7 +158,52 @@ def _ranks_of(mask: CardSet) -> int:
 # --- values --------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
+_STATE_FIELDS: Final = (
+    "setup",
+    "phase",
+    "turn",
+    "hands",
+    "counts",
+    "played",
+    "table",
+    "passed",
+    "lock",
+    "lock_run",
+    "revolution",
+    "out",
+    "clean",
+    "fouls",
+    "miyako",
+    "gives",
+    "must_open",
+    "discarded",
+    "back",
+    "respond",
+    "start",
+    "nlock",
+    "nrun",
+    "miyako_at",
+)
+"""The fields of :class:`State`, in constructor order."""
+_MOVE_FIELDS: Final = (
+    "seat",
+    "cards",
+    "is_pass",
+    "as_cards",
+    "declare",
+    "choice",
+    "exchange",
+    "respond",
+)
+_COMBO_FIELDS: Final = ("kind", "size", "rank", "suits", "joker", "cards", "as_cards", "seat")
+
+
+def _repr(value: object, fields: tuple[str, ...]) -> str:
+    """``Name(field=value, ...)``, as a dataclass or a named tuple shows itself."""
+    items = ", ".join(f"{name}={getattr(value, name)!r}" for name in fields)
+    return f"{type(value).__name__}({items})"
+
+
 class Move:
     """One action: a play, a pass, or a give in the card exchange.
 
@@ -164,16 +213,69 @@ class Move:
     ``"up"``/``"down"``), and ``respond`` marks an out-of-turn action (record key
     ``respond``): a ♥3 answering a lone joker, an instant win declared by a seat
     whose turn it is not.
+
+    A value, as :class:`State` is (every attribute ``Final``, equal and hashed by its
+    fields).  Move generation builds thousands per game, so it is a plain class: cheap to
+    build in pure Python and native under mypyc.
     """
 
-    seat: int
-    cards: CardSet = 0
-    is_pass: bool = False
-    as_cards: CardSet = 0
-    declare: str | None = None
-    choice: str | None = None
-    exchange: bool = False
-    respond: bool = False
+    _fields: ClassVar[tuple[str, ...]] = _MOVE_FIELDS
+    __slots__ = _MOVE_FIELDS
+
+    seat: Final[int]
+    cards: Final[CardSet]
+    is_pass: Final[bool]
+    as_cards: Final[CardSet]
+    declare: Final[str | None]
+    choice: Final[str | None]
+    exchange: Final[bool]
+    respond: Final[bool]
+
+    def __init__(
+        self,
+        seat: int,
+        cards: CardSet = 0,
+        is_pass: bool = False,
+        as_cards: CardSet = 0,
+        declare: str | None = None,
+        choice: str | None = None,
+        exchange: bool = False,
+        respond: bool = False,
+    ) -> None:
+        self.seat = seat
+        self.cards = cards
+        self.is_pass = is_pass
+        self.as_cards = as_cards
+        self.declare = declare
+        self.choice = choice
+        self.exchange = exchange
+        self.respond = respond
+
+    def _values(self) -> tuple[object, ...]:
+        return (
+            self.seat,
+            self.cards,
+            self.is_pass,
+            self.as_cards,
+            self.declare,
+            self.choice,
+            self.exchange,
+            self.respond,
+        )
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not Move:
+            return NotImplemented
+        return self._values() == other._values()
+
+    def __hash__(self) -> int:
+        return hash(self._values())
+
+    def __repr__(self) -> str:
+        return _repr(self, Move._fields)
+
+    def __reduce__(self) -> tuple[type[Move], tuple[object, ...]]:
+        return Move, self._values()
 
     @classmethod
     def play(
@@ -227,23 +329,78 @@ def _mask(cards: CardSet | str | Sequence[str]) -> CardSet:
     return parse_cards(cards)
 
 
-class Combo(NamedTuple):
+class Combo:
     """A combination on the table (or being played).
 
     ``rank`` is the set's rank (``13`` for jokers only) or the run's weakest rank
     in normal order; ``suits`` is the 4-bit mask of the natural suits (stairs: its
     suit; イーペーコー: its two suits; サンレンコー: the suits of its triples when all
     three match, else 0); ``as_cards`` what the jokers stand for, when known.
+
+    A value, as :class:`State` is (every attribute ``Final``), with the named-tuple
+    conveniences it had (``_fields``, ``_replace``): a plain class because under mypyc it
+    compiles to a native one, whose attributes compiled code reads directly.
     """
 
-    kind: int
-    size: int
-    rank: int
-    suits: int
-    joker: bool
-    cards: CardSet
-    as_cards: CardSet
-    seat: int
+    _fields: ClassVar[tuple[str, ...]] = _COMBO_FIELDS
+    __slots__ = _COMBO_FIELDS
+
+    kind: Final[int]
+    size: Final[int]
+    rank: Final[int]
+    suits: Final[int]
+    joker: Final[bool]
+    cards: Final[CardSet]
+    as_cards: Final[CardSet]
+    seat: Final[int]
+
+    def __init__(
+        self,
+        kind: int,
+        size: int,
+        rank: int,
+        suits: int,
+        joker: bool,
+        cards: CardSet,
+        as_cards: CardSet,
+        seat: int,
+    ) -> None:
+        self.kind = kind
+        self.size = size
+        self.rank = rank
+        self.suits = suits
+        self.joker = joker
+        self.cards = cards
+        self.as_cards = as_cards
+        self.seat = seat
+
+    def _values(self) -> tuple[object, ...]:
+        return tuple([getattr(self, name) for name in Combo._fields])
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not Combo:
+            return NotImplemented
+        return self._values() == other._values()
+
+    def __hash__(self) -> int:
+        return hash(self._values())
+
+    def __repr__(self) -> str:
+        return _repr(self, Combo._fields)
+
+    def __reduce__(self) -> tuple[type[Combo], tuple[object, ...]]:
+        return Combo, self._values()
+
+    def _replace(self, **changes: object) -> Combo:
+        """A copy with some fields changed (as a named tuple's ``_replace``)."""
+        values = {name: getattr(self, name) for name in Combo._fields}
+        values.update(changes)
+        return Combo(**values)
+
+    def with_suits(self, suits: int) -> Combo:
+        return Combo(
+            self.kind, self.size, self.rank, suits, self.joker, self.cards, self.as_cards, self.seat
+        )
 
     @property
     def name(self) -> str:
@@ -303,48 +460,136 @@ class Setup:
     latest_lowest: bool = False
     respond_rule: bool = False
     """A lone joker opens an out-of-turn answer window (joker_return_out_of_turn)."""
-    play_steps: tuple[Step, ...] = field(default=(), repr=False, compare=False)
+    play_steps: tuple[Step, ...] = field(init=False, repr=False, compare=False)
     """The steps of :data:`PLAY_STEPS` this game uses, in order."""
-    pass_steps: tuple[Step, ...] = field(default=(), repr=False, compare=False)
+    pass_steps: tuple[Step, ...] = field(init=False, repr=False, compare=False)
     """The steps of :data:`PASS_STEPS` this game uses, in order."""
 
+    def __post_init__(self) -> None:
+        # Worked out from the finished set-up, once per game: building a second Setup with
+        # dataclasses.replace cost a third of new_game.
+        object.__setattr__(self, "play_steps", _steps_in_use(PLAY_STEPS, self))
+        object.__setattr__(self, "pass_steps", _steps_in_use(PASS_STEPS, self))
 
-@dataclass(frozen=True, slots=True)
+
 class State:
-    """An immutable game state.  Build new ones with :func:`apply`, never by hand."""
+    """An immutable game state.  Build new ones with :func:`apply`, never by hand.
 
-    setup: Setup
-    phase: int
-    turn: int
-    hands: tuple[CardSet, ...]
+    Immutable by contract, not by a guard: every attribute is ``Final``, so mypy (the engine
+    is checked with ``--strict``) refuses a write, and ``__slots__`` refuses a new attribute.
+    Not a frozen dataclass: its generated ``__init__`` sets each field through
+    ``object.__setattr__``, which nearly doubled the cost of a move, and under mypyc a
+    dataclass's ``__init__`` stays interpreted while this one compiles to plain stores.
+    Equality and hashing are a frozen dataclass's: every field, in :attr:`_fields` order.
+    A new field goes into ``_fields``, ``__slots__``, the annotations and ``__init__``
+    (and ``_Draft``).
+    """
+
+    _fields: ClassVar[tuple[str, ...]] = _STATE_FIELDS
+    __slots__ = _STATE_FIELDS
+
+    setup: Final[Setup]
+    phase: Final[int]
+    turn: Final[int]
+    hands: Final[tuple[CardSet, ...]]
     """Held cards per seat (0 for open-table seats, whose cards are unknown)."""
-    counts: tuple[int, ...]
+    counts: Final[tuple[int, ...]]
     """Number of cards held per seat."""
-    played: CardSet
-    table: Combo | None
-    passed: int
-    lock: int
-    lock_run: int
-    revolution: bool
-    out: int
-    clean: tuple[int, ...]
-    fouls: tuple[int, ...]
-    miyako: int
-    gives: tuple[int, ...]
-    must_open: CardSet
-    discarded: CardSet
-    back: int = -1
+    played: Final[CardSet]
+    table: Final[Combo | None]
+    passed: Final[int]
+    lock: Final[int]
+    lock_run: Final[int]
+    revolution: Final[bool]
+    out: Final[int]
+    clean: Final[tuple[int, ...]]
+    fouls: Final[tuple[int, ...]]
+    miyako: Final[int]
+    gives: Final[tuple[int, ...]]
+    must_open: Final[CardSet]
+    discarded: Final[CardSet]
+    back: Final[int]
     """11-back trick order: -1 none (the revolution decides), 0 normal (上), 1 reversed (下)."""
-    respond: int = 0
+    respond: Final[int]
     """Seat mask of the seats that may answer the last lone joker out of turn."""
-    start: bool = False
+    start: Final[bool]
     """No play or pass yet this game: the instant-win (イッツー) window is open."""
-    nlock: bool = False
+    nlock: Final[bool]
     """Number lock (数字しばり) on."""
-    nrun: int = 0
+    nrun: Final[int]
     """Consecutive one-step joker-free plays this trick (towards the number lock)."""
-    miyako_at: int = 0
+    miyako_at: Final[int]
     """Number of fouls when 都落ち happened (orders demotions under foul_order latest_lowest)."""
+
+    def __init__(
+        self,
+        setup: Setup,
+        phase: int,
+        turn: int,
+        hands: tuple[CardSet, ...],
+        counts: tuple[int, ...],
+        played: CardSet,
+        table: Combo | None,
+        passed: int,
+        lock: int,
+        lock_run: int,
+        revolution: bool,
+        out: int,
+        clean: tuple[int, ...],
+        fouls: tuple[int, ...],
+        miyako: int,
+        gives: tuple[int, ...],
+        must_open: CardSet,
+        discarded: CardSet,
+        back: int = -1,
+        respond: int = 0,
+        start: bool = False,
+        nlock: bool = False,
+        nrun: int = 0,
+        miyako_at: int = 0,
+    ) -> None:
+        self.setup = setup
+        self.phase = phase
+        self.turn = turn
+        self.hands = hands
+        self.counts = counts
+        self.played = played
+        self.table = table
+        self.passed = passed
+        self.lock = lock
+        self.lock_run = lock_run
+        self.revolution = revolution
+        self.out = out
+        self.clean = clean
+        self.fouls = fouls
+        self.miyako = miyako
+        self.gives = gives
+        self.must_open = must_open
+        self.discarded = discarded
+        self.back = back
+        self.respond = respond
+        self.start = start
+        self.nlock = nlock
+        self.nrun = nrun
+        self.miyako_at = miyako_at
+
+    def _values(self) -> tuple[object, ...]:
+        return tuple([getattr(self, name) for name in State._fields])
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not State:
+            return NotImplemented
+        return self._values() == other._values()
+
+    def __hash__(self) -> int:
+        return hash(self._values())
+
+    def __repr__(self) -> str:
+        return _repr(self, State._fields)
+
+    def __reduce__(self) -> tuple[type[State], tuple[object, ...]]:
+        # Pickle and copy by the constructor: a compiled class has no default way.
+        return State, self._values()
 
     @property
     def reversed(self) -> bool:
@@ -554,11 +799,6 @@ def new_game(
         respond_rule=rules.joker_return_out_of_turn
         and bool(rules.spade_three_return or rules.heart_three_return),
     )
-    setup = replace(
-        setup,
-        play_steps=_steps_in_use(PLAY_STEPS, setup),
-        pass_steps=_steps_in_use(PASS_STEPS, setup),
-    )
     if not rules.opening_card_required:
         opening = 0
     exchanging = titles_t is not None
@@ -604,72 +844,60 @@ def _opening_card(
 
 # --- move generation -------------------------------------------------------------------
 
-_MOVES: dict[tuple[int, int, int, str | None], Move] = {}
-_MOVE_CACHE_LIMIT: Final = 1 << 20
-
-
-def _mv(seat: int, cards: CardSet, as_cards: CardSet = 0, declare: str | None = None) -> Move:
-    # Interned: move generation yields the same few thousand plays per seat over and
-    # over, and a frozen dataclass costs ~0.5 µs to build versus ~0.08 µs to look up.
-    key = (seat, cards, as_cards, declare)
-    move = _MOVES.get(key)
-    if move is None:
-        if len(_MOVES) >= _MOVE_CACHE_LIMIT:
-            _MOVES.clear()
-        move = _MOVES[key] = Move(seat, cards, False, as_cards, declare)
-    return move
-
-
 _PASSES: Final = tuple(Move(seat, is_pass=True) for seat in range(8))
 
 
 def legal_moves(state: State) -> Iterator[Move]:
-    """Every legal move, lazily.  Moves are fully specified: stairs with jokers carry
-    ``as_cards`` (one move per reading, beyond the 3 or the 2 too with
-    ``joker_beyond_ends``), sets with jokers carry the suits the jokers stand for with
-    ``joker_suit_choice`` (one move per suit set), a one-card-plus-two-jokers lead carries
-    ``declare``, a set of Js under 11-back ``choice`` comes plain and with each call.
+    """Every legal move (listed at once, returned as an iterator).  Moves are fully
+    specified: stairs with jokers carry ``as_cards`` (one move per reading, beyond the 3
+    or the 2 too with ``joker_beyond_ends``), sets with jokers carry the suits the
+    jokers stand for with ``joker_suit_choice`` (one move per suit set), a
+    one-card-plus-two-jokers lead carries ``declare``, a set of Js under 11-back
+    ``choice`` comes plain and with each call.
     The two jokers are equivalent, so a move uses the lowest joker bits the player
     holds.  In the play phase the in-turn seat's moves come first, then the
     out-of-turn actions other seats may take now (``respond=True``: a return card
     answering a lone joker, an instant win); instant wins of open-table seats are
     not listed.  In the exchange phase every pending seat's gives are listed (the
     exchange is simultaneous, or the lower titles first)."""
+    # Built as a list: nested generators cost a frame switch per move and level.
+    out: list[Move] = []
     phase = state.phase
     if phase == PHASE_PLAY:
         seat = state.turn
         setup = state.setup
         if state.table is not None or (setup.pass_on_lead and not state.must_open):
-            yield _PASSES[seat]
+            out.append(_PASSES[seat])
         if setup.known >> seat & 1:
-            plays = _plays(state, seat, state.hands[seat], 99)
+            _plays(out, state, seat, state.hands[seat], 99)
         else:
-            plays = _plays(state, seat, _pool(state), state.counts[seat])
+            _plays(out, state, seat, _pool(state), state.counts[seat])
         if setup.calls:
-            yield from _with_calls(state, plays)
-        else:
-            yield from plays
+            _add_calls(out, state)
         if state.respond:
-            yield from _responses(state)
+            _responses(out, state)
         if state.start:
-            yield from _instant_wins(state)
+            _instant_wins(out, state)
     elif phase == PHASE_EXCHANGE:
-        yield from _exchange_moves(state)
+        _exchange_moves(out, state)
+    return iter(out)
 
 
-def _with_calls(state: State, moves: Iterator[Move]) -> Iterator[Move]:
-    """Each set of Js also with the 11-back calls ``up`` and ``down`` (a call is optional)."""
+def _add_calls(out: list[Move], state: State) -> None:
+    """Each set of Js also with the 11-back calls ``up`` and ``down`` (a call is optional),
+    right after the plain one."""
     table = state.table
     if table is not None and table.kind != SET:
-        yield from moves
         return
     jacks = RANK_MASK[RANK_J]
-    for m in moves:
-        yield m
+    plays = out[:]
+    del out[:]
+    for m in plays:
+        out.append(m)
         nat = m.cards & NUMBERS
         if nat and not nat & ~jacks and m.declare != "stairs":
-            yield Move(m.seat, m.cards, False, m.as_cards, m.declare, "up")
-            yield Move(m.seat, m.cards, False, m.as_cards, m.declare, "down")
+            out.append(Move(m.seat, m.cards, False, m.as_cards, m.declare, "up"))
+            out.append(Move(m.seat, m.cards, False, m.as_cards, m.declare, "down"))
 
 
 def _return_allowed(state: State, card: CardSet) -> bool:
@@ -678,7 +906,7 @@ def _return_allowed(state: State, card: CardSet) -> bool:
     return not lock or bool(lock & card) or state.setup.rules.spade3_ignores_lock
 
 
-def _responses(state: State) -> Iterator[Move]:
+def _responses(out: list[Move], state: State) -> None:
     setup = state.setup
     for seat in range(len(state.counts)):
         if not state.respond >> seat & 1:
@@ -686,7 +914,7 @@ def _responses(state: State) -> Iterator[Move]:
         hand = state.hands[seat] if setup.known >> seat & 1 else _pool(state)
         for card in (SPADE_3, HEART_3):
             if setup.returns & hand & card and _return_allowed(state, card):
-                yield Move(seat, card, respond=True)
+                out.append(Move(seat, card, respond=True))
 
 
 def _is_straight(hand: CardSet) -> bool:
@@ -695,11 +923,13 @@ def _is_straight(hand: CardSet) -> bool:
     return nat.bit_count() == 13 and _ranks_of(nat) == 0x1FFF
 
 
-def _instant_wins(state: State) -> Iterator[Move]:
+def _instant_wins(out: list[Move], state: State) -> None:
     known = state.setup.known
     for seat in range(len(state.counts)):
         if known >> seat & 1 and not state.out >> seat & 1 and _is_straight(state.hands[seat]):
-            yield Move(seat, state.hands[seat], declare=INSTANT_WIN, respond=seat != state.turn)
+            out.append(
+                Move(seat, state.hands[seat], declare=INSTANT_WIN, respond=seat != state.turn)
+            )
 
 
 def _starts(state: State, table: Combo, rev: bool) -> Sequence[int]:
@@ -716,11 +946,11 @@ def _starts(state: State, table: Combo, rev: bool) -> Sequence[int]:
     return starts
 
 
-def _plays(state: State, seat: int, hand: CardSet, cap: int) -> Iterator[Move]:
+def _plays(out: list[Move], state: State, seat: int, hand: CardSet, cap: int) -> None:
     setup = state.setup
     rules = setup.rules
     jokers = hand & JOKERS
-    nj = jokers.bit_count()
+    nj = _POPCOUNT[jokers >> 52]
     j1 = jokers & -jokers
     wild = 0 if rules.joker_single_only else nj
     set_only = rules.one_card_two_jokers == "set"
@@ -731,7 +961,6 @@ def _plays(state: State, seat: int, hand: CardSet, cap: int) -> Iterator[Move]:
         suit_choice = setup.suit_choice
         beyond = setup.beyond_ends
     table = state.table
-    mv = _mv
     if table is None:
         must = state.must_open
         for r in range(13):
@@ -741,50 +970,52 @@ def _plays(state: State, seat: int, hand: CardSet, cap: int) -> Iterator[Move]:
             base = 4 * r
             for sub in _ALL_SUBSETS[m]:
                 cards = sub << base
-                size = sub.bit_count()
+                size = _POPCOUNT[sub]
                 if size > cap:
                     continue
                 top = min(wild, cap - size)
                 if must and not cards & must:
                     continue
-                yield mv(seat, cards)
+                out.append(Move(seat, cards))
                 if top >= 1:
                     if suit_choice:
-                        yield from _suit_choices(seat, cards, sub, base, j1, 0, None)
+                        _suit_choices(out, seat, cards, sub, base, j1, 0, None)
                         if top >= 2:
                             pair = None if size > 1 or set_only else "set"
-                            yield from _suit_choices(seat, cards, sub, base, jokers, 0, pair)
+                            _suit_choices(out, seat, cards, sub, base, jokers, 0, pair)
                         continue
-                    yield mv(seat, cards | j1)
+                    out.append(Move(seat, cards | j1))
                     if top >= 2:
                         if size == 1:
-                            yield mv(seat, cards | jokers, 0, None if set_only else "set")
+                            out.append(
+                                Move(seat, cards | jokers, False, 0, None if set_only else "set")
+                            )
                         else:
-                            yield mv(seat, cards | jokers)
+                            out.append(Move(seat, cards | jokers))
         if nj and not must:
-            yield mv(seat, j1)
+            out.append(Move(seat, j1))
             if nj == 2 and rules.joker_pair_allowed and wild and cap >= 2:
-                yield mv(seat, jokers)
+                out.append(Move(seat, jokers))
         for suit in range(4):
             ranks = _suit_ranks(hand, suit)
-            if ranks.bit_count() + wild < 3:
+            if _POPCOUNT[ranks] + wild < 3:
                 continue
             for a in range(11):
                 for length in range(3, min(13 - a, cap) + 1):
                     run = _RUN[a][length]
                     missing = run & ~ranks
-                    nm = missing.bit_count()
+                    nm = _POPCOUNT[missing]
                     if nm > wild:
                         break
-                    yield from _stairs_moves(
-                        seat, suit, run, missing, wild - nm, jfill, True, must, set_only
+                    _stairs_moves(
+                        out, seat, suit, run, missing, wild - nm, jfill, True, must, set_only
                     )
         if beyond:
             for suit in range(4):
                 ranks = _suit_ranks(hand, suit)
-                yield from _beyond_leads(seat, suit, ranks, wild, jfill, cap, must, set_only)
+                _beyond_leads(out, seat, suit, ranks, wild, jfill, cap, must, set_only)
         if setup.families:
-            yield from _family_leads(state, seat, hand, cap, must)
+            _family_leads(out, state, seat, hand, cap, must)
         return
 
     rev = state.revolution if state.back < 0 else state.back == 1
@@ -796,7 +1027,7 @@ def _plays(state: State, seat: int, hand: CardSet, cap: int) -> Iterator[Move]:
                 ret = setup.returns & hand
                 for card in (SPADE_3, HEART_3):
                     if ret & card and _return_allowed(state, card):
-                        yield mv(seat, card)
+                        out.append(Move(seat, card))
             return
         if n > cap:
             return
@@ -812,41 +1043,41 @@ def _plays(state: State, seat: int, hand: CardSet, cap: int) -> Iterator[Move]:
             if not m:
                 continue
             base = 4 * r
-            have = m.bit_count()
+            have = _POPCOUNT[m]
             for k in range(max(0, n - have), min(wild, n - 1) + 1):
                 fill = jfill[k]
                 if k and suit_choice:
                     for sub in _SUBSETS[m][n - k]:
-                        yield from _suit_choices(seat, sub << base, sub, base, fill, lock, None)
+                        _suit_choices(out, seat, sub << base, sub, base, fill, lock, None)
                     continue
                 for sub in _SUBSETS[m][n - k]:
-                    yield mv(seat, (sub << base) | fill)
+                    out.append(Move(seat, (sub << base) | fill))
         if nj:
             if n == 1:
-                yield mv(seat, j1)
+                out.append(Move(seat, j1))
             elif n == 2 and nj == 2 and rules.joker_pair_allowed and wild:
-                yield mv(seat, jokers)
+                out.append(Move(seat, jokers))
         return
 
     if n > cap:
         return
     if table.kind != STAIRS:
-        yield from _family_follows(state, seat, hand, _starts(state, table, rev))
+        _family_follows(out, state, seat, hand, _starts(state, table, rev))
         return
     starts = _starts(state, table, rev)
     for suit in range(4):
         if lock and not lock >> suit & 1:
             continue
         ranks = _suit_ranks(hand, suit)
-        if ranks.bit_count() + wild < n:
+        if _POPCOUNT[ranks] + wild < n:
             continue
         for a in starts:
             run = _RUN[a][n]
             missing = run & ~ranks
-            nm = missing.bit_count()
+            nm = _POPCOUNT[missing]
             if nm > wild:
                 continue
-            yield from _stairs_moves(seat, suit, run, missing, wild - nm, jfill, False, 0, set_only)
+            _stairs_moves(out, seat, suit, run, missing, wild - nm, jfill, False, 0, set_only)
     ends = _beyond_starts(state, table, rev) if beyond else ()
     if ends:
         for suit in range(4):
@@ -854,17 +1085,18 @@ def _plays(state: State, seat: int, hand: CardSet, cap: int) -> Iterator[Move]:
                 continue
             ranks = _suit_ranks(hand, suit)
             for a in ends:
-                yield from _beyond_run(seat, suit, ranks, a, n, wild, jfill, False, 0, set_only)
+                _beyond_run(out, seat, suit, ranks, a, n, wild, jfill, False, 0, set_only)
 
 
 def _double_stairs(
+    out: list[Move],
     seat: int,
     hand: CardSet,
     lengths: Sequence[int],
     starts: Sequence[int],
     lock: int,
     must: CardSet,
-) -> Iterator[Move]:
+) -> None:
     """イーペーコー of the given run lengths and weakest ranks (number cards only)."""
     sr = [_suit_ranks(hand, s) for s in range(4)]
     for s1 in range(3):
@@ -872,7 +1104,7 @@ def _double_stairs(
             if lock and lock != (1 << s1) | (1 << s2):
                 continue
             common = sr[s1] & sr[s2]
-            if common.bit_count() < 3:
+            if _POPCOUNT[common] < 3:
                 continue
             for a in starts:
                 for length in lengths:
@@ -883,12 +1115,12 @@ def _double_stairs(
                     cards = (spread << s1) | (spread << s2)
                     if must and not cards & must:
                         continue
-                    yield _mv(seat, cards)
+                    out.append(Move(seat, cards))
 
 
 def _triple_runs(
-    seat: int, hand: CardSet, starts: Sequence[int], lock: int, must: CardSet
-) -> Iterator[Move]:
+    out: list[Move], seat: int, hand: CardSet, starts: Sequence[int], lock: int, must: CardSet
+) -> None:
     """サンレンコー starting at the given ranks (number cards only)."""
     subsets = _SUBSETS
     for a in starts:
@@ -896,7 +1128,7 @@ def _triple_runs(
         m0 = (hand >> base) & 15
         m1 = (hand >> (base + 4)) & 15
         m2 = (hand >> (base + 8)) & 15
-        if m0.bit_count() < 3 or m1.bit_count() < 3 or m2.bit_count() < 3:
+        if _POPCOUNT[m0] < 3 or _POPCOUNT[m1] < 3 or _POPCOUNT[m2] < 3:
             continue
         for x in subsets[m0][3]:
             for y in subsets[m1][3]:
@@ -906,31 +1138,32 @@ def _triple_runs(
                     cards = (x << base) | (y << (base + 4)) | (z << (base + 8))
                     if must and not cards & must:
                         continue
-                    yield _mv(seat, cards)
+                    out.append(Move(seat, cards))
 
 
 def _family_leads(
-    state: State, seat: int, hand: CardSet, cap: int, must: CardSet
-) -> Iterator[Move]:
+    out: list[Move], state: State, seat: int, hand: CardSet, cap: int, must: CardSet
+) -> None:
     rules = state.setup.rules
     if rules.double_stairs and cap >= 6:
-        yield from _double_stairs(seat, hand, range(3, min(13, cap >> 1) + 1), range(11), 0, must)
+        _double_stairs(out, seat, hand, range(3, min(13, cap >> 1) + 1), range(11), 0, must)
     if rules.triple_run and cap >= 9:
-        yield from _triple_runs(seat, hand, range(11), 0, must)
+        _triple_runs(out, seat, hand, range(11), 0, must)
 
 
 def _family_follows(
-    state: State, seat: int, hand: CardSet, starts: Sequence[int]
-) -> Iterator[Move]:
+    out: list[Move], state: State, seat: int, hand: CardSet, starts: Sequence[int]
+) -> None:
     table = state.table
     assert table is not None
     if table.kind == DOUBLE_STAIRS:
-        yield from _double_stairs(seat, hand, (table.size >> 1,), starts, state.lock, 0)
+        _double_stairs(out, seat, hand, (table.size >> 1,), starts, state.lock, 0)
     else:
-        yield from _triple_runs(seat, hand, starts, state.lock, 0)
+        _triple_runs(out, seat, hand, starts, state.lock, 0)
 
 
 def _stairs_moves(
+    out: list[Move],
     seat: int,
     suit: int,
     run: int,
@@ -940,7 +1173,7 @@ def _stairs_moves(
     leading: bool,
     must: CardSet,
     set_only: bool,
-) -> Iterator[Move]:
+) -> None:
     """Stairs on ``run`` (a rank mask): jokers on every missing rank, and ``spare``
     jokers more standing in for ranks the player holds (a distinct move).  With
     ``set_only`` one card plus two jokers is never stairs (one_card_two_jokers)."""
@@ -955,17 +1188,18 @@ def _stairs_moves(
         nat = spread[run & ~jpos] << suit
         if must and not nat & must:
             continue
-        k = jpos.bit_count()
+        k = _POPCOUNT[jpos]
         declare = None
-        if k == 2 and nat.bit_count() == 1:
+        if k == 2 and _POPCOUNT[run & ~jpos] == 1:
             if set_only:
                 continue
             if leading:
                 declare = "stairs"
-        yield _mv(seat, nat | jfill[k], spread[jpos] << suit if k else 0, declare)
+        out.append(Move(seat, nat | jfill[k], False, spread[jpos] << suit if k else 0, declare))
 
 
 def _beyond_run(
+    out: list[Move],
     seat: int,
     suit: int,
     ranks: int,
@@ -976,7 +1210,7 @@ def _beyond_run(
     leading: bool,
     must: CardSet,
     set_only: bool,
-) -> Iterator[Move]:
+) -> None:
     """Stairs on positions ``start`` … ``start + length - 1`` reaching position -1
     (below 3) and/or 13 (above 2), which only a joker may hold (joker_beyond_ends); as
     :func:`_stairs_moves` for the positions between, kept apart so that it stays lean."""
@@ -986,7 +1220,7 @@ def _beyond_run(
     run = _RUN[low][start + length - above - low]
     missing = run & ~ranks
     outside = below + above
-    need = missing.bit_count() + outside
+    need = _POPCOUNT[missing] + outside
     if need > wild:
         return
     beyond = (below << (BELOW_3 + suit)) | (above << (ABOVE_2 + suit))
@@ -997,17 +1231,18 @@ def _beyond_run(
         nat = _SPREAD[run & ~jpos] << suit
         if must and not nat & must:
             continue
-        k = jpos.bit_count() + outside
+        k = _POPCOUNT[jpos] + outside
         declare = None
-        if k == 2 and nat.bit_count() == 1:
+        if k == 2 and _POPCOUNT[run & ~jpos] == 1:
             if set_only:
                 continue
             if leading:
                 declare = "stairs"
-        yield _mv(seat, nat | jfill[k], (_SPREAD[jpos] << suit) | beyond, declare)
+        out.append(Move(seat, nat | jfill[k], False, (_SPREAD[jpos] << suit) | beyond, declare))
 
 
 def _beyond_leads(
+    out: list[Move],
     seat: int,
     suit: int,
     ranks: int,
@@ -1016,21 +1251,19 @@ def _beyond_leads(
     cap: int,
     must: CardSet,
     set_only: bool,
-) -> Iterator[Move]:
+) -> None:
     """Led stairs of one suit with a joker below its 3 or above its 2 (joker_beyond_ends)."""
     longest = min(15, cap)
     for length in range(3, min(14, longest) + 1):
-        if (_RUN[0][length - 1] & ~ranks).bit_count() >= wild:
+        if _POPCOUNT[_RUN[0][length - 1] & ~ranks] >= wild:
             break  # longer runs from below 3 miss at least as many ranks
-        yield from _beyond_run(seat, suit, ranks, -1, length, wild, jfill, True, must, set_only)
+        _beyond_run(out, seat, suit, ranks, -1, length, wild, jfill, True, must, set_only)
     for length in range(3, min(14, longest) + 1):
-        if (_RUN[14 - length][length - 1] & ~ranks).bit_count() >= wild:
+        if _POPCOUNT[_RUN[14 - length][length - 1] & ~ranks] >= wild:
             break
-        yield from _beyond_run(
-            seat, suit, ranks, 14 - length, length, wild, jfill, True, must, set_only
-        )
+        _beyond_run(out, seat, suit, ranks, 14 - length, length, wild, jfill, True, must, set_only)
     if longest == 15:
-        yield from _beyond_run(seat, suit, ranks, -1, 15, wild, jfill, True, must, set_only)
+        _beyond_run(out, seat, suit, ranks, -1, 15, wild, jfill, True, must, set_only)
 
 
 def _beyond_starts(state: State, table: Combo, rev: bool) -> tuple[int, ...]:
@@ -1048,6 +1281,7 @@ def _beyond_starts(state: State, table: Combo, rev: bool) -> tuple[int, ...]:
 
 
 def _suit_choices(
+    out: list[Move],
     seat: int,
     cards: CardSet,
     sub: int,
@@ -1055,22 +1289,22 @@ def _suit_choices(
     jokers: CardSet,
     lock: int,
     declare: str | None,
-) -> Iterator[Move]:
+) -> None:
     """A set (natural suits ``sub`` at card bit ``base``) with ``jokers``, once per set of
     suits the jokers stand for (joker_suit_choice).  A joker finding no free suit (in a
     set of five or more) stands for none; under a lock only the locked suits fit."""
     free = 15 & ~sub
-    want = min(jokers.bit_count(), free.bit_count())
+    want = min(_POPCOUNT[jokers >> 52], _POPCOUNT[free])
     if not want:
-        yield _mv(seat, cards | jokers, 0, declare)
+        out.append(Move(seat, cards | jokers, False, 0, declare))
         return
     for suits in _SUBSETS[free][want]:
         if lock and sub | suits != lock:
             continue
-        yield _mv(seat, cards | jokers, suits << base, declare)
+        out.append(Move(seat, cards | jokers, False, suits << base, declare))
 
 
-def _exchange_moves(state: State) -> Iterator[Move]:
+def _exchange_moves(out: list[Move], state: State) -> None:
     setup = state.setup
     wait = setup.rules.exchange_order == "lower_first" and _lower_pending(state)
     for seat, given in enumerate(state.gives):
@@ -1096,7 +1330,7 @@ def _exchange_moves(state: State) -> Iterator[Move]:
         for give in gives:
             if strongest and _min_strength(give) < _max_strength(hand & ~give):
                 continue
-            yield Move(seat, give, exchange=True)
+            out.append(Move(seat, give, exchange=True))
 
 
 def _lower_pending(state: State) -> bool:
@@ -1775,6 +2009,13 @@ def apply_unchecked(state: State, move: Move, events: list[Event] | None = None)
     return _advance_play(state, seat, combo, events, move.choice)
 
 
+def _put(values: tuple[int, ...], i: int, value: int) -> tuple[int, ...]:
+    """``values`` with item ``i`` replaced: states hold tuples, so an update is a copy."""
+    items = list(values)
+    items[i] = value
+    return tuple(items)
+
+
 def _next_active(seats: int, after: int, blocked: int) -> int:
     """First seat clockwise after ``after`` (``after`` itself last) not in the ``blocked``
     mask, or -1."""
@@ -1963,12 +2204,9 @@ def _played(d: _Draft) -> None:
     seat = d.seat
     cards = combo.cards
     if d.setup.known & d.bit:
-        hands = list(d.hands)
-        hands[seat] &= ~cards
-        d.hands = tuple(hands)
-    counts = list(d.counts)
-    d.left = counts[seat] = counts[seat] - combo.size
-    d.counts = tuple(counts)
+        d.hands = _put(d.hands, seat, d.hands[seat] & ~cards)
+    d.left = left = d.counts[seat] - combo.size
+    d.counts = _put(d.counts, seat, left)
     d.played |= cards
     d.table = combo
     d.must_open = 0
@@ -2031,7 +2269,7 @@ def _joker_suits(d: _Draft) -> None:
         suits = prev.suits
     else:
         suits = combo.suits
-    d.combo = d.table = combo._replace(suits=suits)
+    d.combo = d.table = combo.with_suits(suits)
 
 
 def _suit_lock(d: _Draft) -> None:
@@ -2144,8 +2382,8 @@ def _miyako_ochi(d: _Draft) -> None:
     hands = d.hands
     lost = hands[daifugo]
     d.discarded |= lost
-    d.hands = (*hands[:daifugo], 0, *hands[daifugo + 1 :])
-    d.counts = (*d.counts[:daifugo], 0, *d.counts[daifugo + 1 :])
+    d.hands = _put(hands, daifugo, 0)
+    d.counts = _put(d.counts, daifugo, 0)
     if d.events is not None:
         d.events.append(MiyakoOchi(daifugo, lost))
 
@@ -2174,7 +2412,7 @@ def _trick_end(d: _Draft) -> None:
     """The turn passes on, or the trick flows: cleared at once, or nobody else can answer."""
     seats = len(d.counts)
     in_game = ((1 << seats) - 1) & ~d.out
-    if in_game.bit_count() <= 1:
+    if _POPCOUNT[in_game] <= 1:
         return  # the game is over
     seat = d.seat
     bit = d.bit
@@ -2199,7 +2437,7 @@ def _trick_end(d: _Draft) -> None:
 
 def _game_over(d: _Draft) -> None:
     """One seat (or none) left holding cards: the game ends."""
-    if (((1 << len(d.counts)) - 1) & ~d.out).bit_count() > 1:
+    if _POPCOUNT[((1 << len(d.counts)) - 1) & ~d.out] > 1:
         return
     d.phase = PHASE_OVER
     d.turn = -1
@@ -2332,8 +2570,8 @@ def _instant_win(state: State, seat: int, cards: CardSet, events: list[Event] | 
     """イッツー: the seat finishes (clean) and its cards flow; play goes on."""
     d = _Draft(state, seat, events)
     if d.setup.known & d.bit:
-        d.hands = (*d.hands[:seat], 0, *d.hands[seat + 1 :])
-    d.counts = (*d.counts[:seat], 0, *d.counts[seat + 1 :])
+        d.hands = _put(d.hands, seat, 0)
+    d.counts = _put(d.counts, seat, 0)
     d.played |= cards
     d.out |= d.bit
     d.clean = (*d.clean, seat)
@@ -2397,7 +2635,7 @@ def _apply_give(state: State, move: Move) -> tuple[State, tuple[Event, ...]]:
     to = setup.exchange_to[seat]
     events: list[Event] = [ExchangeGiven(seat, to, cards)]
     d = _Draft(state, seat, events)
-    d.gives = gives = (*state.gives[:seat], cards, *state.gives[seat + 1 :])
+    d.gives = gives = _put(state.gives, seat, cards)
     if lower_first:
         # Each give changes hands at once, so a higher title chooses from what it received.
         hands = list(d.hands)

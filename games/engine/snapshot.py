@@ -17,15 +17,12 @@ True
 
 from __future__ import annotations
 
-import dataclasses
 from typing import Final
 
 from .core import Combo, Setup, State
 from .errors import EngineError
 
-_FIELDS: Final[tuple[str, ...]] = tuple(
-    f.name for f in dataclasses.fields(State) if f.name != "setup"
-)
+_FIELDS: Final[tuple[str, ...]] = tuple(f for f in State._fields if f != "setup")
 _TUPLES: Final[frozenset[str]] = frozenset({"hands", "counts", "clean", "fouls", "gives"})
 _BOOLS: Final[frozenset[str]] = frozenset({"revolution", "start", "nlock"})
 
@@ -44,7 +41,10 @@ def snapshot(state: State) -> Snapshot:
     data: Snapshot = {}
     for name in _FIELDS:
         value = getattr(state, name)
-        data[name] = list(value) if isinstance(value, tuple) else value
+        if isinstance(value, Combo):
+            data[name] = [getattr(value, field) for field in Combo._fields]
+        else:
+            data[name] = list(value) if isinstance(value, tuple) else value
     return data
 
 

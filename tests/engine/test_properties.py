@@ -289,9 +289,7 @@ def _normal(state: State) -> State:
     table = state.table
     if table is not None and table.kind == SET and table.as_cards:
         table = table._replace(as_cards=0)
-        return State(
-            **{**{f: getattr(state, f) for f in State.__dataclass_fields__}, "table": table}
-        )
+        return State(**{**{f: getattr(state, f) for f in State._fields}, "table": table})
     return state
 
 
