@@ -81,10 +81,12 @@ def generate(entrants: int) -> None:
     from django.db import transaction
     from django.utils import timezone
 
+    from games.engine.daifugo import DAIFUGO
     from scoring.models import Standing, StandingsVersion
     from tournaments.models import Entry, Player, Stage, Tournament
 
     call_command("migrate", verbosity=0)
+    metric_keys = [m.key for m in DAIFUGO.metrics]
     rng = random.Random(14)
     now = timezone.now()
     with transaction.atomic():
@@ -121,15 +123,7 @@ def generate(entrants: int) -> None:
                         player_id=entry.player_id,
                         points=points,
                         games=12,
-                        metrics={
-                            "daifugo": daifugo,
-                            "fugo": 0,
-                            "heimin": 0,
-                            "hinmin": 0,
-                            "daihinmin": 0,
-                            "fouls": 0,
-                            "miyako_ochi": 0,
-                        },
+                        metrics={**dict.fromkeys(metric_keys, 0), "daifugo": daifugo},
                         best_set=min(points, 12),
                         provisional_games=provisional,
                         confirmed_points=points,
