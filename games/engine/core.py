@@ -2197,6 +2197,34 @@ def _trick_end(d: _Draft) -> None:
         d.respond = in_game & ~bit & ~(1 << leader)
 
 
+def _trick_end_last_follows(d: _Draft) -> None:
+    """:func:`_trick_end` under last_player_may_follow (UECda rule 13): the player who
+    just played is not skipped, so when every other seat has passed the turn comes back to
+    them; the trick flows at once only when it is cleared (8切り, a joker return) or when
+    nobody in the game is left to play."""
+    seats = len(d.counts)
+    in_game = ((1 << seats) - 1) & ~d.out
+    if in_game.bit_count() <= 1:
+        return  # the game is over
+    seat = d.seat
+    bit = d.bit
+    combo = d.combo
+    lone_joker = (
+        d.setup.respond_rule and combo.kind == SET and combo.rank == JOKER_RANK and combo.size == 1
+    )
+    cleared_at_once = d.returned or d.cut
+    nxt = -1 if cleared_at_once else _next_active(seats, seat, d.out | d.passed)
+    if nxt >= 0:
+        d.turn = nxt
+        if lone_joker:
+            d.respond = in_game & ~bit & ~(1 << nxt)
+        return
+    leader = seat if not d.out & bit else _next_active(seats, seat, d.out)
+    _flow(d, leader)
+    if lone_joker and not cleared_at_once:
+        d.respond = in_game & ~bit & ~(1 << leader)
+
+
 def _game_over(d: _Draft) -> None:
     """One seat (or none) left holding cards: the game ends."""
     if (((1 << len(d.counts)) - 1) & ~d.out).bit_count() > 1:
@@ -2241,7 +2269,12 @@ PLAY_STEPS: Final[tuple[RuleStep, ...]] = (
     RuleStep("finish", _finish, _always),
     RuleStep("miyako_ochi", _miyako_ochi, lambda s: s.rules.miyako_ochi and s.daifugo >= 0),
     RuleStep("eight_cut", _eight_cut, lambda s: s.rules.eight_cut),
-    RuleStep("trick_end", _trick_end, _always),
+    RuleStep("trick_end", _trick_end, lambda s: not s.rules.last_player_may_follow),
+    RuleStep(
+        "trick_end_last_follows",
+        _trick_end_last_follows,
+        lambda s: s.rules.last_player_may_follow,
+    ),
     RuleStep("game_over", _game_over, _always),
 )
 """How a play is resolved, in this order (the order of its events: README "Events")."""
@@ -2283,9 +2316,34 @@ def _pass_turn(d: _Draft) -> None:
     _flow(d, last if not out >> last & 1 else _next_active(seats, last, out))
 
 
+def _pass_turn_last_follows(d: _Draft) -> None:
+    """:func:`_pass_turn` under last_player_may_follow (UECda rule 13): the player whose
+    cards are on top gets the turn back when all the others have passed, and the trick flows
+    only once every seat still in the game has passed, that player included; then they lead
+    (if out, the next seat still in the game)."""
+    seats = len(d.counts)
+    seat = d.seat
+    out = d.out
+    nxt = _next_active(seats, seat, out | d.passed)
+    if nxt >= 0:
+        d.turn = nxt
+        return
+    table = d.table
+    if table is None:
+        _flow(d, _next_active(seats, seat, out))
+        return
+    last = table.seat
+    _flow(d, last if not out >> last & 1 else _next_active(seats, last, out))
+
+
 PASS_STEPS: Final[tuple[RuleStep, ...]] = (
     RuleStep("passed", _passed, _always),
-    RuleStep("pass_turn", _pass_turn, _always),
+    RuleStep("pass_turn", _pass_turn, lambda s: not s.rules.last_player_may_follow),
+    RuleStep(
+        "pass_turn_last_follows",
+        _pass_turn_last_follows,
+        lambda s: s.rules.last_player_may_follow,
+    ),
 )
 """How a pass is resolved, in this order."""
 

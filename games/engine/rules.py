@@ -51,6 +51,7 @@ class RuleSet:
     opening_card_required: bool = True
     opening_card_every_game: bool = False
     pass_on_lead: bool = False
+    last_player_may_follow: bool = False
     joker_pair_allowed: bool = True
     joker_single_only: bool = False
     one_card_two_jokers: str = "declare"
@@ -224,6 +225,16 @@ SWITCHES: Final[dict[str, Switch]] = {
             "pass_on_lead",
             "The leader may pass on an empty table (空場パス); the pass is final for the trick.",
             "REFERENCE §4.1 rule 12; §8 item 9",
+            _bool,
+        ),
+        Switch(
+            "last_player_may_follow",
+            "The trick flows only when every player still in the game has passed since the "
+            "last play, its player included: when all the others have passed, the turn comes "
+            "back to the player whose cards are on top, who may play again on top of them "
+            "(stronger, same form; a suit match with their own play locks) or pass. After the "
+            "flow the last player to play leads (if out, the next seat still in the game).",
+            "REFERENCE §4.1 rule 13 (UECda); JDF, gekijo, local: false",
             _bool,
         ),
         Switch(

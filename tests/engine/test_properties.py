@@ -57,6 +57,11 @@ PRESET_VARIANTS = [
     LOCAL.with_overrides(number_lock_after=1, one_card_two_jokers="declare"),
     UECDA.with_overrides(eleven_back="toggle", seats=4, foul_order="latest_lowest"),
     JDF.with_overrides(pass_on_lead=True, lock_counts_joker_suits=True, foul_finishes="joker"),
+    # REFERENCE §4.1 rule 13: the last player may follow their own play (uecda@2), also with
+    # the out-of-turn joker answer, 11-back calls and number locks around it.
+    UECDA.with_overrides(last_player_may_follow=True),
+    GEKIJO.with_overrides(last_player_may_follow=True, suit_lock=True),
+    LOCAL.with_overrides(last_player_may_follow=True, pass_on_lead=True),
 ]
 ALL_VARIANTS = VARIANTS + PRESET_VARIANTS
 PRESETS_ALL = [JDF, GEKIJO, LOCAL, UECDA, UECDA_RULE_13]
