@@ -42,6 +42,7 @@ from .cards import (
     parse_cards,
     parse_joker_targets,
 )
+from .deal import stalemate_order, stalemate_seed
 from .errors import EngineError, IllegalMove, RecordError
 from .events import (
     EightCut,
@@ -63,6 +64,7 @@ from .events import (
     Played,
     Revolution,
     SpadeThreeReturn,
+    Stalemate,
     TrickCleared,
     suit_names,
 )
@@ -345,6 +347,10 @@ class State:
     """Consecutive one-step joker-free plays this trick (towards the number lock)."""
     miyako_at: int = 0
     """Number of fouls when 都落ち happened (orders demotions under foul_order latest_lowest)."""
+    pass_run: int = 0
+    """Passes in a row since the last play (千日手, stalemate_passes)."""
+    stalemate: tuple[int, ...] = ()
+    """The seats still in the game when 千日手 ended it, in the order drawn for their places."""
 
     @property
     def reversed(self) -> bool:
@@ -1814,6 +1820,7 @@ class _Draft:
         "nlock",
         "nrun",
         "out",
+        "pass_run",
         "passed",
         "phase",
         "played",
@@ -1824,6 +1831,7 @@ class _Draft:
         "revolution",
         "seat",
         "setup",
+        "stalemate",
         "start",
         "table",
         "turn",
@@ -1853,6 +1861,8 @@ class _Draft:
     nlock: bool
     nrun: int
     miyako_at: int
+    pass_run: int
+    stalemate: tuple[int, ...]
     events: list[Event] | None
     """Where the steps append events; ``None`` on the fast path (no event is built)."""
     seat: int
@@ -1898,6 +1908,8 @@ class _Draft:
         self.nlock = state.nlock
         self.nrun = state.nrun
         self.miyako_at = state.miyako_at
+        self.pass_run = state.pass_run
+        self.stalemate = state.stalemate
         self.events = events
         self.seat = seat
         self.bit = 1 << seat
@@ -1929,6 +1941,8 @@ class _Draft:
             self.nlock,
             self.nrun,
             self.miyako_at,
+            self.pass_run,
+            self.stalemate,
         )
 
     @property
@@ -2229,6 +2243,10 @@ def _game_over(d: _Draft) -> None:
     """One seat (or none) left holding cards: the game ends."""
     if (((1 << len(d.counts)) - 1) & ~d.out).bit_count() > 1:
         return
+    _end_game(d)
+
+
+def _end_game(d: _Draft) -> None:
     d.phase = PHASE_OVER
     d.turn = -1
     d.must_open = 0
@@ -2253,8 +2271,14 @@ def _flow(d: _Draft, leader: int) -> None:
         d.events.append(TrickCleared(leader))
 
 
+def _stalemate_count(d: _Draft) -> None:
+    """千日手: a play ends a run of passes."""
+    d.pass_run = 0
+
+
 PLAY_STEPS: Final[tuple[RuleStep, ...]] = (
     RuleStep("played", _played, _always),
+    RuleStep("stalemate_count", _stalemate_count, lambda s: s.rules.stalemate_passes > 0),
     RuleStep(
         "revolution",
         _revolution,
@@ -2336,6 +2360,22 @@ def _pass_turn_last_follows(d: _Draft) -> None:
     _flow(d, last if not out >> last & 1 else _next_active(seats, last, out))
 
 
+def _stalemate(d: _Draft) -> None:
+    """千日手 (stalemate_passes): that many passes in a row end the game; the seats still in
+    it take the places left in an order drawn from the game (``deal.stalemate_order``)."""
+    d.pass_run += 1
+    limit = d.setup.rules.stalemate_passes
+    if d.pass_run < limit:
+        return
+    seats = len(d.counts)
+    setup = d.setup
+    seed = stalemate_seed(setup.hands, setup.blind, setup.titles, d.played, d.counts)
+    d.stalemate = stalemate_order(seed, [s for s in range(seats) if not d.out >> s & 1])
+    if d.events is not None:
+        d.events.append(Stalemate(d.stalemate, d.pass_run))
+    _end_game(d)
+
+
 PASS_STEPS: Final[tuple[RuleStep, ...]] = (
     RuleStep("passed", _passed, _always),
     RuleStep("pass_turn", _pass_turn, lambda s: not s.rules.last_player_may_follow),
@@ -2344,6 +2384,7 @@ PASS_STEPS: Final[tuple[RuleStep, ...]] = (
         _pass_turn_last_follows,
         lambda s: s.rules.last_player_may_follow,
     ),
+    RuleStep("stalemate", _stalemate, lambda s: s.rules.stalemate_passes > 0),
 )
 """How a pass is resolved, in this order."""
 
@@ -2541,7 +2582,9 @@ def _final_order(
     miyako: int | None,
     miyako_at: int,
     latest: bool,
+    drawn: bool = False,
 ) -> tuple[Placing, ...]:
+    """``drawn``: the ``remaining`` seats were placed by the 千日手 draw, in that order."""
     titles = TITLES.get(seats)
     order: list[int] = [*clean, *remaining]
     if latest:
@@ -2555,7 +2598,14 @@ def _final_order(
             order.append(miyako)
         order.extend(reversed(fouls))
     return tuple(
-        Placing(seat, place + 1, titles[place] if titles else None, seat in fouls, seat == miyako)
+        Placing(
+            seat,
+            place + 1,
+            titles[place] if titles else None,
+            seat in fouls,
+            seat == miyako,
+            drawn and seat in remaining,
+        )
         for place, seat in enumerate(order)
     )
 
@@ -2576,11 +2626,12 @@ def placings(state: State) -> tuple[Placing, ...]:
         return _final_order(
             seats,
             state.clean,
-            [s for s in range(seats) if not state.out >> s & 1],
+            state.stalemate or [s for s in range(seats) if not state.out >> s & 1],
             fouls,
             state.miyako if state.miyako >= 0 else None,
             state.miyako_at,
             latest,
+            bool(state.stalemate),
         )
     out: list[Placing] = []
     for i, seat in enumerate(state.clean):

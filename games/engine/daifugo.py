@@ -340,7 +340,13 @@ def outcome(state: State) -> tuple[SeatResult, ...] | None:
     out: list[SeatResult] = []
     for p in core.placings(state):
         assert p.place is not None  # every place is definitive once the game is over
-        detail = {"title": p.title, "foul": p.foul, "miyako_ochi": p.miyako_ochi}
+        detail: dict[str, object] = {
+            "title": p.title,
+            "foul": p.foul,
+            "miyako_ochi": p.miyako_ochi,
+        }
+        if p.stalemate:
+            detail["stalemate"] = True
         out.append(SeatResult(p.seat, p.place, None, rules.score(p.place), detail))
     return tuple(sorted(out, key=lambda r: r.place))
 

@@ -83,6 +83,7 @@ class RuleSet:
     foul_order: str = "first_lowest"
     instant_win: bool = False
     exchange_order: str = "simultaneous"
+    stalemate_passes: int = 0
     points: tuple[int, ...] = ()
     """Points per place (1st first), read by scoring; empty when the ruleset has none."""
     overrides: tuple[tuple[str, SwitchValue], ...] = ()
@@ -155,6 +156,18 @@ def _str_in(*allowed: str) -> Callable[[object], str]:
         return value
 
     return check
+
+
+def _stalemate_passes(value: object) -> int:
+    if value is None:
+        return 0
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, int)
+        or not (value == 0 or 2 <= value <= 1000)
+    ):
+        raise RulesError(f"expected 0 (off) or a number of passes 2..1000, got {value!r}")
+    return value
 
 
 def _lead_cards(value: object) -> tuple[str, ...]:
@@ -449,6 +462,15 @@ SWITCHES: Final[dict[str, Switch]] = {
             "first, and the higher titles choose after receiving (UECda).",
             "REFERENCE §1.1 rule 15; §4.1 rule 4, UE-T11",
             _str_in("simultaneous", "lower_first"),
+        ),
+        Switch(
+            "stalemate_passes",
+            "千日手: after this many passes in a row (across trick flows) the game ends and the "
+            "seats still in it take the places left in an order drawn from the game itself "
+            "(SHA-256, kakumei-stalemate/1, keyed by the deal and the cards played), so every "
+            "replay agrees; 0 (or null) = off. UECda's Python server uses 20.",
+            "REFERENCE §4.1 rule 18, §4.2 D3",
+            _stalemate_passes,
         ),
     )
 }

@@ -26,7 +26,9 @@ from .errors import EngineError
 _FIELDS: Final[tuple[str, ...]] = tuple(
     f.name for f in dataclasses.fields(State) if f.name != "setup"
 )
-_TUPLES: Final[frozenset[str]] = frozenset({"hands", "counts", "clean", "fouls", "gives"})
+_TUPLES: Final[frozenset[str]] = frozenset(
+    {"hands", "counts", "clean", "fouls", "gives", "stalemate"}
+)
 _BOOLS: Final[frozenset[str]] = frozenset({"revolution", "start", "nlock"})
 
 Snapshot = dict[str, object]

@@ -62,6 +62,9 @@ PRESET_VARIANTS = [
     UECDA.with_overrides(last_player_may_follow=True),
     GEKIJO.with_overrides(last_player_may_follow=True, suit_lock=True),
     LOCAL.with_overrides(last_player_may_follow=True, pass_on_lead=True),
+    # 千日手 (REFERENCE §4.1 rule 18): random play passes often, so small limits end games.
+    UECDA.with_overrides(stalemate_passes=6, last_player_may_follow=True),
+    JDF.with_overrides(stalemate_passes=3, pass_on_lead=True),
 ]
 ALL_VARIANTS = VARIANTS + PRESET_VARIANTS
 PRESETS_ALL = [JDF, GEKIJO, LOCAL, UECDA, UECDA_RULE_13]
@@ -93,7 +96,14 @@ def check_final(state: State) -> None:
         assert fouls == list(reversed(state.fouls))
     else:
         assert fouls == list(state.fouls)
-    assert sum(1 for c in state.counts if c) <= 1
+    if state.stalemate:
+        # 千日手: the seats still in the game hold their cards, placed by the draw.
+        assert sorted(state.stalemate) == [s for s in range(n) if not state.out >> s & 1]
+        assert {p.seat for p in placings if p.stalemate} == set(state.stalemate)
+        assert state.pass_run == state.rules.stalemate_passes
+    else:
+        assert sum(1 for c in state.counts if c) <= 1
+        assert not any(p.stalemate for p in placings)
 
 
 def random_game(seed: int, rules=JDF, titles=None) -> tuple[State, list[Move], list[list[str]]]:
@@ -432,4 +442,9 @@ def test_the_random_strategies_reach_sanrenko_and_heart_three_answers():
             1 for m, k in zip(moves, kinds, strict=True) if m.respond and "heart_three_return" in k
         )
     assert played["triple_run"] >= 3, played
+    stalemates = sum(
+        "stalemate" in random_game(seed, UECDA.with_overrides(stalemate_passes=6))[2][-1]
+        for seed in range(20)
+    )
+    assert stalemates >= 3, stalemates
     assert played["answers"] >= 3, played
