@@ -56,6 +56,7 @@ from .events import (
     HeartThreeReturn,
     InstantWin,
     LockStarted,
+    Misplay,
     MiyakoOchi,
     NumberLockStarted,
     Passed,
@@ -176,6 +177,8 @@ class Move:
     choice: str | None = None
     exchange: bool = False
     respond: bool = False
+    misplay: bool = False
+    """A misplay the referee records (プンリー, switch ``misplay``): ``cards`` are exposed."""
 
     @classmethod
     def play(
@@ -208,9 +211,16 @@ class Move:
         """A give in the card exchange (カード交換)."""
         return cls(seat, _mask(cards), exchange=True)
 
+    @classmethod
+    def misplayed(cls, seat: int, cards: CardSet | str | Sequence[str]) -> Move:
+        """A misplay (プンリー) the referee records: ``cards`` stay ``seat``'s, face up."""
+        return cls(seat, _mask(cards), misplay=True)
+
     def __str__(self) -> str:
         if self.is_pass:
             return f"P{self.seat}: pass"
+        if self.misplay:
+            return f"P{self.seat}: misplay " + " ".join(card_names(self.cards))
         text = " ".join(card_names(self.cards))
         if self.as_cards:
             text += " as " + " ".join(card_names(self.as_cards))
@@ -351,6 +361,8 @@ class State:
     """Passes in a row since the last play (千日手, stalemate_passes)."""
     stalemate: tuple[int, ...] = ()
     """The seats still in the game when 千日手 ended it, in the order drawn for their places."""
+    exposed: tuple[CardSet, ...] = ()
+    """Per seat, the cards it holds face up after a misplay (プンリー); ``()`` before any."""
 
     @property
     def reversed(self) -> bool:
@@ -1164,6 +1176,8 @@ def apply(state: State, move: Move) -> tuple[State, tuple[Event, ...]]:
             raise _illegal(
                 "unknown_card", "cards", f"{name}: not a card set", f"{name}: カードではありません"
             )
+    if move.misplay:
+        return _apply_misplay(state, move)
     if move.choice is not None and not setup.calls:
         raise _illegal(
             "choice_invalid",
@@ -1259,6 +1273,77 @@ def apply(state: State, move: Move) -> tuple[State, tuple[Event, ...]]:
             )
     events = []
     return _advance_play(state, seat, combo, events, choice), tuple(events)
+
+
+def _misplay_invalid(en: str, ja: str) -> IllegalMove:
+    return _illegal("misplay_invalid", "プンリー misplay (gekijo §2.1 rule 13, B10)", en, ja)
+
+
+def _apply_misplay(state: State, move: Move) -> tuple[State, tuple[Event, ...]]:
+    """プンリー (gekijo §2.1 rule 13, B10): the referee records a misplay; the cards stay the
+    offender's, exposed face up to everyone, and may be played later. Nothing else changes:
+    not the turn, the table, the passes, nor any window."""
+    setup = state.setup
+    seat = move.seat
+    if not setup.rules.misplay:
+        raise _illegal(
+            "misplay_not_allowed",
+            f"{setup.rules.key}: switch misplay",
+            "this ruleset does not record misplays",
+            "このルールではプンリー（誤出し）を記録しません",
+        )
+    if (
+        move.is_pass
+        or move.as_cards
+        or move.declare is not None
+        or move.choice is not None
+        or move.exchange
+        or move.respond
+    ):
+        raise _misplay_invalid(
+            "a misplay only names the cards exposed", "プンリーは出たカードだけを指定します"
+        )
+    if state.phase != PHASE_PLAY:
+        raise _misplay_invalid(
+            "a misplay is recorded during play", "プンリーはプレイ中にだけ記録できます"
+        )
+    if state.out >> seat & 1:
+        raise _misplay_invalid(f"seat {seat} is already out", f"{seat}番席はすでにあがっています")
+    cards = move.cards
+    if not cards:
+        raise _misplay_invalid(
+            "name the cards that were misplayed", "誤って出したカードを指定してください"
+        )
+    k = joker_count(cards)
+    known = setup.known >> seat & 1
+    hand = state.hands[seat] if known else _pool(state)
+    if k:
+        jokers = lowest_jokers(hand & ~_exposed(state, seat), k) or lowest_jokers(hand, k)
+        cards = (cards & NUMBERS) | jokers if jokers else cards
+    exposed = state.exposed or (0,) * len(state.counts)
+    missing = cards & ~hand
+    if missing or (
+        not known and cards.bit_count() > state.counts[seat] - exposed[seat].bit_count()
+    ):
+        name = card_names(missing)[0] if missing else ""
+        raise _misplay_invalid(
+            f"seat {seat} does not hold {name or 'that many cards'}",
+            f"{seat}番席は {name or 'その枚数のカード'} を持っていません",
+        )
+    shown = 0
+    for e in exposed:
+        shown |= e
+    if cards & shown:
+        name = card_names(cards & shown)[0]
+        raise _misplay_invalid(f"{name} is already exposed", f"{name} はすでに公開されています")
+    d = _Draft(state, seat, [])
+    d.exposed = (*exposed[:seat], exposed[seat] | cards, *exposed[seat + 1 :])
+    events: tuple[Event, ...] = (Misplay(seat, cards),)
+    return d.freeze(), events
+
+
+def _exposed(state: State, seat: int) -> CardSet:
+    return state.exposed[seat] if state.exposed else 0
 
 
 def _apply_response(state: State, move: Move) -> tuple[State, tuple[Event, ...]]:
@@ -1807,6 +1892,7 @@ class _Draft:
         "cut",
         "discarded",
         "events",
+        "exposed",
         "foul",
         "fouls",
         "gives",
@@ -1863,6 +1949,7 @@ class _Draft:
     miyako_at: int
     pass_run: int
     stalemate: tuple[int, ...]
+    exposed: tuple[CardSet, ...]
     events: list[Event] | None
     """Where the steps append events; ``None`` on the fast path (no event is built)."""
     seat: int
@@ -1910,6 +1997,7 @@ class _Draft:
         self.miyako_at = state.miyako_at
         self.pass_run = state.pass_run
         self.stalemate = state.stalemate
+        self.exposed = state.exposed
         self.events = events
         self.seat = seat
         self.bit = 1 << seat
@@ -1943,6 +2031,7 @@ class _Draft:
             self.miyako_at,
             self.pass_run,
             self.stalemate,
+            self.exposed,
         )
 
     @property
@@ -1990,6 +2079,13 @@ def _played(d: _Draft) -> None:
     d.start = False
     if d.events is not None:
         d.events.append(Played(seat, cards, combo.name, combo.as_cards))
+
+
+def _exposed_played(d: _Draft) -> None:
+    """プンリー: exposed cards that are played are no longer exposed."""
+    if d.exposed:
+        cards = d.combo.cards
+        d.exposed = tuple(e & ~cards for e in d.exposed)
 
 
 def _revolution(d: _Draft) -> None:
@@ -2160,6 +2256,8 @@ def _miyako_ochi(d: _Draft) -> None:
     d.discarded |= lost
     d.hands = (*hands[:daifugo], 0, *hands[daifugo + 1 :])
     d.counts = (*d.counts[:daifugo], 0, *d.counts[daifugo + 1 :])
+    if d.exposed:
+        d.exposed = (*d.exposed[:daifugo], 0, *d.exposed[daifugo + 1 :])
     if d.events is not None:
         d.events.append(MiyakoOchi(daifugo, lost))
 
@@ -2279,6 +2377,7 @@ def _stalemate_count(d: _Draft) -> None:
 PLAY_STEPS: Final[tuple[RuleStep, ...]] = (
     RuleStep("played", _played, _always),
     RuleStep("stalemate_count", _stalemate_count, lambda s: s.rules.stalemate_passes > 0),
+    RuleStep("exposed_played", _exposed_played, lambda s: s.rules.misplay),
     RuleStep(
         "revolution",
         _revolution,
@@ -2433,6 +2532,8 @@ def _instant_win(state: State, seat: int, cards: CardSet, events: list[Event] | 
     if d.setup.known & d.bit:
         d.hands = (*d.hands[:seat], 0, *d.hands[seat + 1 :])
     d.counts = (*d.counts[:seat], 0, *d.counts[seat + 1 :])
+    if d.exposed:
+        d.exposed = tuple(e & ~cards for e in d.exposed)
     d.played |= cards
     d.out |= d.bit
     d.clean = (*d.clean, seat)
@@ -2688,6 +2789,7 @@ def observe(state: State, viewer: int | None = None) -> dict[str, object]:
         "respond": [s for s in range(seats) if state.respond >> s & 1],
         "out": [s for s in range(seats) if state.out >> s & 1],
         "counts": list(state.counts),
+        "exposed": {str(s): card_names(e) for s, e in enumerate(state.exposed) if e},
         "hands": hands,
         "played": card_names(state.played),
         "placings": [p.to_dict() for p in placings(state)],

@@ -335,6 +335,21 @@ class GameOver(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class Misplay(Event):
+    """プンリー: the referee recorded a misplay; ``cards`` stay ``seat``'s, exposed face up."""
+
+    seat: int
+    cards: CardSet
+
+    @property
+    def kind(self) -> str:
+        return "misplay"
+
+    def to_dict(self) -> dict[str, object]:
+        return {"kind": self.kind, "seat": self.seat, "cards": card_names(self.cards)}
+
+
+@dataclass(frozen=True, slots=True)
 class Stalemate(Event):
     """千日手: ``passes`` passes in a row ended the game; ``seats`` are the seats still in it,
     in the order drawn for their places (best first)."""
@@ -368,6 +383,7 @@ EVENT_KINDS = (
     "miyako_ochi",
     "exchange_given",
     "exchange_done",
+    "misplay",
     "stalemate",
     "game_over",
 )

@@ -84,6 +84,7 @@ class RuleSet:
     instant_win: bool = False
     exchange_order: str = "simultaneous"
     stalemate_passes: int = 0
+    misplay: bool = False
     points: tuple[int, ...] = ()
     """Points per place (1st first), read by scoring; empty when the ruleset has none."""
     overrides: tuple[tuple[str, SwitchValue], ...] = ()
@@ -471,6 +472,14 @@ SWITCHES: Final[dict[str, Switch]] = {
             "replay agrees; 0 (or null) = off. UECda's Python server uses 20.",
             "REFERENCE §4.1 rule 18, §4.2 D3",
             _stalemate_passes,
+        ),
+        Switch(
+            "misplay",
+            "プンリー: the referee may record a misplay (move {seat, misplay: [cards]}); the "
+            "cards are not taken back but stay the offender's, exposed face up to everyone, "
+            "and may be played later; the turn and the trick do not change (event misplay).",
+            "REFERENCE §2.1 rule 13, §2.2 B10",
+            _bool,
         ),
     )
 }

@@ -27,7 +27,7 @@ _FIELDS: Final[tuple[str, ...]] = tuple(
     f.name for f in dataclasses.fields(State) if f.name != "setup"
 )
 _TUPLES: Final[frozenset[str]] = frozenset(
-    {"hands", "counts", "clean", "fouls", "gives", "stalemate"}
+    {"hands", "counts", "clean", "fouls", "gives", "stalemate", "exposed"}
 )
 _BOOLS: Final[frozenset[str]] = frozenset({"revolution", "start", "nlock"})
 

@@ -65,6 +65,9 @@ PRESET_VARIANTS = [
     # 千日手 (REFERENCE §4.1 rule 18): random play passes often, so small limits end games.
     UECDA.with_overrides(stalemate_passes=6, last_player_may_follow=True),
     JDF.with_overrides(stalemate_passes=3, pass_on_lead=True),
+    # プンリー (REFERENCE §2.1 rule 13): random_game records misplays now and then.
+    GEKIJO.with_overrides(misplay=True),
+    JDF.with_overrides(misplay=True),
 ]
 ALL_VARIANTS = VARIANTS + PRESET_VARIANTS
 PRESETS_ALL = [JDF, GEKIJO, LOCAL, UECDA, UECDA_RULE_13]
@@ -83,6 +86,9 @@ def check_conservation(state: State) -> None:
     for hand in setup.hands:
         dealt |= hand or 0
     assert seen == dealt
+    for seat, exposed in enumerate(state.exposed):
+        # Misplayed cards stay in their owner's hand until played (or discarded by 都落ち).
+        assert exposed & ~state.hands[seat] == 0 or not setup.known >> seat & 1
 
 
 def check_final(state: State) -> None:
@@ -120,6 +126,8 @@ def random_game(seed: int, rules=JDF, titles=None) -> tuple[State, list[Move], l
         options = list(legal_moves(state))
         assert options, "a live game always has a legal move"
         move = rng.choice(options)
+        if state.rules.misplay and state.phase == 1 and rng.random() < 0.08:
+            move = random_misplay(rng, state) or move
         state, events = apply(state, move)
         moves.append(move)
         kinds.append([e.kind for e in events])
@@ -127,6 +135,18 @@ def random_game(seed: int, rules=JDF, titles=None) -> tuple[State, list[Move], l
     check_conservation(state)
     check_final(state)
     return start, moves, kinds
+
+
+def random_misplay(rng: random.Random, state: State) -> Move | None:
+    """A misplay (プンリー) of one or two cards some seat still in the game holds, not yet
+    exposed; None when there is none."""
+    seat = rng.randrange(state.seats)
+    exposed = state.exposed[seat] if state.exposed else 0
+    free = [1 << c for c in range(54) if (state.hands[seat] & ~exposed) >> c & 1]
+    if state.out >> seat & 1 or not free:
+        return None
+    cards = sum(rng.sample(free, min(len(free), rng.randint(1, 2))))
+    return Move(seat, cards, misplay=True)
 
 
 @settings(max_examples=80)
@@ -383,6 +403,7 @@ MOVE_FIELDS = st.fixed_dictionaries(
         ),
         "declare": st.sampled_from(["set", "stairs", "no", 1]),
         "choice": st.sampled_from(["up", {"target": 2}]),
+        "misplay": st.lists(st.sampled_from(["3S", "5S", "JK", "6H", "XX"]), max_size=3),
     },
 )
 
@@ -392,6 +413,7 @@ MOVE_FIELDS = st.fixed_dictionaries(
 def test_random_record_moves_never_crash(moves):
     record = {
         "format": "kakumei-record/1",
+        "rules": {"preset": "jdf", "overrides": {"misplay": True}},
         "hands": [["3S", "4S", "JK"], ["5S", "6H"], ["9D", "7S"], ["6S", "JK"]],
         "moves": moves,
     }
@@ -442,6 +464,11 @@ def test_the_random_strategies_reach_sanrenko_and_heart_three_answers():
             1 for m, k in zip(moves, kinds, strict=True) if m.respond and "heart_three_return" in k
         )
     assert played["triple_run"] >= 3, played
+    misplays = 0
+    for seed in range(10):
+        _start, moves, kinds = random_game(seed, GEKIJO.with_overrides(misplay=True))
+        misplays += sum(1 for m in moves if m.misplay)
+    assert misplays >= 5, misplays
     stalemates = sum(
         "stalemate" in random_game(seed, UECDA.with_overrides(stalemate_passes=6))[2][-1]
         for seed in range(20)
