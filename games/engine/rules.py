@@ -550,7 +550,23 @@ UECDA: Final = RuleSet(
     points=(5, 4, 3, 2, 1),
 )
 
-PRESETS: Final[Mapping[str, RuleSet]] = {r.key: r for r in (JDF, GEKIJO, LOCAL, UECDA)}
+GEKIJO_2: Final = dataclasses.replace(GEKIJO, version=2, misplay=True)
+"""gekijo@1 plus プンリー: the referee records misplays (REFERENCE §2.1 rule 13, §2.2 B10)."""
+
+UECDA_2: Final = dataclasses.replace(
+    UECDA,
+    version=2,
+    last_player_may_follow=True,
+    joker_beyond_ends=True,
+    joker_suit_choice=True,
+)
+"""uecda@1 plus the last player following their own play (REFERENCE §4.1 rule 13) and the
+joker readings of rules 13a (beyond the ends of stairs) and 13b (a set's joker suits)."""
+
+PRESETS: Final[Mapping[str, RuleSet]] = {
+    r.key: r for r in (JDF, GEKIJO, GEKIJO_2, LOCAL, UECDA, UECDA_2)
+}
+"""Every preset version; a bare id (``uecda``) resolves to its latest (``uecda@2``)."""
 
 
 def _preset(name: str) -> RuleSet:

@@ -33,7 +33,7 @@ def test_a_referee_records_a_misplay_and_everyone_sees_the_cards(
         table=table,
         game_number=1,
         ruleset_id="gekijo",
-        ruleset_overrides={"misplay": True},
+        ruleset_version=2,  # gekijo@2: misplays are recorded
         hands=HANDS,
     )
     assert submit_move(game, {"seat": 0, "play": ["3D"]}, 1, referee).ok

@@ -26,7 +26,7 @@ from games.engine import (
 )
 from games.engine.cards import parse_joker_targets
 from games.engine.record import export_record, load_record, replay
-from games.engine.rules import GEKIJO, LOCAL, UECDA
+from games.engine.rules import GEKIJO, GEKIJO_2, LOCAL, UECDA, UECDA_2
 
 from .oracle import legal_keys, oracle_keys
 
@@ -38,14 +38,16 @@ VARIANTS = [
     JDF.with_overrides(revolution_set_size=5, miyako_ochi=False),
     JDF.with_overrides(suit_lock=False, eight_cut=False, spade_three_return=False),
 ]
-# UECda with REFERENCE §4.1 rules 13a and 13b (the future uecda@2), and both readings with
-# two jokers, a number lock and one card plus two jokers always a set.
+# UECda with REFERENCE §4.1 rules 13a and 13b (uecda@2 without rule 13), and both readings
+# with two jokers, a number lock and one card plus two jokers always a set.
 UECDA_RULE_13 = UECDA.with_overrides(joker_beyond_ends=True, joker_suit_choice=True)
 PRESET_VARIANTS = [
     GEKIJO,
+    GEKIJO_2,
     LOCAL,
     UECDA,
     UECDA_RULE_13,
+    UECDA_2,
     JDF.with_overrides(
         joker_beyond_ends=True, joker_suit_choice=True, lock_counts_joker_suits=True
     ),
@@ -70,7 +72,7 @@ PRESET_VARIANTS = [
     JDF.with_overrides(misplay=True),
 ]
 ALL_VARIANTS = VARIANTS + PRESET_VARIANTS
-PRESETS_ALL = [JDF, GEKIJO, LOCAL, UECDA, UECDA_RULE_13]
+PRESETS_ALL = [JDF, GEKIJO, GEKIJO_2, LOCAL, UECDA, UECDA_RULE_13, UECDA_2]
 
 
 def check_conservation(state: State) -> None:
@@ -288,8 +290,8 @@ def test_oracle_on_dense_hands(hand, table):
 )
 @pytest.mark.parametrize("revolution", [False, True])
 def test_oracle_on_dense_hands_with_one_joker(hand, table, revolution):
-    """UECda with and without rules 13a and 13b, in both orders."""
-    for rules in (UECDA, UECDA_RULE_13):
+    """UECda with and without rules 13a and 13b (and uecda@2), in both orders."""
+    for rules in (UECDA, UECDA_RULE_13, UECDA_2):
         opener = "TS TH TD TC " if revolution else ""
         hands = [opener + (table or "QC"), hand, "9C", "KC", "KH"]
         state = new_game(rules, hands, leader=0)
@@ -297,6 +299,8 @@ def test_oracle_on_dense_hands_with_one_joker(hand, table, revolution):
             state, _ = apply(state, Move.play(0, "TS TH TD TC"))
             for seat in (1, 2, 3, 4):
                 state, _ = apply(state, Move.pass_turn(seat))
+            if rules.last_player_may_follow:  # rule 13: the turn came back to seat 0
+                state, _ = apply(state, Move.pass_turn(0))
         # Seat 0 plays the table, or passes on the empty table (pass_on_lead).
         state, _ = apply(state, Move.play(0, table) if table else Move.pass_turn(0))
         assert state.turn == 1

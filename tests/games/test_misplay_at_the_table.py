@@ -1,6 +1,6 @@
 """プンリー (misplay) at the table: the referee records it through the move API or the console;
-the cards stay the player's, face up on the public live page and in the console (gekijo with
-the `misplay` switch, REFERENCE §2.1 rule 13, §2.2 B10)."""
+the cards stay the player's, face up on the public live page and in the console (gekijo@2,
+whose switch `misplay` is on: REFERENCE §2.1 rule 13, §2.2 B10; gekijo@1 refuses them)."""
 
 from __future__ import annotations
 
@@ -30,7 +30,7 @@ def game(crew: Crew) -> Game:
         table=crew.table,
         game_number=1,
         ruleset_id="gekijo",
-        ruleset_overrides={"misplay": True},
+        ruleset_version=2,  # gekijo@2: misplays are recorded
         hands=HANDS,
     )
     assert submit_move(game, {"seat": 0, "play": ["3D"]}, 1, crew.referee).ok
