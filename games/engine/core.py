@@ -321,6 +321,21 @@ class Setup:
     """The steps of :data:`PASS_STEPS` this game uses, in order."""
 
 
+class Extras(NamedTuple):
+    """State that only some rulesets use, in one field of :class:`State` so that every other
+    game pays for one field, not three (a state is built on every move)."""
+
+    pass_run: int = 0
+    """Passes in a row since the last play (千日手, stalemate_passes)."""
+    stalemate: tuple[int, ...] = ()
+    """The seats still in the game when 千日手 ended it, in the order drawn for their places."""
+    exposed: tuple[CardSet, ...] = ()
+    """Per seat, the cards it holds face up after a misplay (プンリー); ``()`` before any."""
+
+
+NO_EXTRAS: Final = Extras()
+
+
 @dataclass(frozen=True, slots=True)
 class State:
     """An immutable game state.  Build new ones with :func:`apply`, never by hand."""
@@ -357,12 +372,24 @@ class State:
     """Consecutive one-step joker-free plays this trick (towards the number lock)."""
     miyako_at: int = 0
     """Number of fouls when 都落ち happened (orders demotions under foul_order latest_lowest)."""
-    pass_run: int = 0
-    """Passes in a row since the last play (千日手, stalemate_passes)."""
-    stalemate: tuple[int, ...] = ()
-    """The seats still in the game when 千日手 ended it, in the order drawn for their places."""
-    exposed: tuple[CardSet, ...] = ()
-    """Per seat, the cards it holds face up after a misplay (プンリー); ``()`` before any."""
+    extras: Extras = NO_EXTRAS
+    """What only some rulesets use: ``pass_run``, ``stalemate``, ``exposed`` (read them as
+    properties of the state)."""
+
+    @property
+    def pass_run(self) -> int:
+        """Passes in a row since the last play (千日手, stalemate_passes)."""
+        return self.extras.pass_run
+
+    @property
+    def stalemate(self) -> tuple[int, ...]:
+        """The seats 千日手 placed by the draw, best first (``()`` unless it ended the game)."""
+        return self.extras.stalemate
+
+    @property
+    def exposed(self) -> tuple[CardSet, ...]:
+        """Per seat, the cards held face up after a misplay (プンリー); ``()`` before any."""
+        return self.extras.exposed
 
     @property
     def reversed(self) -> bool:
@@ -1337,7 +1364,9 @@ def _apply_misplay(state: State, move: Move) -> tuple[State, tuple[Event, ...]]:
         name = card_names(cards & shown)[0]
         raise _misplay_invalid(f"{name} is already exposed", f"{name} はすでに公開されています")
     d = _Draft(state, seat, [])
-    d.exposed = (*exposed[:seat], exposed[seat] | cards, *exposed[seat + 1 :])
+    d.extras = d.extras._replace(
+        exposed=(*exposed[:seat], exposed[seat] | cards, *exposed[seat + 1 :])
+    )
     events: tuple[Event, ...] = (Misplay(seat, cards),)
     return d.freeze(), events
 
@@ -1892,7 +1921,7 @@ class _Draft:
         "cut",
         "discarded",
         "events",
-        "exposed",
+        "extras",
         "foul",
         "fouls",
         "gives",
@@ -1906,7 +1935,6 @@ class _Draft:
         "nlock",
         "nrun",
         "out",
-        "pass_run",
         "passed",
         "phase",
         "played",
@@ -1917,7 +1945,6 @@ class _Draft:
         "revolution",
         "seat",
         "setup",
-        "stalemate",
         "start",
         "table",
         "turn",
@@ -1947,9 +1974,7 @@ class _Draft:
     nlock: bool
     nrun: int
     miyako_at: int
-    pass_run: int
-    stalemate: tuple[int, ...]
-    exposed: tuple[CardSet, ...]
+    extras: Extras
     events: list[Event] | None
     """Where the steps append events; ``None`` on the fast path (no event is built)."""
     seat: int
@@ -1995,9 +2020,7 @@ class _Draft:
         self.nlock = state.nlock
         self.nrun = state.nrun
         self.miyako_at = state.miyako_at
-        self.pass_run = state.pass_run
-        self.stalemate = state.stalemate
-        self.exposed = state.exposed
+        self.extras = state.extras
         self.events = events
         self.seat = seat
         self.bit = 1 << seat
@@ -2029,9 +2052,7 @@ class _Draft:
             self.nlock,
             self.nrun,
             self.miyako_at,
-            self.pass_run,
-            self.stalemate,
-            self.exposed,
+            self.extras,
         )
 
     @property
@@ -2083,9 +2104,10 @@ def _played(d: _Draft) -> None:
 
 def _exposed_played(d: _Draft) -> None:
     """プンリー: exposed cards that are played are no longer exposed."""
-    if d.exposed:
+    exposed = d.extras.exposed
+    if exposed:
         cards = d.combo.cards
-        d.exposed = tuple(e & ~cards for e in d.exposed)
+        d.extras = d.extras._replace(exposed=tuple(e & ~cards for e in exposed))
 
 
 def _revolution(d: _Draft) -> None:
@@ -2256,8 +2278,9 @@ def _miyako_ochi(d: _Draft) -> None:
     d.discarded |= lost
     d.hands = (*hands[:daifugo], 0, *hands[daifugo + 1 :])
     d.counts = (*d.counts[:daifugo], 0, *d.counts[daifugo + 1 :])
-    if d.exposed:
-        d.exposed = (*d.exposed[:daifugo], 0, *d.exposed[daifugo + 1 :])
+    exposed = d.extras.exposed
+    if exposed:
+        d.extras = d.extras._replace(exposed=(*exposed[:daifugo], 0, *exposed[daifugo + 1 :]))
     if d.events is not None:
         d.events.append(MiyakoOchi(daifugo, lost))
 
@@ -2371,7 +2394,8 @@ def _flow(d: _Draft, leader: int) -> None:
 
 def _stalemate_count(d: _Draft) -> None:
     """千日手: a play ends a run of passes."""
-    d.pass_run = 0
+    if d.extras.pass_run:
+        d.extras = d.extras._replace(pass_run=0)
 
 
 PLAY_STEPS: Final[tuple[RuleStep, ...]] = (
@@ -2462,16 +2486,17 @@ def _pass_turn_last_follows(d: _Draft) -> None:
 def _stalemate(d: _Draft) -> None:
     """千日手 (stalemate_passes): that many passes in a row end the game; the seats still in
     it take the places left in an order drawn from the game (``deal.stalemate_order``)."""
-    d.pass_run += 1
-    limit = d.setup.rules.stalemate_passes
-    if d.pass_run < limit:
+    run = d.extras.pass_run + 1
+    if run < d.setup.rules.stalemate_passes:
+        d.extras = d.extras._replace(pass_run=run)
         return
     seats = len(d.counts)
     setup = d.setup
     seed = stalemate_seed(setup.hands, setup.blind, setup.titles, d.played, d.counts)
-    d.stalemate = stalemate_order(seed, [s for s in range(seats) if not d.out >> s & 1])
+    order = stalemate_order(seed, [s for s in range(seats) if not d.out >> s & 1])
+    d.extras = d.extras._replace(pass_run=run, stalemate=order)
     if d.events is not None:
-        d.events.append(Stalemate(d.stalemate, d.pass_run))
+        d.events.append(Stalemate(order, run))
     _end_game(d)
 
 
@@ -2532,8 +2557,8 @@ def _instant_win(state: State, seat: int, cards: CardSet, events: list[Event] | 
     if d.setup.known & d.bit:
         d.hands = (*d.hands[:seat], 0, *d.hands[seat + 1 :])
     d.counts = (*d.counts[:seat], 0, *d.counts[seat + 1 :])
-    if d.exposed:
-        d.exposed = tuple(e & ~cards for e in d.exposed)
+    if d.extras.exposed:
+        d.extras = d.extras._replace(exposed=tuple(e & ~cards for e in d.extras.exposed))
     d.played |= cards
     d.out |= d.bit
     d.clean = (*d.clean, seat)

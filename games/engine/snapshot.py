@@ -20,11 +20,13 @@ from __future__ import annotations
 import dataclasses
 from typing import Final
 
-from .core import Combo, Setup, State
+from .core import Combo, Extras, Setup, State
 from .errors import EngineError
 
-_FIELDS: Final[tuple[str, ...]] = tuple(
-    f.name for f in dataclasses.fields(State) if f.name != "setup"
+# The state's fields by name, with its ``extras`` spread out as the fields they hold.
+_FIELDS: Final[tuple[str, ...]] = (
+    *(f.name for f in dataclasses.fields(State) if f.name not in ("setup", "extras")),
+    *Extras._fields,
 )
 _TUPLES: Final[frozenset[str]] = frozenset(
     {"hands", "counts", "clean", "fouls", "gives", "stalemate", "exposed"}
@@ -90,4 +92,5 @@ def restore(setup: Setup, data: object) -> State:
             values[name] = _int(name, raw)
     if len(values["counts"]) != len(setup.counts):  # type: ignore[arg-type]
         raise SnapshotError("the snapshot is of a game with another number of seats")
-    return State(setup, **values)  # type: ignore[arg-type]
+    extras = Extras(*(values.pop(name) for name in Extras._fields))  # type: ignore[arg-type]
+    return State(setup, **values, extras=extras)  # type: ignore[arg-type]
