@@ -130,3 +130,23 @@ def test_a_misplayed_joker_is_the_seat_s_joker():
     t.reject(Move.misplayed(2, "JK"), "misplay_invalid")  # its only joker is exposed already
     t._do(Move.misplayed(1, "JK"))
     assert t.view["exposed"] == {"1": ["JK"], "2": ["JK"]}
+
+
+def test_an_open_table_seat_may_misplay_cards_nobody_else_is_known_to_hold():
+    rules = GEKIJO.with_overrides(misplay=True)
+    state = new_game(rules, ["3D 5S 9H", None, "6C TC", "JC QC"], counts=[3, 3, 2, 2], leader=0)
+    state, _ = apply(state, Move.play(0, "3D"))
+    for move in (
+        Move.misplayed(1, "9H"),
+        Move.misplayed(1, "3D"),
+        Move.misplayed(1, "7H 8H KD 2S"),
+    ):
+        with pytest.raises(IllegalMove) as info:  # held by seat 0, played, more than it holds
+            apply(state, move)
+        assert info.value.code == "misplay_invalid"
+    state, _ = apply(state, Move.misplayed(1, "7H KD"))
+    assert observe(state, None)["exposed"] == {"1": ["7H", "KD"]}
+    with pytest.raises(IllegalMove):
+        apply(state, Move.misplayed(1, "2S 2H"))  # only one unexposed card is left to it
+    state, _ = apply(state, Move.play(1, "7H"))
+    assert observe(state, None)["exposed"] == {"1": ["KD"]}
