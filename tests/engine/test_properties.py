@@ -233,6 +233,12 @@ def build_small_state(rng: random.Random, rules, events: list | None = None) -> 
     for _ in range(rng.randint(0, 12)):
         if state.is_over:
             break
+        if rules.misplay and state.phase == 1 and rng.random() < 0.2:
+            # プンリー: exposed cards stay playable, so the oracle sees states with some.
+            misplay = random_misplay(rng, state)
+            if misplay is not None:
+                state, _ = apply(state, misplay)
+                continue
         options = list(legal_moves(state))
         if rig and rng.random() < 0.5:
             move = max(options, key=lambda m: m.cards.bit_count())
@@ -468,6 +474,9 @@ def test_the_random_strategies_reach_sanrenko_and_heart_three_answers():
             1 for m, k in zip(moves, kinds, strict=True) if m.respond and "heart_three_return" in k
         )
     assert played["triple_run"] >= 3, played
+    small = [build_small_state(random.Random(seed), GEKIJO_2) for seed in range(100)]
+    exposed = sum(1 for state in small if state is not None and any(state.exposed))
+    assert exposed >= 10, exposed  # the oracle sees states with cards face up (プンリー)
     misplays = 0
     for seed in range(10):
         _start, moves, kinds = random_game(seed, GEKIJO.with_overrides(misplay=True))
