@@ -141,6 +141,10 @@ def log_line(
         return LogLine(seq, words, given, tail, undone_note)
     if data.get("pass") is True:
         return LogLine(seq, _("%(who)s passed") % {"who": who}, notes=undone_note)
+    if "misplay" in data:
+        shown = tuple(cards(_names(data["misplay"])))
+        words, tail = _around_cards(_("%(who)s misplayed %(cards)s (punrī, face up)"), who=who)
+        return LogLine(seq, words, shown, tail, undone_note)
     notes: list[str] = []
     if data.get("respond") is True:
         notes.append(_("out of turn"))
@@ -255,6 +259,10 @@ def event_sentence(event: Mapping[str, object], names: Mapping[int, str]) -> str
         return _("%(name)s: instant win (itsū)") % who
     if kind == "miyako_ochi":
         return _("Miyako-ochi: %(name)s") % who
+    if kind == "misplay":
+        return _("%(name)s: misplay (punrī), face up: %(cards)s") % {**who, "cards": shown}
+    if kind == "stalemate":
+        return _("Stalemate (sennichite): the places left are drawn")
     simple = {
         "trick_cleared": _("Trick cleared"),
         "passes_reset": _("Passes reset"),

@@ -13,7 +13,8 @@ class MoveSubmitSerializer(serializers.Serializer[Any]):
     seq = serializers.IntegerField(min_value=1, help_text="The move's number in the game's log.")
     move = serializers.JSONField(
         help_text='A kakumei-record/1 move: {"seat": 0, "play": ["3S"]}, {"seat": 1, '
-        '"pass": true} or an exchange give {"seat": 3, "give": ["2S", "2H"]}.'
+        '"pass": true}, an exchange give {"seat": 3, "give": ["2S", "2H"]} or, where the '
+        'ruleset has misplay (プンリー), a recorded misplay {"seat": 2, "misplay": ["7H"]}.'
     )
 
 

@@ -140,6 +140,7 @@ def console_context(
     view = observe(state, None) if state is not None else None
     ctx["view"] = view
     ctx["state"] = state
+    exposed: dict[str, list[str]] = view["exposed"] if view is not None else {}  # type: ignore[assignment]
     seat_rows = []
     for i, s in seated:
         row: dict[str, Any] = {
@@ -160,6 +161,7 @@ def console_context(
                 "passed": bool(state.passed >> i & 1),
                 "out": bool(state.out >> i & 1),
                 "hand": None if hand is None else cards(card_names(hand)),
+                "exposed": cards(exposed.get(str(i), [])),
                 "prev_title": TITLE_LABELS.get(game.titles[i], "") if game and game.titles else "",
             }
             if state.phase == PHASE_EXCHANGE and state.gives[i] == -1:
@@ -180,6 +182,12 @@ def console_context(
         ctx["responders"] = [r for r, m in zip(found, maybe, strict=True) if not m]
         ctx["open_instant_wins"] = [r for r, m in zip(found, maybe, strict=True) if m]
         ctx["calls"] = rules.eleven_back == "choice"
+        # プンリー: any seat still holding cards may be recorded as having misplayed.
+        ctx["misplay_rows"] = (
+            [r for r in seat_rows if not r["out"]]
+            if rules.misplay and state.phase == PHASE_PLAY
+            else []
+        )
         ctx["instant_win_open"] = state.start and rules.instant_win
         if error is not None and not error_at:
             ctx["error_at"] = _error_place(request, ctx)
@@ -284,6 +292,8 @@ def _error_place(request: HttpRequest, ctx: dict[str, Any]) -> str:
             if str(row["seat"]) == seat:
                 row["error"] = True
                 return "respond"
+    if request.POST.get("misplay") == "1" and ctx.get("misplay_rows"):
+        return "misplay"
     game = ctx["game"]
     if ctx["turn_row"] and not ctx.get("pending_undo") and game.status == Game.Status.IN_PLAY:
         return "turn"
@@ -348,8 +358,9 @@ def start(request: HttpRequest, table_id: int) -> HttpResponse:
 @login_required
 @require_POST
 def play(request: HttpRequest, table_id: int) -> HttpResponse:
-    """A play or a pass for the seat whose turn it is (or a give in the exchange), or an
-    out-of-turn action (`respond=1`: a return card answering a lone joker, イッツー)."""
+    """A play or a pass for the seat whose turn it is (or a give in the exchange), an
+    out-of-turn action (`respond=1`: a return card answering a lone joker, イッツー), or a
+    misplay the referee records (`action=misplay`, プンリー: any seat, the cards stay face up)."""
     table = get_table_for_referee(request, table_id)
     try:
         game = _game_of(table)
@@ -365,6 +376,9 @@ def play(request: HttpRequest, table_id: int) -> HttpResponse:
         move = {"seat": seat, "pass": True}
     elif action == "give":
         move = {"seat": seat, "give": chosen}
+    elif action == "misplay" or request.POST.get("misplay") == "1":
+        # プンリー: the cards stay the seat's, face up (the engine judges)
+        move = {"seat": seat, "misplay": chosen}
     else:
         move = {"seat": seat, "play": chosen}
         if request.POST.get("as", "").strip():
@@ -622,6 +636,7 @@ def _live_fragment(table_id: int, version: str) -> str:
                     "name": names.get(i, _("Seat %(number)s") % {"number": i + 1}),
                     "count": game["state"]["counts"][i],
                     "cards": cards(hand) if hand else None,
+                    "exposed": cards(game["state"].get("exposed", {}).get(str(i), [])),
                     "is_turn": game["state"]["turn"] == i,
                 }
             )

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+from collections import Counter
 
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
@@ -49,12 +50,31 @@ class FromRuleset(enum.Enum):
 FROM_RULESET = FromRuleset.DEFAULT
 
 
+# What a later version of a preset adds, for an organiser choosing between the versions.
+VERSION_NOTES = {
+    "gekijo@2": _("misplays (punrī) are recorded, the cards stay face up"),
+    "uecda@2": _(
+        "the last player may follow their own play; jokers beyond the ends and joker suits"
+    ),
+}
+
+
 def ruleset_choices() -> list[tuple[str, str]]:
-    """(``id@version``, name) of every preset in the engine registry, all families."""
-    return [
-        (key, str(RULESET_LABELS.get(rules.id, rules.name)))
-        for key, rules in sorted(rulesets().items())
-    ]
+    """(``id@version``, name) of every preset in the engine registry, all families; a preset
+    with several versions names the version, and what a later one adds."""
+    found = sorted(rulesets().items())
+    versions = Counter(rules.id for _key, rules in found)
+    choices = []
+    for key, rules in found:
+        label = str(RULESET_LABELS.get(rules.id, rules.name))
+        if versions[rules.id] > 1:
+            label = str(
+                _("%(name)s — version %(version)s") % {"name": label, "version": rules.version}
+            )
+            if key in VERSION_NOTES:
+                label = f"{label}: {VERSION_NOTES[key]}"
+        choices.append((key, label))
+    return choices
 
 
 def check_ruleset(ruleset_id: str, version: int) -> RuleSet:

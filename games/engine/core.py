@@ -42,6 +42,7 @@ from .cards import (
     parse_cards,
     parse_joker_targets,
 )
+from .deal import stalemate_order, stalemate_seed
 from .errors import EngineError, IllegalMove, RecordError
 from .events import (
     EightCut,
@@ -55,6 +56,7 @@ from .events import (
     HeartThreeReturn,
     InstantWin,
     LockStarted,
+    Misplay,
     MiyakoOchi,
     NumberLockStarted,
     Passed,
@@ -63,6 +65,7 @@ from .events import (
     Played,
     Revolution,
     SpadeThreeReturn,
+    Stalemate,
     TrickCleared,
     suit_names,
 )
@@ -183,6 +186,7 @@ _STATE_FIELDS: Final = (
     "nlock",
     "nrun",
     "miyako_at",
+    "extras",
 )
 """The fields of :class:`State`, in constructor order."""
 _MOVE_FIELDS: Final = (
@@ -194,6 +198,7 @@ _MOVE_FIELDS: Final = (
     "choice",
     "exchange",
     "respond",
+    "misplay",
 )
 _COMBO_FIELDS: Final = ("kind", "size", "rank", "suits", "joker", "cards", "as_cards", "seat")
 
@@ -230,6 +235,8 @@ class Move:
     choice: Final[str | None]
     exchange: Final[bool]
     respond: Final[bool]
+    misplay: Final[bool]
+    """A misplay the referee records (プンリー, switch ``misplay``): ``cards`` are exposed."""
 
     def __init__(
         self,
@@ -241,6 +248,7 @@ class Move:
         choice: str | None = None,
         exchange: bool = False,
         respond: bool = False,
+        misplay: bool = False,
     ) -> None:
         self.seat = seat
         self.cards = cards
@@ -250,6 +258,7 @@ class Move:
         self.choice = choice
         self.exchange = exchange
         self.respond = respond
+        self.misplay = misplay
 
     def _values(self) -> tuple[object, ...]:
         return (
@@ -261,6 +270,7 @@ class Move:
             self.choice,
             self.exchange,
             self.respond,
+            self.misplay,
         )
 
     def __eq__(self, other: object) -> bool:
@@ -308,9 +318,16 @@ class Move:
         """A give in the card exchange (カード交換)."""
         return cls(seat, _mask(cards), exchange=True)
 
+    @classmethod
+    def misplayed(cls, seat: int, cards: CardSet | str | Sequence[str]) -> Move:
+        """A misplay (プンリー) the referee records: ``cards`` stay ``seat``'s, face up."""
+        return cls(seat, _mask(cards), misplay=True)
+
     def __str__(self) -> str:
         if self.is_pass:
             return f"P{self.seat}: pass"
+        if self.misplay:
+            return f"P{self.seat}: misplay " + " ".join(card_names(self.cards))
         text = " ".join(card_names(self.cards))
         if self.as_cards:
             text += " as " + " ".join(card_names(self.as_cards))
@@ -472,6 +489,21 @@ class Setup:
         object.__setattr__(self, "pass_steps", _steps_in_use(PASS_STEPS, self))
 
 
+class Extras(NamedTuple):
+    """State that only some rulesets use, in one field of :class:`State` so that every other
+    game pays for one field, not three (a state is built on every move)."""
+
+    pass_run: int = 0
+    """Passes in a row since the last play (千日手, stalemate_passes)."""
+    stalemate: tuple[int, ...] = ()
+    """The seats still in the game when 千日手 ended it, in the order drawn for their places."""
+    exposed: tuple[CardSet, ...] = ()
+    """Per seat, the cards it holds face up after a misplay (プンリー); ``()`` before any."""
+
+
+NO_EXTRAS: Final = Extras()
+
+
 class State:
     """An immutable game state.  Build new ones with :func:`apply`, never by hand.
 
@@ -520,6 +552,24 @@ class State:
     """Consecutive one-step joker-free plays this trick (towards the number lock)."""
     miyako_at: Final[int]
     """Number of fouls when 都落ち happened (orders demotions under foul_order latest_lowest)."""
+    extras: Final[Extras]
+    """What only some rulesets use: ``pass_run``, ``stalemate``, ``exposed`` (read them as
+    properties of the state)."""
+
+    @property
+    def pass_run(self) -> int:
+        """Passes in a row since the last play (千日手, stalemate_passes)."""
+        return self.extras.pass_run
+
+    @property
+    def stalemate(self) -> tuple[int, ...]:
+        """The seats 千日手 placed by the draw, best first (``()`` unless it ended the game)."""
+        return self.extras.stalemate
+
+    @property
+    def exposed(self) -> tuple[CardSet, ...]:
+        """Per seat, the cards held face up after a misplay (プンリー); ``()`` before any."""
+        return self.extras.exposed
 
     def __init__(
         self,
@@ -547,6 +597,7 @@ class State:
         nlock: bool = False,
         nrun: int = 0,
         miyako_at: int = 0,
+        extras: Extras = NO_EXTRAS,
     ) -> None:
         self.setup = setup
         self.phase = phase
@@ -572,6 +623,7 @@ class State:
         self.nlock = nlock
         self.nrun = nrun
         self.miyako_at = miyako_at
+        self.extras = extras
 
     def _values(self) -> tuple[object, ...]:
         return tuple([getattr(self, name) for name in State._fields])
@@ -1392,6 +1444,8 @@ def apply(state: State, move: Move) -> tuple[State, tuple[Event, ...]]:
             raise _illegal(
                 "unknown_card", "cards", f"{name}: not a card set", f"{name}: カードではありません"
             )
+    if move.misplay:
+        return _apply_misplay(state, move)
     if move.choice is not None and not setup.calls:
         raise _illegal(
             "choice_invalid",
@@ -1487,6 +1541,79 @@ def apply(state: State, move: Move) -> tuple[State, tuple[Event, ...]]:
             )
     events = []
     return _advance_play(state, seat, combo, events, choice), tuple(events)
+
+
+def _misplay_invalid(en: str, ja: str) -> IllegalMove:
+    return _illegal("misplay_invalid", "プンリー misplay (gekijo §2.1 rule 13, B10)", en, ja)
+
+
+def _apply_misplay(state: State, move: Move) -> tuple[State, tuple[Event, ...]]:
+    """プンリー (gekijo §2.1 rule 13, B10): the referee records a misplay; the cards stay the
+    offender's, exposed face up to everyone, and may be played later. Nothing else changes:
+    not the turn, the table, the passes, nor any window."""
+    setup = state.setup
+    seat = move.seat
+    if not setup.rules.misplay:
+        raise _illegal(
+            "misplay_not_allowed",
+            f"{setup.rules.key}: switch misplay",
+            "this ruleset does not record misplays",
+            "このルールではプンリー（誤出し）を記録しません",
+        )
+    if (
+        move.is_pass
+        or move.as_cards
+        or move.declare is not None
+        or move.choice is not None
+        or move.exchange
+        or move.respond
+    ):
+        raise _misplay_invalid(
+            "a misplay only names the cards exposed", "プンリーは出たカードだけを指定します"
+        )
+    if state.phase != PHASE_PLAY:
+        raise _misplay_invalid(
+            "a misplay is recorded during play", "プンリーはプレイ中にだけ記録できます"
+        )
+    if state.out >> seat & 1:
+        raise _misplay_invalid(f"seat {seat} is already out", f"{seat}番席はすでにあがっています")
+    cards = move.cards
+    if not cards:
+        raise _misplay_invalid(
+            "name the cards that were misplayed", "誤って出したカードを指定してください"
+        )
+    k = joker_count(cards)
+    known = setup.known >> seat & 1
+    hand = state.hands[seat] if known else _pool(state)
+    if k:
+        jokers = lowest_jokers(hand & ~_exposed(state, seat), k) or lowest_jokers(hand, k)
+        cards = (cards & NUMBERS) | jokers if jokers else cards
+    exposed = state.exposed or (0,) * len(state.counts)
+    missing = cards & ~hand
+    if missing or (
+        not known and cards.bit_count() > state.counts[seat] - exposed[seat].bit_count()
+    ):
+        name = card_names(missing)[0] if missing else ""
+        raise _misplay_invalid(
+            f"seat {seat} does not hold {name or 'that many cards'}",
+            f"{seat}番席は {name or 'その枚数のカード'} を持っていません",
+        )
+    shown = 0
+    for e in exposed:
+        shown |= e
+    if cards & shown:
+        name = card_names(cards & shown)[0]
+        raise _misplay_invalid(f"{name} is already exposed", f"{name} はすでに公開されています")
+    d = _Draft(state, seat, [])
+    d.extras = d.extras._replace(
+        exposed=(*exposed[:seat], exposed[seat] | cards, *exposed[seat + 1 :])
+    )
+    events: tuple[Event, ...] = (Misplay(seat, cards),)
+    return d.freeze(), events
+
+
+def _exposed(state: State, seat: int) -> CardSet:
+    return state.exposed[seat] if state.exposed else 0
 
 
 def _apply_response(state: State, move: Move) -> tuple[State, tuple[Event, ...]]:
@@ -2042,6 +2169,7 @@ class _Draft:
         "cut",
         "discarded",
         "events",
+        "extras",
         "foul",
         "fouls",
         "gives",
@@ -2094,6 +2222,7 @@ class _Draft:
     nlock: bool
     nrun: int
     miyako_at: int
+    extras: Extras
     events: list[Event] | None
     """Where the steps append events; ``None`` on the fast path (no event is built)."""
     seat: int
@@ -2139,6 +2268,7 @@ class _Draft:
         self.nlock = state.nlock
         self.nrun = state.nrun
         self.miyako_at = state.miyako_at
+        self.extras = state.extras
         self.events = events
         self.seat = seat
         self.bit = 1 << seat
@@ -2170,6 +2300,7 @@ class _Draft:
             self.nlock,
             self.nrun,
             self.miyako_at,
+            self.extras,
         )
 
     @property
@@ -2214,6 +2345,14 @@ def _played(d: _Draft) -> None:
     d.start = False
     if d.events is not None:
         d.events.append(Played(seat, cards, combo.name, combo.as_cards))
+
+
+def _exposed_played(d: _Draft) -> None:
+    """プンリー: exposed cards that are played are no longer exposed."""
+    exposed = d.extras.exposed
+    if exposed:
+        cards = d.combo.cards
+        d.extras = d.extras._replace(exposed=tuple(e & ~cards for e in exposed))
 
 
 def _revolution(d: _Draft) -> None:
@@ -2384,6 +2523,9 @@ def _miyako_ochi(d: _Draft) -> None:
     d.discarded |= lost
     d.hands = _put(hands, daifugo, 0)
     d.counts = _put(d.counts, daifugo, 0)
+    exposed = d.extras.exposed
+    if exposed:
+        d.extras = d.extras._replace(exposed=_put(exposed, daifugo, 0))
     if d.events is not None:
         d.events.append(MiyakoOchi(daifugo, lost))
 
@@ -2435,10 +2577,42 @@ def _trick_end(d: _Draft) -> None:
         d.respond = in_game & ~bit & ~(1 << leader)
 
 
+def _trick_end_last_follows(d: _Draft) -> None:
+    """:func:`_trick_end` under last_player_may_follow (UECda rule 13): the player who
+    just played is not skipped, so when every other seat has passed the turn comes back to
+    them; the trick flows at once only when it is cleared (8切り, a joker return) or when
+    nobody in the game is left to play."""
+    seats = len(d.counts)
+    in_game = ((1 << seats) - 1) & ~d.out
+    if in_game.bit_count() <= 1:
+        return  # the game is over
+    seat = d.seat
+    bit = d.bit
+    combo = d.combo
+    lone_joker = (
+        d.setup.respond_rule and combo.kind == SET and combo.rank == JOKER_RANK and combo.size == 1
+    )
+    cleared_at_once = d.returned or d.cut
+    nxt = -1 if cleared_at_once else _next_active(seats, seat, d.out | d.passed)
+    if nxt >= 0:
+        d.turn = nxt
+        if lone_joker:
+            d.respond = in_game & ~bit & ~(1 << nxt)
+        return
+    leader = seat if not d.out & bit else _next_active(seats, seat, d.out)
+    _flow(d, leader)
+    if lone_joker and not cleared_at_once:
+        d.respond = in_game & ~bit & ~(1 << leader)
+
+
 def _game_over(d: _Draft) -> None:
     """One seat (or none) left holding cards: the game ends."""
     if _POPCOUNT[((1 << len(d.counts)) - 1) & ~d.out] > 1:
         return
+    _end_game(d)
+
+
+def _end_game(d: _Draft) -> None:
     d.phase = PHASE_OVER
     d.turn = -1
     d.must_open = 0
@@ -2463,8 +2637,16 @@ def _flow(d: _Draft, leader: int) -> None:
         d.events.append(TrickCleared(leader))
 
 
+def _stalemate_count(d: _Draft) -> None:
+    """千日手: a play ends a run of passes."""
+    if d.extras.pass_run:
+        d.extras = d.extras._replace(pass_run=0)
+
+
 PLAY_STEPS: Final[tuple[RuleStep, ...]] = (
     RuleStep("played", _played, _always),
+    RuleStep("stalemate_count", _stalemate_count, lambda s: s.rules.stalemate_passes > 0),
+    RuleStep("exposed_played", _exposed_played, lambda s: s.rules.misplay),
     RuleStep(
         "revolution",
         _revolution,
@@ -2479,7 +2661,12 @@ PLAY_STEPS: Final[tuple[RuleStep, ...]] = (
     RuleStep("finish", _finish, _always),
     RuleStep("miyako_ochi", _miyako_ochi, lambda s: s.rules.miyako_ochi and s.daifugo >= 0),
     RuleStep("eight_cut", _eight_cut, lambda s: s.rules.eight_cut),
-    RuleStep("trick_end", _trick_end, _always),
+    RuleStep("trick_end", _trick_end, lambda s: not s.rules.last_player_may_follow),
+    RuleStep(
+        "trick_end_last_follows",
+        _trick_end_last_follows,
+        lambda s: s.rules.last_player_may_follow,
+    ),
     RuleStep("game_over", _game_over, _always),
 )
 """How a play is resolved, in this order (the order of its events: README "Events")."""
@@ -2521,9 +2708,52 @@ def _pass_turn(d: _Draft) -> None:
     _flow(d, last if not out >> last & 1 else _next_active(seats, last, out))
 
 
+def _pass_turn_last_follows(d: _Draft) -> None:
+    """:func:`_pass_turn` under last_player_may_follow (UECda rule 13): the player whose
+    cards are on top gets the turn back when all the others have passed, and the trick flows
+    only once every seat still in the game has passed, that player included; then they lead
+    (if out, the next seat still in the game)."""
+    seats = len(d.counts)
+    seat = d.seat
+    out = d.out
+    nxt = _next_active(seats, seat, out | d.passed)
+    if nxt >= 0:
+        d.turn = nxt
+        return
+    table = d.table
+    if table is None:
+        _flow(d, _next_active(seats, seat, out))
+        return
+    last = table.seat
+    _flow(d, last if not out >> last & 1 else _next_active(seats, last, out))
+
+
+def _stalemate(d: _Draft) -> None:
+    """千日手 (stalemate_passes): that many passes in a row end the game; the seats still in
+    it take the places left in an order drawn from the game (``deal.stalemate_order``)."""
+    run = d.extras.pass_run + 1
+    if run < d.setup.rules.stalemate_passes:
+        d.extras = d.extras._replace(pass_run=run)
+        return
+    seats = len(d.counts)
+    setup = d.setup
+    seed = stalemate_seed(setup.hands, setup.blind, setup.titles, d.played, d.counts)
+    order = stalemate_order(seed, [s for s in range(seats) if not d.out >> s & 1])
+    d.extras = d.extras._replace(pass_run=run, stalemate=order)
+    if d.events is not None:
+        d.events.append(Stalemate(order, run))
+    _end_game(d)
+
+
 PASS_STEPS: Final[tuple[RuleStep, ...]] = (
     RuleStep("passed", _passed, _always),
-    RuleStep("pass_turn", _pass_turn, _always),
+    RuleStep("pass_turn", _pass_turn, lambda s: not s.rules.last_player_may_follow),
+    RuleStep(
+        "pass_turn_last_follows",
+        _pass_turn_last_follows,
+        lambda s: s.rules.last_player_may_follow,
+    ),
+    RuleStep("stalemate", _stalemate, lambda s: s.rules.stalemate_passes > 0),
 )
 """How a pass is resolved, in this order."""
 
@@ -2572,6 +2802,8 @@ def _instant_win(state: State, seat: int, cards: CardSet, events: list[Event] | 
     if d.setup.known & d.bit:
         d.hands = _put(d.hands, seat, 0)
     d.counts = _put(d.counts, seat, 0)
+    if d.extras.exposed:
+        d.extras = d.extras._replace(exposed=tuple(e & ~cards for e in d.extras.exposed))
     d.played |= cards
     d.out |= d.bit
     d.clean = (*d.clean, seat)
@@ -2721,7 +2953,9 @@ def _final_order(
     miyako: int | None,
     miyako_at: int,
     latest: bool,
+    drawn: bool = False,
 ) -> tuple[Placing, ...]:
+    """``drawn``: the ``remaining`` seats were placed by the 千日手 draw, in that order."""
     titles = TITLES.get(seats)
     order: list[int] = [*clean, *remaining]
     if latest:
@@ -2735,7 +2969,14 @@ def _final_order(
             order.append(miyako)
         order.extend(reversed(fouls))
     return tuple(
-        Placing(seat, place + 1, titles[place] if titles else None, seat in fouls, seat == miyako)
+        Placing(
+            seat,
+            place + 1,
+            titles[place] if titles else None,
+            seat in fouls,
+            seat == miyako,
+            drawn and seat in remaining,
+        )
         for place, seat in enumerate(order)
     )
 
@@ -2756,11 +2997,12 @@ def placings(state: State) -> tuple[Placing, ...]:
         return _final_order(
             seats,
             state.clean,
-            [s for s in range(seats) if not state.out >> s & 1],
+            state.stalemate or [s for s in range(seats) if not state.out >> s & 1],
             fouls,
             state.miyako if state.miyako >= 0 else None,
             state.miyako_at,
             latest,
+            bool(state.stalemate),
         )
     out: list[Placing] = []
     for i, seat in enumerate(state.clean):
@@ -2817,6 +3059,7 @@ def observe(state: State, viewer: int | None = None) -> dict[str, object]:
         "respond": [s for s in range(seats) if state.respond >> s & 1],
         "out": [s for s in range(seats) if state.out >> s & 1],
         "counts": list(state.counts),
+        "exposed": {str(s): card_names(e) for s, e in enumerate(state.exposed) if e},
         "hands": hands,
         "played": card_names(state.played),
         "placings": [p.to_dict() for p in placings(state)],

@@ -29,7 +29,9 @@ from .rules import PRESETS, RuleSet, ruleset_from_record
 SETUP_KEYS: Final = frozenset(
     {"seats", "leader", "hands", "counts", "blind", "titles", "exchange", "moves"}
 )
-MOVE_KEYS: Final = frozenset({"seat", "play", "pass", "give", "as", "declare", "choice", "respond"})
+MOVE_KEYS: Final = frozenset(
+    {"seat", "play", "pass", "give", "misplay", "as", "declare", "choice", "respond"}
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,8 +150,9 @@ def _form(message: str, message_ja: str, key: str) -> RecordError:
 
 
 def move_from_json(value: object, key: str, seats: int) -> Move:
-    """A :class:`Move` from a record-format move object — a play, a pass or an exchange
-    ``give`` — checked for form only (legality is :func:`~games.engine.core.apply`'s).
+    """A :class:`Move` from a record-format move object — a play, a pass, an exchange
+    ``give`` or a recorded ``misplay`` (プンリー) — checked for form only (legality is
+    :func:`~games.engine.core.apply`'s).
 
     Raises :class:`RecordError` (``key`` names the part at fault, English and Japanese).
     A play with ``respond: true`` is an out-of-turn action.
@@ -165,11 +168,11 @@ def move_from_json(value: object, key: str, seats: int) -> Move:
         raise _form(
             f"'seat' must be 0..{seats - 1}", f"'seat' は 0〜{seats - 1} です", f"{key}.seat"
         )
-    kinds = [k for k in ("play", "pass", "give") if k in value]
+    kinds = [k for k in ("play", "pass", "give", "misplay") if k in value]
     if len(kinds) != 1:
         raise _form(
-            "a move has exactly one of play, pass or give",
-            "play・pass・give のどれか一つを指定してください",
+            "a move has exactly one of play, pass, give or misplay",
+            "play・pass・give・misplay のどれか一つを指定してください",
             key,
         )
     respond = value.get("respond", False)
@@ -181,6 +184,22 @@ def move_from_json(value: object, key: str, seats: int) -> Move:
         if set(value) - {"seat", "give"}:
             raise _form("a give is {seat, give: [cards]}", "交換は {seat, give: [...]} です", key)
         return Move.give(seat, _cards(value["give"], f"{key}.give"))
+    if kinds[0] == "misplay":
+        if set(value) - {"seat", "misplay"}:
+            raise _form(
+                "a misplay is {seat, misplay: [cards]}",
+                "プンリーは {seat, misplay: [...]} です",
+                key,
+            )
+        cards = _cards(value["misplay"], f"{key}.misplay")
+        if not cards:
+            raise RecordError(
+                "a misplay names the cards exposed",
+                key=f"{key}.misplay",
+                code="invalid_combination",
+                message_ja="誤って出したカードを指定してください",
+            )
+        return Move.misplayed(seat, cards)
     if kinds[0] == "pass":
         if value["pass"] is not True:
             raise _form("pass must be true when present", "pass は true です", f"{key}.pass")
@@ -262,6 +281,8 @@ def move_to_json(move: Move) -> dict[str, object]:
     """A record entry for a move (a ``moves`` item, or an ``exchange`` item for a give)."""
     if move.exchange:
         return {"seat": move.seat, "give": card_names(move.cards)}
+    if move.misplay:
+        return {"seat": move.seat, "misplay": card_names(move.cards)}
     if move.is_pass:
         return {"seat": move.seat, "pass": True}
     out: dict[str, object] = {"seat": move.seat, "play": card_names(move.cards)}
@@ -340,7 +361,13 @@ def outcome(state: State) -> tuple[SeatResult, ...] | None:
     out: list[SeatResult] = []
     for p in core.placings(state):
         assert p.place is not None  # every place is definitive once the game is over
-        detail = {"title": p.title, "foul": p.foul, "miyako_ochi": p.miyako_ochi}
+        detail: dict[str, object] = {
+            "title": p.title,
+            "foul": p.foul,
+            "miyako_ochi": p.miyako_ochi,
+        }
+        if p.stalemate:
+            detail["stalemate"] = True
         out.append(SeatResult(p.seat, p.place, None, rules.score(p.place), detail))
     return tuple(sorted(out, key=lambda r: r.place))
 

@@ -18,11 +18,17 @@ version or on :mod:`random`'s internals:
    at a time: card ``i`` goes to seat ``i % seats``.
 
 Anyone with the seed (published after play, docs/design.md) can re-derive the deal.
+
+The same stream under the domain ``kakumei-stalemate/1`` draws the places of the seats left
+in a game that 千日手 ended (switch ``stalemate_passes``, :func:`stalemate_order`): its seed
+is the game's :func:`stalemate_seed`, which the deal and the cards played so far determine,
+so every replay of a record draws the same places and anyone can check them.
 """
 
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .cards import CardSet, card_names
@@ -31,13 +37,14 @@ from .multideck import Cards, from_cards
 from .rules import RuleSet
 
 ALGORITHM = "kakumei-deal/1"
+STALEMATE_ALGORITHM = "kakumei-stalemate/1"
 
 
 class _Stream:
     __slots__ = ("_block", "_buffer", "_key")
 
-    def __init__(self, seed: bytes) -> None:
-        self._key = hashlib.sha256(ALGORITHM.encode() + b"\x00" + seed).digest()
+    def __init__(self, seed: bytes, domain: str = ALGORITHM) -> None:
+        self._key = hashlib.sha256(domain.encode() + b"\x00" + seed).digest()
         self._block = 0
         self._buffer = b""
 
@@ -113,3 +120,33 @@ def deal_multi(seed: bytes | str | int, deck: Cards, seats: int) -> tuple[Cards,
     cards = list(deck)
     _Stream(seed_bytes(seed)).shuffle(cards)
     return tuple(from_cards(cards[s::seats]) for s in range(seats))
+
+
+def stalemate_seed(
+    dealt: Sequence[CardSet | None],
+    blind: CardSet | None,
+    titles: Sequence[str] | None,
+    played: CardSet,
+    counts: Sequence[int],
+) -> bytes:
+    """The seed of a 千日手 draw: the UTF-8 text
+    ``deal=H0,H1,…;blind=B;titles=T0,T1,…;played=P;counts=C0,C1,…`` where ``Hi`` is seat
+    ``i``'s dealt hand as a lowercase hexadecimal card mask (``?`` for an unknown hand), ``B``
+    the blind cards' mask (``?`` when unknown), ``Ti`` the titles of a later game (empty in a
+    first game), ``P`` the mask of every card played so far and ``Ci`` the cards each seat
+    holds. Card bits are ``rank * 4 + suit`` (``cards.py``)."""
+    hands = ",".join("?" if h is None else format(h, "x") for h in dealt)
+    text = (
+        f"deal={hands};blind={'?' if blind is None else format(blind, 'x')};"
+        f"titles={','.join(titles or ())};played={played:x};counts={','.join(map(str, counts))}"
+    )
+    return text.encode("utf-8")
+
+
+def stalemate_order(seed: bytes, seats: Sequence[int]) -> tuple[int, ...]:
+    """The order of places drawn for ``seats`` (in seat order) after 千日手: Fisher–Yates as in
+    step 4 of the deal, on the ``kakumei-stalemate/1`` stream of ``seed``; the first seat of
+    the result takes the best of the places left."""
+    order = list(seats)
+    _Stream(seed, STALEMATE_ALGORITHM).shuffle(order)
+    return tuple(order)

@@ -29,15 +29,20 @@ class Placing:
     title: str | None
     foul: bool = False
     miyako_ochi: bool = False
+    stalemate: bool = False
+    """Placed by the 千日手 draw (``stalemate_passes``); ``to_dict`` has the key only then."""
 
     def to_dict(self) -> dict[str, object]:
-        return {
+        out: dict[str, object] = {
             "seat": self.seat,
             "place": self.place,
             "title": self.title,
             "foul": self.foul,
             "miyako_ochi": self.miyako_ochi,
         }
+        if self.stalemate:
+            out["stalemate"] = True
+        return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -329,6 +334,37 @@ class GameOver(Event):
         return {"kind": self.kind, "placings": [p.to_dict() for p in self.placings]}
 
 
+@dataclass(frozen=True, slots=True)
+class Misplay(Event):
+    """プンリー: the referee recorded a misplay; ``cards`` stay ``seat``'s, exposed face up."""
+
+    seat: int
+    cards: CardSet
+
+    @property
+    def kind(self) -> str:
+        return "misplay"
+
+    def to_dict(self) -> dict[str, object]:
+        return {"kind": self.kind, "seat": self.seat, "cards": card_names(self.cards)}
+
+
+@dataclass(frozen=True, slots=True)
+class Stalemate(Event):
+    """千日手: ``passes`` passes in a row ended the game; ``seats`` are the seats still in it,
+    in the order drawn for their places (best first)."""
+
+    seats: tuple[int, ...]
+    passes: int
+
+    @property
+    def kind(self) -> str:
+        return "stalemate"
+
+    def to_dict(self) -> dict[str, object]:
+        return {"kind": self.kind, "seats": list(self.seats), "passes": self.passes}
+
+
 EVENT_KINDS = (
     "played",
     "passed",
@@ -347,5 +383,7 @@ EVENT_KINDS = (
     "miyako_ochi",
     "exchange_given",
     "exchange_done",
+    "misplay",
+    "stalemate",
     "game_over",
 )

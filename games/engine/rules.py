@@ -51,6 +51,7 @@ class RuleSet:
     opening_card_required: bool = True
     opening_card_every_game: bool = False
     pass_on_lead: bool = False
+    last_player_may_follow: bool = False
     joker_pair_allowed: bool = True
     joker_single_only: bool = False
     one_card_two_jokers: str = "declare"
@@ -82,6 +83,8 @@ class RuleSet:
     foul_order: str = "first_lowest"
     instant_win: bool = False
     exchange_order: str = "simultaneous"
+    stalemate_passes: int = 0
+    misplay: bool = False
     points: tuple[int, ...] = ()
     """Points per place (1st first), read by scoring; empty when the ruleset has none."""
     overrides: tuple[tuple[str, SwitchValue], ...] = ()
@@ -156,6 +159,18 @@ def _str_in(*allowed: str) -> Callable[[object], str]:
     return check
 
 
+def _stalemate_passes(value: object) -> int:
+    if value is None:
+        return 0
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, int)
+        or not (value == 0 or 2 <= value <= 1000)
+    ):
+        raise RulesError(f"expected 0 (off) or a number of passes 2..1000, got {value!r}")
+    return value
+
+
 def _lead_cards(value: object) -> tuple[str, ...]:
     if isinstance(value, str):
         value = [value]
@@ -224,6 +239,16 @@ SWITCHES: Final[dict[str, Switch]] = {
             "pass_on_lead",
             "The leader may pass on an empty table (空場パス); the pass is final for the trick.",
             "REFERENCE §4.1 rule 12; §8 item 9",
+            _bool,
+        ),
+        Switch(
+            "last_player_may_follow",
+            "The trick flows only when every player still in the game has passed since the "
+            "last play, its player included: when all the others have passed, the turn comes "
+            "back to the player whose cards are on top, who may play again on top of them "
+            "(stronger, same form; a suit match with their own play locks) or pass. After the "
+            "flow the last player to play leads (if out, the next seat still in the game).",
+            "REFERENCE §4.1 rule 13 (UECda); JDF, gekijo, local: false",
             _bool,
         ),
         Switch(
@@ -439,6 +464,23 @@ SWITCHES: Final[dict[str, Switch]] = {
             "REFERENCE §1.1 rule 15; §4.1 rule 4, UE-T11",
             _str_in("simultaneous", "lower_first"),
         ),
+        Switch(
+            "stalemate_passes",
+            "千日手: after this many passes in a row (across trick flows) the game ends and the "
+            "seats still in it take the places left in an order drawn from the game itself "
+            "(SHA-256, kakumei-stalemate/1, keyed by the deal and the cards played), so every "
+            "replay agrees; 0 (or null) = off. UECda's Python server uses 20.",
+            "REFERENCE §4.1 rule 18, §4.2 D3",
+            _stalemate_passes,
+        ),
+        Switch(
+            "misplay",
+            "プンリー: the referee may record a misplay (move {seat, misplay: [cards]}); the "
+            "cards are not taken back but stay the offender's, exposed face up to everyone, "
+            "and may be played later; the turn and the trick do not change (event misplay).",
+            "REFERENCE §2.1 rule 13, §2.2 B10",
+            _bool,
+        ),
     )
 }
 
@@ -508,7 +550,23 @@ UECDA: Final = RuleSet(
     points=(5, 4, 3, 2, 1),
 )
 
-PRESETS: Final[Mapping[str, RuleSet]] = {r.key: r for r in (JDF, GEKIJO, LOCAL, UECDA)}
+GEKIJO_2: Final = dataclasses.replace(GEKIJO, version=2, misplay=True)
+"""gekijo@1 plus プンリー: the referee records misplays (REFERENCE §2.1 rule 13, §2.2 B10)."""
+
+UECDA_2: Final = dataclasses.replace(
+    UECDA,
+    version=2,
+    last_player_may_follow=True,
+    joker_beyond_ends=True,
+    joker_suit_choice=True,
+)
+"""uecda@1 plus the last player following their own play (REFERENCE §4.1 rule 13) and the
+joker readings of rules 13a (beyond the ends of stairs) and 13b (a set's joker suits)."""
+
+PRESETS: Final[Mapping[str, RuleSet]] = {
+    r.key: r for r in (JDF, GEKIJO, GEKIJO_2, LOCAL, UECDA, UECDA_2)
+}
+"""Every preset version; a bare id (``uecda``) resolves to its latest (``uecda@2``)."""
 
 
 def _preset(name: str) -> RuleSet:

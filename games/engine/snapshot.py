@@ -19,11 +19,17 @@ from __future__ import annotations
 
 from typing import Final
 
-from .core import Combo, Setup, State
+from .core import Combo, Extras, Setup, State
 from .errors import EngineError
 
-_FIELDS: Final[tuple[str, ...]] = tuple(f for f in State._fields if f != "setup")
-_TUPLES: Final[frozenset[str]] = frozenset({"hands", "counts", "clean", "fouls", "gives"})
+# The state's fields by name, with its ``extras`` spread out as the fields they hold.
+_FIELDS: Final[tuple[str, ...]] = (
+    *(f for f in State._fields if f not in ("setup", "extras")),
+    *Extras._fields,
+)
+_TUPLES: Final[frozenset[str]] = frozenset(
+    {"hands", "counts", "clean", "fouls", "gives", "stalemate", "exposed"}
+)
 _BOOLS: Final[frozenset[str]] = frozenset({"revolution", "start", "nlock"})
 
 Snapshot = dict[str, object]
@@ -88,4 +94,5 @@ def restore(setup: Setup, data: object) -> State:
             values[name] = _int(name, raw)
     if len(values["counts"]) != len(setup.counts):  # type: ignore[arg-type]
         raise SnapshotError("the snapshot is of a game with another number of seats")
-    return State(setup, **values)  # type: ignore[arg-type]
+    extras = Extras(*(values.pop(name) for name in Extras._fields))  # type: ignore[arg-type]
+    return State(setup, **values, extras=extras)  # type: ignore[arg-type]

@@ -34,7 +34,11 @@ def test_every_preset_worked_example_has_a_vector(folder, section, prefix, count
 @pytest.mark.parametrize(
     ("folder", "section", "items"),
     [
-        ("gekijo", "§2.2", ["B1", "B2", "B3", "B4", "B5", "B6", "B7", "B8", "B9", "B11", "B12"]),
+        (
+            "gekijo",
+            "§2.2",
+            ["B1", "B2", "B3", "B4", "B5", "B6", "B7", "B8", "B9", "B10", "B11", "B12"],
+        ),
         ("local", "§3.2", ["C1", "C2", "C3", "C4", "C5", "C6", "C7", "C8", "C9", "C10", "C11"]),
         ("uecda", "§4.2", ["D1", "D2", "D3", "D5", "D6", "D7"]),
     ],

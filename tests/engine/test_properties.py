@@ -26,7 +26,7 @@ from games.engine import (
 )
 from games.engine.cards import parse_joker_targets
 from games.engine.record import export_record, load_record, replay
-from games.engine.rules import GEKIJO, LOCAL, UECDA
+from games.engine.rules import GEKIJO, GEKIJO_2, LOCAL, UECDA, UECDA_2
 
 from .oracle import legal_keys, oracle_keys
 
@@ -38,14 +38,16 @@ VARIANTS = [
     JDF.with_overrides(revolution_set_size=5, miyako_ochi=False),
     JDF.with_overrides(suit_lock=False, eight_cut=False, spade_three_return=False),
 ]
-# UECda with REFERENCE §4.1 rules 13a and 13b (the future uecda@2), and both readings with
-# two jokers, a number lock and one card plus two jokers always a set.
+# UECda with REFERENCE §4.1 rules 13a and 13b (uecda@2 without rule 13), and both readings
+# with two jokers, a number lock and one card plus two jokers always a set.
 UECDA_RULE_13 = UECDA.with_overrides(joker_beyond_ends=True, joker_suit_choice=True)
 PRESET_VARIANTS = [
     GEKIJO,
+    GEKIJO_2,
     LOCAL,
     UECDA,
     UECDA_RULE_13,
+    UECDA_2,
     JDF.with_overrides(
         joker_beyond_ends=True, joker_suit_choice=True, lock_counts_joker_suits=True
     ),
@@ -57,9 +59,20 @@ PRESET_VARIANTS = [
     LOCAL.with_overrides(number_lock_after=1, one_card_two_jokers="declare"),
     UECDA.with_overrides(eleven_back="toggle", seats=4, foul_order="latest_lowest"),
     JDF.with_overrides(pass_on_lead=True, lock_counts_joker_suits=True, foul_finishes="joker"),
+    # REFERENCE §4.1 rule 13: the last player may follow their own play (uecda@2), also with
+    # the out-of-turn joker answer, 11-back calls and number locks around it.
+    UECDA.with_overrides(last_player_may_follow=True),
+    GEKIJO.with_overrides(last_player_may_follow=True, suit_lock=True),
+    LOCAL.with_overrides(last_player_may_follow=True, pass_on_lead=True),
+    # 千日手 (REFERENCE §4.1 rule 18): random play passes often, so small limits end games.
+    UECDA.with_overrides(stalemate_passes=6, last_player_may_follow=True),
+    JDF.with_overrides(stalemate_passes=3, pass_on_lead=True),
+    # プンリー (REFERENCE §2.1 rule 13): random_game records misplays now and then.
+    GEKIJO.with_overrides(misplay=True),
+    JDF.with_overrides(misplay=True),
 ]
 ALL_VARIANTS = VARIANTS + PRESET_VARIANTS
-PRESETS_ALL = [JDF, GEKIJO, LOCAL, UECDA, UECDA_RULE_13]
+PRESETS_ALL = [JDF, GEKIJO, GEKIJO_2, LOCAL, UECDA, UECDA_RULE_13, UECDA_2]
 
 
 def check_conservation(state: State) -> None:
@@ -75,6 +88,9 @@ def check_conservation(state: State) -> None:
     for hand in setup.hands:
         dealt |= hand or 0
     assert seen == dealt
+    for seat, exposed in enumerate(state.exposed):
+        # Misplayed cards stay in their owner's hand until played (or discarded by 都落ち).
+        assert exposed & ~state.hands[seat] == 0 or not setup.known >> seat & 1
 
 
 def check_final(state: State) -> None:
@@ -88,7 +104,14 @@ def check_final(state: State) -> None:
         assert fouls == list(reversed(state.fouls))
     else:
         assert fouls == list(state.fouls)
-    assert sum(1 for c in state.counts if c) <= 1
+    if state.stalemate:
+        # 千日手: the seats still in the game hold their cards, placed by the draw.
+        assert sorted(state.stalemate) == [s for s in range(n) if not state.out >> s & 1]
+        assert {p.seat for p in placings if p.stalemate} == set(state.stalemate)
+        assert state.pass_run == state.rules.stalemate_passes
+    else:
+        assert sum(1 for c in state.counts if c) <= 1
+        assert not any(p.stalemate for p in placings)
 
 
 def random_game(seed: int, rules=JDF, titles=None) -> tuple[State, list[Move], list[list[str]]]:
@@ -105,6 +128,8 @@ def random_game(seed: int, rules=JDF, titles=None) -> tuple[State, list[Move], l
         options = list(legal_moves(state))
         assert options, "a live game always has a legal move"
         move = rng.choice(options)
+        if state.rules.misplay and state.phase == 1 and rng.random() < 0.08:
+            move = random_misplay(rng, state) or move
         state, events = apply(state, move)
         moves.append(move)
         kinds.append([e.kind for e in events])
@@ -112,6 +137,18 @@ def random_game(seed: int, rules=JDF, titles=None) -> tuple[State, list[Move], l
     check_conservation(state)
     check_final(state)
     return start, moves, kinds
+
+
+def random_misplay(rng: random.Random, state: State) -> Move | None:
+    """A misplay (プンリー) of one or two cards some seat still in the game holds, not yet
+    exposed; None when there is none."""
+    seat = rng.randrange(state.seats)
+    exposed = state.exposed[seat] if state.exposed else 0
+    free = [1 << c for c in range(54) if (state.hands[seat] & ~exposed) >> c & 1]
+    if state.out >> seat & 1 or not free:
+        return None
+    cards = sum(rng.sample(free, min(len(free), rng.randint(1, 2))))
+    return Move(seat, cards, misplay=True)
 
 
 @settings(max_examples=80)
@@ -196,6 +233,12 @@ def build_small_state(rng: random.Random, rules, events: list | None = None) -> 
     for _ in range(rng.randint(0, 12)):
         if state.is_over:
             break
+        if rules.misplay and state.phase == 1 and rng.random() < 0.2:
+            # プンリー: exposed cards stay playable, so the oracle sees states with some.
+            misplay = random_misplay(rng, state)
+            if misplay is not None:
+                state, _ = apply(state, misplay)
+                continue
         options = list(legal_moves(state))
         if rig and rng.random() < 0.5:
             move = max(options, key=lambda m: m.cards.bit_count())
@@ -253,8 +296,8 @@ def test_oracle_on_dense_hands(hand, table):
 )
 @pytest.mark.parametrize("revolution", [False, True])
 def test_oracle_on_dense_hands_with_one_joker(hand, table, revolution):
-    """UECda with and without rules 13a and 13b, in both orders."""
-    for rules in (UECDA, UECDA_RULE_13):
+    """UECda with and without rules 13a and 13b (and uecda@2), in both orders."""
+    for rules in (UECDA, UECDA_RULE_13, UECDA_2):
         opener = "TS TH TD TC " if revolution else ""
         hands = [opener + (table or "QC"), hand, "9C", "KC", "KH"]
         state = new_game(rules, hands, leader=0)
@@ -262,6 +305,8 @@ def test_oracle_on_dense_hands_with_one_joker(hand, table, revolution):
             state, _ = apply(state, Move.play(0, "TS TH TD TC"))
             for seat in (1, 2, 3, 4):
                 state, _ = apply(state, Move.pass_turn(seat))
+            if rules.last_player_may_follow:  # rule 13: the turn came back to seat 0
+                state, _ = apply(state, Move.pass_turn(0))
         # Seat 0 plays the table, or passes on the empty table (pass_on_lead).
         state, _ = apply(state, Move.play(0, table) if table else Move.pass_turn(0))
         assert state.turn == 1
@@ -366,6 +411,7 @@ MOVE_FIELDS = st.fixed_dictionaries(
         ),
         "declare": st.sampled_from(["set", "stairs", "no", 1]),
         "choice": st.sampled_from(["up", {"target": 2}]),
+        "misplay": st.lists(st.sampled_from(["3S", "5S", "JK", "6H", "XX"]), max_size=3),
     },
 )
 
@@ -375,6 +421,7 @@ MOVE_FIELDS = st.fixed_dictionaries(
 def test_random_record_moves_never_crash(moves):
     record = {
         "format": "kakumei-record/1",
+        "rules": {"preset": "jdf", "overrides": {"misplay": True}},
         "hands": [["3S", "4S", "JK"], ["5S", "6H"], ["9D", "7S"], ["6S", "JK"]],
         "moves": moves,
     }
@@ -425,4 +472,17 @@ def test_the_random_strategies_reach_sanrenko_and_heart_three_answers():
             1 for m, k in zip(moves, kinds, strict=True) if m.respond and "heart_three_return" in k
         )
     assert played["triple_run"] >= 3, played
+    small = [build_small_state(random.Random(seed), GEKIJO_2) for seed in range(100)]
+    exposed = sum(1 for state in small if state is not None and any(state.exposed))
+    assert exposed >= 10, exposed  # the oracle sees states with cards face up (プンリー)
+    misplays = 0
+    for seed in range(10):
+        _start, moves, kinds = random_game(seed, GEKIJO.with_overrides(misplay=True))
+        misplays += sum(1 for m in moves if m.misplay)
+    assert misplays >= 5, misplays
+    stalemates = sum(
+        "stalemate" in random_game(seed, UECDA.with_overrides(stalemate_passes=6))[2][-1]
+        for seed in range(20)
+    )
+    assert stalemates >= 3, stalemates
     assert played["answers"] >= 3, played

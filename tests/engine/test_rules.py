@@ -16,7 +16,7 @@ def test_find_ruleset_by_id_and_version():
     assert PRESETS["jdf@1"] is JDF
 
 
-@pytest.mark.parametrize("name", ["guandan", "gekijo@2", "jdf@2", "", "jdf@"])
+@pytest.mark.parametrize("name", ["guandan", "gekijo@3", "jdf@2", "", "jdf@"])
 def test_unknown_ruleset(name):
     with pytest.raises(RulesError):
         find_ruleset(name)

@@ -21,7 +21,7 @@ from games.engine import (
     snapshot,
 )
 
-PRESETS = ["jdf", "gekijo", "local", "uecda"]
+PRESETS = ["jdf", "gekijo@1", "gekijo", "local", "uecda@1", "uecda"]
 TITLES4 = ["daifugo", "fugo", "hinmin", "daihinmin"]
 
 

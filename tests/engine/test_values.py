@@ -107,8 +107,9 @@ def test_moves_are_equal_and_hashed_by_their_fields() -> None:
     assert len({move, Move(0, 1), Move.pass_turn(0), Move(0, is_pass=True)}) == 2
     assert repr(move) == (
         "Move(seat=0, cards=1, is_pass=False, as_cards=0, declare=None, choice=None, "
-        "exchange=False, respond=False)"
+        "exchange=False, respond=False, misplay=False)"
     )
+    assert Move.misplayed(0, "3S") != move
     assert copy.copy(move) == move and pickle.loads(pickle.dumps(move)) == move
     with pytest.raises(AttributeError):
         move.extra = 1  # type: ignore[attr-defined]

@@ -72,3 +72,24 @@ def test_the_next_move_is_judged_against_the_snapshot_state(crew: Crew, t17_game
     assert outcome.ok
     game.refresh_from_db()
     assert rebuild(game) == replayed(game)
+
+
+def test_a_snapshot_written_before_the_state_gained_fields_is_replaced_by_the_log(
+    crew: Crew, t17_game: Game
+) -> None:
+    """A snapshot from the engine before 千日手 and プンリー (no pass_run, stalemate, exposed)
+    is refused by name, so the log is replayed; the next move writes a current snapshot."""
+    game = play(t17_game, crew, T17_MOVES[:3])
+    expected = replayed(game)
+    older = {
+        k: v
+        for k, v in game.state_snapshot.items()
+        if k not in ("pass_run", "stalemate", "exposed")
+    }
+    Game.objects.filter(pk=game.pk).update(state_snapshot=older)
+    game.refresh_from_db()
+
+    assert rebuild(game) == expected
+    assert submit_move(game, T17_MOVES[3], 4, crew.referee).ok
+    game.refresh_from_db()
+    assert {"pass_run", "stalemate", "exposed"} <= set(game.state_snapshot)
