@@ -20,15 +20,17 @@ can predict it before (the draw is SHA-256 of the seed; it does not reveal the s
 4. Fisher–Yates over the positions ``[1, …, n]`` (``for i = n-1 … 1: swap(i, below(i+1))``);
    the result's item i is the position whose player plays engine seat i.
 
+This is the deal's own stream and shuffle under another domain (`games.engine.deal.shuffled`).
 Every permutation is equally likely, the table as drawn included (1 in 24 at a table of 4), so
 a seat change may leave some or all players where they were.
 """
 
 from __future__ import annotations
 
-import hashlib
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
+
+from games.engine.deal import shuffled
 
 if TYPE_CHECKING:
     from games.models import Game
@@ -53,36 +55,16 @@ def seating_material(seed_hex: str, table: int, set_number: int, cycle: int) -> 
     return f"{seed_hex}/table/{table}/set/{set_number}/seating/{cycle}"
 
 
-def _words(material: str) -> Iterator[int]:
-    key = hashlib.sha256(ALGORITHM.encode() + b"\x00" + material.encode("utf-8")).digest()
-    block = 0
-    while True:
-        digest = hashlib.sha256(key + block.to_bytes(8, "big")).digest()
-        for at in range(0, 32, 8):
-            yield int.from_bytes(digest[at : at + 8], "big")
-        block += 1
-
-
 def draw_seating(
     seed_hex: str, *, table: int, set_number: int, cycle: int, seats: int
 ) -> tuple[int, ...]:
     """The table position playing each engine seat in seating cycle `cycle` of a set (see the
     module docstring); cycle 0 is the table as drawn."""
-    positions = list(range(1, seats + 1))
+    positions = tuple(range(1, seats + 1))
     if cycle == 0:
-        return tuple(positions)
-    words = _words(seating_material(seed_hex, table, set_number, cycle))
-
-    def below(m: int) -> int:
-        limit = (1 << 64) - (1 << 64) % m
-        while (word := next(words)) >= limit:
-            pass
-        return word % m
-
-    for i in range(seats - 1, 0, -1):
-        j = below(i + 1)
-        positions[i], positions[j] = positions[j], positions[i]
-    return tuple(positions)
+        return positions
+    material = seating_material(seed_hex, table, set_number, cycle)
+    return shuffled(material.encode("utf-8"), ALGORITHM, positions)
 
 
 def positions_of(game: Game) -> tuple[int, ...]:

@@ -143,10 +143,17 @@ def stalemate_seed(
     return text.encode("utf-8")
 
 
-def stalemate_order(seed: bytes, seats: Sequence[int]) -> tuple[int, ...]:
-    """The order of places drawn for ``seats`` (in seat order) after 千日手: Fisher–Yates as in
-    step 4 of the deal, on the ``kakumei-stalemate/1`` stream of ``seed``; the first seat of
-    the result takes the best of the places left."""
-    order = list(seats)
-    _Stream(seed, STALEMATE_ALGORITHM).shuffle(order)
+def shuffled(seed: bytes, domain: str, items: Sequence[int]) -> tuple[int, ...]:
+    """``items`` in the order Fisher–Yates (step 4 of the deal) draws on the SHA-256 stream of
+    ``seed`` under ``domain``: the deal's own draw under another name, for the other draws that
+    anyone must be able to check (千日手's places here, UECda's seat changes in the service)."""
+    order = list(items)
+    _Stream(seed, domain).shuffle(order)
     return tuple(order)
+
+
+def stalemate_order(seed: bytes, seats: Sequence[int]) -> tuple[int, ...]:
+    """The order of places drawn for ``seats`` (in seat order) after 千日手, on the
+    ``kakumei-stalemate/1`` stream of ``seed``; the first seat of the result takes the best
+    of the places left."""
+    return shuffled(seed, STALEMATE_ALGORITHM, seats)
