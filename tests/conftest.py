@@ -129,7 +129,15 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     sync API keeps an event loop running in the main thread for the rest of the session, and
     Django's test client cannot call an async view (the live feed) from a thread where a loop
     runs."""
-    items.sort(key=lambda item: item.get_closest_marker("browser") is not None)
+    items.sort(key=_drives_a_browser)
+
+
+def _drives_a_browser(item: pytest.Item) -> bool:
+    # Marked or not: any test that asks for Playwright's browser (`page` asks for it too)
+    # starts that loop, so it is told by its fixtures, not only by the marker.
+    return item.get_closest_marker("browser") is not None or "browser" in getattr(
+        item, "fixturenames", ()
+    )
 
 
 @pytest.fixture(autouse=True)

@@ -13,6 +13,8 @@ from scoring.standings import recompute_tournament
 from tests.factories import finished_game
 from tests.scoring.conftest import Cup, cup, seat_round  # noqa: F401 — the cup fixture
 
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 900}
 
@@ -30,7 +32,6 @@ def _visible_metric_columns(browser: Browser, url: str, viewport: dict[str, int]
         page.close()
 
 
-@pytest.mark.django_db(transaction=True)
 def test_a_phone_shows_the_first_two_metrics_and_a_desktop_all(
     browser: Browser,
     live_server: LiveServer,
