@@ -11,7 +11,7 @@ from django.utils.translation import pgettext_lazy
 
 from tournaments.models import MAX_GAMES_PER_SET, Tournament
 from tournaments.points import PRESETS as POINTS_PRESETS
-from tournaments.rulesets import ruleset_choices
+from tournaments.rulesets import DEFAULT_RULESET, ruleset_choices
 
 
 class TournamentFromPresetForm(forms.Form):
@@ -24,7 +24,10 @@ class TournamentFromPresetForm(forms.Form):
             "and hyphens."
         ),
     )
-    ruleset = forms.ChoiceField(label=_("Ruleset preset"), choices=ruleset_choices)
+    # The official rules come first to hand, not whichever preset sorts first (gekijo@1).
+    ruleset = forms.ChoiceField(
+        label=_("Ruleset preset"), choices=ruleset_choices, initial=DEFAULT_RULESET
+    )
     points_preset = forms.ChoiceField(
         label=_("Points table"),
         choices=[(key, label) for key, (label, _places) in POINTS_PRESETS.items()],

@@ -59,6 +59,10 @@ VERSION_NOTES = {
 }
 
 
+# What a new tournament plays unless the organiser picks another preset: the official rules.
+DEFAULT_RULESET = "jdf@1"
+
+
 def ruleset_choices() -> list[tuple[str, str]]:
     """(``id@version``, name) of every preset in the engine registry, all families; a preset
     with several versions names the version, and what a later one adds."""

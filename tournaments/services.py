@@ -65,7 +65,13 @@ from tournaments.permissions import (
 )
 from tournaments.points import preset_points_table, validate_points_table
 from tournaments.ranking import stage_ranking
-from tournaments.rulesets import FROM_RULESET, FromRuleset, check_ruleset, cycle_defaults
+from tournaments.rulesets import (
+    DEFAULT_RULESET,
+    FROM_RULESET,
+    FromRuleset,
+    check_ruleset,
+    cycle_defaults,
+)
 from tournaments.selectors import (
     Blocker,
     draw_layout,
@@ -136,7 +142,7 @@ def create_tournament_from_preset(
     actor: AnyUser,
     name: str,
     slug: str,
-    ruleset: str = "jdf@1",
+    ruleset: str = DEFAULT_RULESET,
     points_preset: str = "3-2-1-0",
     games_per_set: int = 4,
     sets_per_round: int = 3,

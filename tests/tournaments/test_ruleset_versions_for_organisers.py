@@ -29,6 +29,13 @@ def test_every_version_is_offered_and_named() -> None:
     assert "version" not in ja["uecda@2"]
 
 
+def test_the_create_form_starts_on_the_official_rules(client: Client) -> None:
+    client.force_login(UserFactory(username="staff", is_staff=True))
+    page = client.get("/organiser/").content.decode()
+    assert '<option value="jdf@1" selected>' in page
+    assert '<option value="gekijo@1" selected>' not in page
+
+
 def test_a_tournament_pins_the_version_chosen(client: Client) -> None:
     client.force_login(UserFactory(username="staff", is_staff=True))
     response = client.post(
