@@ -430,20 +430,25 @@ def read_declared(cards: Cards, wild_as: Sequence[Card], level: int) -> Combo | 
 class Match:
     """What a match carries into a hand: each team's level, failed attempts at A as the
     declaring team, and the previous hand's finishing order (seats, first place first; for
-    a 1-2 finish the two losers in either order), ``None`` for the match's first hand."""
+    a 1-2 finish the two losers in either order), ``None`` for the match's first hand.
+
+    ``declaring`` names the declaring team of a hand without a previous one (a match taken
+    up part way, a puzzle position): its level is played and no tribute is paid. With
+    ``previous`` the declaring team is the first finisher's."""
 
     levels: tuple[int, int] = (2, 2)
     failures: tuple[int, int] = (0, 0)
     previous: tuple[int, ...] | None = None
+    declaring: int | None = None
 
     @property
     def declarer(self) -> int | None:
         """The team whose level is played: its player finished first last hand."""
-        return None if self.previous is None else team_of(self.previous[0])
+        return self.declaring if self.previous is None else team_of(self.previous[0])
 
     @property
     def level(self) -> int:
-        """The level this hand is played at (the first hand at 2)."""
+        """The level this hand is played at (the first hand of a match at 2)."""
         declarer = self.declarer
         return 2 if declarer is None else self.levels[declarer]
 
@@ -454,6 +459,8 @@ class Match:
         }
         if self.previous is not None:
             out["previous"] = list(self.previous)
+        elif self.declaring is not None:
+            out["declarer"] = self.declaring
         return out
 
 
@@ -657,9 +664,12 @@ def new_game(
     match: Match | None = None,
     leader: int | None = None,
 ) -> State:
-    """A hand from the dealt ``hands`` (four, 27 cards each, two packs together) and the
-    ``match`` carried over. The first hand of a match needs ``leader`` (drawn by the cut, or
-    at random online); a later hand starts with the tribute and its leader follows from it."""
+    """A hand from the dealt ``hands`` (four, 27 cards each, two packs together; a position
+    set up for a puzzle or a test may give fewer) and the ``match`` carried over.
+
+    Without a previous hand (the match's first, or ``Match.declaring``) ``leader`` is
+    needed (drawn by the cut, or at random online); after one, the tribute decides who
+    leads."""
     match = match or Match()
     _check_match(match)
     if len(hands) != SEATS:
@@ -667,9 +677,9 @@ def new_game(
     dealt = tuple(_hand(h, i) for i, h in enumerate(hands))
     total = EMPTY
     for seat, hand in enumerate(dealt):
-        if len(hand) != HAND_SIZE:
+        if not 1 <= len(hand) <= HAND_SIZE:
             raise RecordError(
-                f"a hand has {HAND_SIZE} cards, not {len(hand)}", key=f"hands[{seat}]"
+                f"a hand has 1 … {HAND_SIZE} cards, not {len(hand)}", key=f"hands[{seat}]"
             )
         try:
             total = total + hand
@@ -1581,8 +1591,8 @@ def move_to_json(move: Move) -> dict[str, object]:
 def _match_from_json(value: object) -> Match:
     if value is None:
         return Match()
-    if not isinstance(value, dict) or set(value) - {"levels", "failures", "previous"}:
-        raise RecordError("match is {levels, failures, previous}", key="match")
+    if not isinstance(value, dict) or set(value) - {"levels", "failures", "previous", "declarer"}:
+        raise RecordError("match is {levels, failures, previous, declarer}", key="match")
     try:
         levels = tuple(parse_level(v) for v in value.get("levels", ["2", "2"]))
     except (InvalidNotation, TypeError):
@@ -1597,10 +1607,14 @@ def _match_from_json(value: object) -> Match:
         raise RecordError("previous lists the seats in finishing order", key="match.previous")
     if len(levels) != 2 or len(failures) != 2:
         raise RecordError("one level and one count per team", key="match")
+    declaring = value.get("declarer")
+    if declaring is not None and type(declaring) is not int:
+        raise RecordError("declarer is team 0 or 1", key="match.declarer")
     match = Match(
         (levels[0], levels[1]),
         (failures[0], failures[1]),
         None if previous is None else tuple(previous),
+        declaring,
     )
     _check_match(match)
     return match
