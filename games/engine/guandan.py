@@ -1421,6 +1421,11 @@ def outcome(state: State) -> tuple[SeatResult, ...] | None:
 
 
 def placings(state: State) -> list[dict[str, object]]:
+    """The replay output's placings: each placed seat's place and team, and once the hand
+    is over the results' detail (finish, level gain, team level, match won …)."""
+    results = outcome(state)
+    if results is not None:
+        return [{"seat": r.seat, "place": r.place, "team": r.team, **r.detail} for r in results]
     placed = places(state)
     return [
         {"seat": s, "place": placed[s], "team": team_of(s)}
