@@ -24,8 +24,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, fields, replace
-from itertools import combinations_with_replacement
-from typing import Final
+from itertools import combinations_with_replacement, product
+from typing import Final, NamedTuple
 
 from .cards import RANKS, SUITS, Card, parse_card
 from .deal import deal_multi
@@ -319,6 +319,17 @@ class Combo:
         return {"kind": self.kind, "key": self.key, "size": self.size}
 
 
+_COMBOS: dict[tuple[str, int, int], Combo] = {}
+
+
+def _combo(kind: str, key: int, size: int) -> Combo:
+    """The one :class:`Combo` value of a kind, key and size (move generation builds many)."""
+    found = _COMBOS.get((kind, key, size))
+    if found is None:
+        found = _COMBOS[(kind, key, size)] = Combo(kind, key, size)
+    return found
+
+
 def _run_start(values: Sequence[int], length: int) -> int | None:
     """The lowest value of ``length`` distinct consecutive values, an A high or low (no wrap)."""
     if len(values) != length:
@@ -495,12 +506,12 @@ RETURN: Final = "return"  # 还贡
 TAKE: Final = "take"
 
 
-@dataclass(frozen=True, slots=True)
-class Move:
+class Move(NamedTuple):
     """A play, a pass, or a tribute decision (``tribute``, ``return``, ``take``).
 
     ``wild_as`` declares what each wild in ``cards`` stands for (card numbers, card order);
-    ``source`` is the payer whose tribute first place takes (``take``)."""
+    ``source`` is the payer whose tribute first place takes (``take``). An immutable value
+    (a named tuple: move generation builds thousands per hand)."""
 
     seat: int
     action: str = PLAY
@@ -1031,9 +1042,10 @@ def apply(state: State, move: Move) -> tuple[State, tuple[GuandanEvent, ...]]:
 
 
 class _Hand:
-    """A hand indexed for move generation: per rank the natural cards (wilds left out)."""
+    """A hand indexed for move generation: per rank the natural cards (wilds left out), and
+    the ways of making a group of one rank, worked out once per hand."""
 
-    __slots__ = ("by_rank", "hand", "level", "level_rank", "subsets", "wild", "wilds")
+    __slots__ = ("by_rank", "hand", "held", "level", "level_rank", "ways", "wild", "wilds")
 
     def __init__(self, hand: Cards, level: int) -> None:
         self.hand = hand
@@ -1047,26 +1059,33 @@ class _Hand:
             if copies:
                 by_rank[card >> 2].append((card, copies))
         self.by_rank = by_rank
-        self.subsets: dict[tuple[int, int], list[tuple[Card, ...]]] = {}
+        self.held = [sum(n for _, n in kinds) for kinds in by_rank]
+        self.ways: dict[tuple[int, int, int, int], list[_Group]] = {}
 
-    def natural(self, rank: int, size: int) -> list[tuple[Card, ...]]:
-        """Every distinct choice of ``size`` natural cards of ``rank``."""
-        key = (rank, size)
-        found = self.subsets.get(key)
+    def groups(self, rank: int, size: int, wilds: int, min_natural: int) -> list[_Group]:
+        """Ways to make ``size`` cards of ``rank``: natural cards (at least ``min_natural``)
+        plus up to ``wilds`` wilds, each as a :data:`_Group`."""
+        key = (rank, size, wilds, min_natural)
+        found = self.ways.get(key)
         if found is None:
             found = []
-            _choose(self.by_rank[rank], 0, size, (), found)
-            self.subsets[key] = found
+            low = max(min_natural, size - wilds)
+            for natural in range(min(size, self.held[rank]), low - 1, -1):
+                chosen: list[tuple[Card, ...]] = []
+                _choose(self.by_rank[rank], 0, natural, (), chosen)
+                for cards in chosen:
+                    mask = _cards_of(cards)
+                    suits = 0
+                    for card in cards:
+                        suits |= 1 << (card & 3)
+                    found.append((cards, size - natural, mask.one, mask.two, suits))
+            self.ways[key] = found
         return found
 
-    def groups(
-        self, rank: int, size: int, wilds: int, min_natural: int
-    ) -> Iterator[tuple[tuple[Card, ...], int]]:
-        """Ways to make ``size`` cards of ``rank``: natural cards plus up to ``wilds`` wilds."""
-        held = sum(n for _, n in self.by_rank[rank])
-        for natural in range(min(size, held), max(min_natural, size - wilds) - 1, -1):
-            for chosen in self.natural(rank, natural):
-                yield chosen, size - natural
+
+_Group = tuple[tuple[Card, ...], int, int, int, int]
+"""One way to make a group of one rank: its natural cards, the wilds it takes, the natural
+cards' two masks (:class:`Cards` ``one`` and ``two``) and their suits (a bit per suit)."""
 
 
 def _choose(
@@ -1095,16 +1114,18 @@ def _heart(rank: int) -> Card:
 
 def _same_rank_plays(h: _Hand, size: int, found: _Found, table: Combo | None) -> None:
     """Singles, pairs, triples and 4–10-card bombs of one rank."""
+    kind = _SAME_RANK_KINDS[size] if size <= 3 else BOMB
     for rank in range(13):
+        if h.held[rank] + h.wilds < size or not (h.held[rank] or rank == h.level_rank):
+            continue
         value = VALUE_OF_RANK[rank]
-        key = 15 if value == h.level else value
-        combo = Combo(_SAME_RANK_KINDS[size] if size <= 3 else BOMB, key, size)
+        combo = _combo(kind, 15 if value == h.level else value, size)
         if table is not None and not combo.beats(table):
             continue
         is_level = rank == h.level_rank
         # Only the level rank may be made of wilds alone (a lone wild, two wilds).
         minimum = 0 if is_level and size <= 2 else 1
-        for natural, wilds in h.groups(rank, size, h.wilds, minimum):
+        for natural, wilds, *_ in h.groups(rank, size, h.wilds, minimum):
             cards = natural + (h.wild,) * wilds
             found.setdefault((_cards_of(cards), combo), (_heart(rank),) * wilds)
     if size <= 2:
@@ -1126,17 +1147,19 @@ def _joker_bomb(h: _Hand, found: _Found, table: Combo | None) -> None:
 def _full_houses(h: _Hand, found: _Found, table: Combo | None) -> None:
     level = h.level
     for rank in range(13):
+        if not h.held[rank] or h.held[rank] + h.wilds < 3:
+            continue
         value = VALUE_OF_RANK[rank]
-        combo = Combo(FULL_HOUSE, 15 if value == level else value, 5)
+        combo = _combo(FULL_HOUSE, 15 if value == level else value, 5)
         if table is not None and not combo.beats(table):
             continue
-        for triple, used in h.groups(rank, 3, h.wilds, 1):
+        for triple, used, *_ in h.groups(rank, 3, h.wilds, 1):
             left = h.wilds - used
             triple_as = (_heart(rank),) * used
             for other in range(13):
                 if other == rank:
                     continue
-                for pair, pair_used in h.groups(other, 2, left, 0):
+                for pair, pair_used, *_ in h.groups(other, 2, left, 0):
                     cards = triple + pair + (h.wild,) * (used + pair_used)
                     targets = tuple(sorted(triple_as + (_heart(other),) * pair_used))
                     found.setdefault((_cards_of(cards), combo), targets)
@@ -1147,83 +1170,53 @@ def _full_houses(h: _Hand, found: _Found, table: Combo | None) -> None:
 
 
 def _runs(h: _Hand, length: int, width: int, found: _Found, table: Combo | None) -> None:
-    """Straights (and straight flushes) of 5, tubes of 3 pairs, plates of 2 triples."""
+    """Straights (and straight flushes) of 5, tubes of 3 pairs, plates of 2 triples: one
+    group of ``width`` cards per rank of the run, wilds filling gaps."""
     kind = {1: STRAIGHT, 2: TUBE, 3: PLATE}[width]
+    minimum = 0 if width <= 2 else 1  # a triple needs a natural card: there are two wilds
+    wild_bit = 1 << h.wild
     for start in range(1, 16 - length):
         ranks = [RANK_OF_VALUE[v] for v in range(start, start + length)]
-        plain = Combo(kind, start, length * width)
-        flush = Combo(STRAIGHT_FLUSH, start, 5) if width == 1 else None
+        if sum(max(0, width - h.held[r]) for r in ranks) > h.wilds:
+            continue  # not enough wilds to fill the gaps
+        plain = _combo(kind, start, length * width)
+        flush = _combo(STRAIGHT_FLUSH, start, 5) if width == 1 else None
         want_plain = table is None or plain.beats(table)
         want_flush = flush is not None and (table is None or flush.beats(table))
         if not want_plain and not want_flush:
             continue
-        _run_choices(
-            h, ranks, 0, width, h.wilds, (), (), plain, flush, want_plain, want_flush, found
-        )
-
-
-def _run_choices(
-    h: _Hand,
-    ranks: list[int],
-    index: int,
-    width: int,
-    wilds: int,
-    cards: tuple[Card, ...],
-    missing: tuple[int, ...],
-    plain: Combo,
-    flush: Combo | None,
-    want_plain: bool,
-    want_flush: bool,
-    found: _Found,
-) -> None:
-    if index == len(ranks):
-        _add_run(h, cards, missing, plain, flush, want_plain, want_flush, found)
-        return
-    rank = ranks[index]
-    minimum = 0 if width <= 2 else 1
-    for natural, used in h.groups(rank, width, wilds, minimum):
-        _run_choices(
-            h,
-            ranks,
-            index + 1,
-            width,
-            wilds - used,
-            cards + natural,
-            missing + (rank,) * used,
-            plain,
-            flush,
-            want_plain,
-            want_flush,
-            found,
-        )
-
-
-def _add_run(
-    h: _Hand,
-    naturals: tuple[Card, ...],
-    missing: tuple[int, ...],
-    plain: Combo,
-    flush: Combo | None,
-    want_plain: bool,
-    want_flush: bool,
-    found: _Found,
-) -> None:
-    selection = _cards_of(naturals + (h.wild,) * len(missing))
-    if flush is None:
-        if want_plain:
-            found.setdefault((selection, plain), tuple(sorted(map(_heart, missing))))
-        return
-    suits = {c & 3 for c in naturals}
-    if len(suits) == 1:
-        suit = next(iter(suits))
-        if want_flush:
-            found.setdefault((selection, flush), tuple(sorted(r * 4 + suit for r in missing)))
-        if missing and want_plain:
-            # A wild standing for another suit reads the same cards as a plain straight.
-            other = next(s for s in range(4) if s != suit)
-            found.setdefault((selection, plain), tuple(sorted(r * 4 + other for r in missing)))
-    elif want_plain:
-        found.setdefault((selection, plain), tuple(sorted(map(_heart, missing))))
+        options = [h.groups(r, width, h.wilds, minimum) for r in ranks]
+        for choice in product(*options):
+            used = one = two = suits = 0
+            for group in choice:
+                used += group[1]
+                one |= group[2]
+                two |= group[3]
+                suits |= group[4]
+            if used > h.wilds:
+                continue
+            if used:
+                one |= wild_bit
+                if used == 2:
+                    two |= wild_bit
+            missing = (
+                [r for r, g in zip(ranks, choice, strict=True) for _ in range(g[1])] if used else []
+            )
+            selection = Cards(one, two)
+            if flush is not None and suits.bit_count() == 1:
+                suit = suits.bit_length() - 1
+                if want_flush:
+                    found.setdefault(
+                        (selection, flush), tuple(sorted(r * 4 + suit for r in missing))
+                    )
+                if missing and want_plain:
+                    # A wild standing for another suit reads the same cards as a straight.
+                    other = 1 if suit == 0 else 0
+                    found.setdefault(
+                        (selection, plain), tuple(sorted(r * 4 + other for r in missing))
+                    )
+            elif want_plain:
+                found.setdefault((selection, plain), tuple(sorted(map(_heart, missing))))
 
 
 def play_options(hand: Cards, level: int, table: Combo | None) -> _Found:
