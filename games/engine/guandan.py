@@ -1045,7 +1045,17 @@ class _Hand:
     """A hand indexed for move generation: per rank the natural cards (wilds left out), and
     the ways of making a group of one rank, worked out once per hand."""
 
-    __slots__ = ("by_rank", "hand", "held", "level", "level_rank", "ways", "wild", "wilds")
+    __slots__ = (
+        "by_rank",
+        "hand",
+        "held",
+        "level",
+        "level_rank",
+        "ways",
+        "wild",
+        "wilds",
+        "windows",
+    )
 
     def __init__(self, hand: Cards, level: int) -> None:
         self.hand = hand
@@ -1061,6 +1071,21 @@ class _Hand:
         self.by_rank = by_rank
         self.held = [sum(n for _, n in kinds) for kinds in by_rank]
         self.ways: dict[tuple[int, int, int, int], list[_Group]] = {}
+        self.windows: dict[tuple[int, int], list[tuple[int, list[int]]]] = {}
+
+    def runs(self, length: int, width: int) -> list[tuple[int, list[int]]]:
+        """The runs the hand can fill (with its wilds): each one's start and ranks."""
+        key = (length, width)
+        found = self.windows.get(key)
+        if found is None:
+            found = []
+            # Cards missing for a run at each value, A low (1) to A high (14).
+            missing = [max(0, width - self.held[RANK_OF_VALUE[v]]) for v in range(1, 15)]
+            for start in range(1, 16 - length):
+                if sum(missing[start - 1 : start - 1 + length]) <= self.wilds:
+                    found.append((start, [RANK_OF_VALUE[v] for v in range(start, start + length)]))
+            self.windows[key] = found
+        return found
 
     def groups(self, rank: int, size: int, wilds: int, min_natural: int) -> list[_Group]:
         """Ways to make ``size`` cards of ``rank``: natural cards (at least ``min_natural``)
@@ -1068,19 +1093,39 @@ class _Hand:
         key = (rank, size, wilds, min_natural)
         found = self.ways.get(key)
         if found is None:
-            found = []
-            low = max(min_natural, size - wilds)
-            for natural in range(min(size, self.held[rank]), low - 1, -1):
-                chosen: list[tuple[Card, ...]] = []
-                _choose(self.by_rank[rank], 0, natural, (), chosen)
-                for cards in chosen:
-                    mask = _cards_of(cards)
-                    suits = 0
-                    for card in cards:
-                        suits |= 1 << (card & 3)
-                    found.append((cards, size - natural, mask.one, mask.two, suits))
-            self.ways[key] = found
+            found = self.ways[key] = _rank_groups(
+                tuple(self.by_rank[rank]), size, wilds, min_natural
+            )
         return found
+
+
+_GROUPS: dict[tuple[tuple[tuple[Card, int], ...], int, int, int], list[_Group]] = {}
+
+
+def _rank_groups(
+    kinds: tuple[tuple[Card, int], ...], size: int, wilds: int, min_natural: int
+) -> list[_Group]:
+    """:meth:`_Hand.groups` for the natural cards ``kinds`` of one rank, kept for every hand
+    with the same cards of that rank (a bounded cache of immutable values)."""
+    key = (kinds, size, wilds, min_natural)
+    found = _GROUPS.get(key)
+    if found is not None:
+        return found
+    found = []
+    held = sum(n for _, n in kinds)
+    for natural in range(min(size, held), max(min_natural, size - wilds) - 1, -1):
+        chosen: list[tuple[Card, ...]] = []
+        _choose(list(kinds), 0, natural, (), chosen)
+        for cards in chosen:
+            mask = _cards_of(cards)
+            suits = 0
+            for card in cards:
+                suits |= 1 << (card & 3)
+            found.append((cards, size - natural, mask.one, mask.two, suits))
+    if len(_GROUPS) >= _INDEXED_LIMIT * 4:
+        _GROUPS.clear()
+    _GROUPS[key] = found
+    return found
 
 
 _Group = tuple[tuple[Card, ...], int, int, int, int]
@@ -1174,11 +1219,7 @@ def _runs(h: _Hand, length: int, width: int, found: _Found, table: Combo | None)
     group of ``width`` cards per rank of the run, wilds filling gaps."""
     kind = {1: STRAIGHT, 2: TUBE, 3: PLATE}[width]
     minimum = 0 if width <= 2 else 1  # a triple needs a natural card: there are two wilds
-    wild_bit = 1 << h.wild
-    for start in range(1, 16 - length):
-        ranks = [RANK_OF_VALUE[v] for v in range(start, start + length)]
-        if sum(max(0, width - h.held[r]) for r in ranks) > h.wilds:
-            continue  # not enough wilds to fill the gaps
+    for start, ranks in h.runs(length, width):
         plain = _combo(kind, start, length * width)
         flush = _combo(STRAIGHT_FLUSH, start, 5) if width == 1 else None
         want_plain = table is None or plain.beats(table)
@@ -1186,43 +1227,79 @@ def _runs(h: _Hand, length: int, width: int, found: _Found, table: Combo | None)
         if not want_plain and not want_flush:
             continue
         options = [h.groups(r, width, h.wilds, minimum) for r in ranks]
-        for choice in product(*options):
-            used = one = two = suits = 0
-            for group in choice:
-                used += group[1]
-                one |= group[2]
-                two |= group[3]
-                suits |= group[4]
-            if used > h.wilds:
-                continue
-            if used:
-                one |= wild_bit
-                if used == 2:
-                    two |= wild_bit
-            missing = (
-                [r for r, g in zip(ranks, choice, strict=True) for _ in range(g[1])] if used else []
-            )
-            selection = Cards(one, two)
-            if flush is not None and suits.bit_count() == 1:
-                suit = suits.bit_length() - 1
-                if want_flush:
-                    found.setdefault(
-                        (selection, flush), tuple(sorted(r * 4 + suit for r in missing))
-                    )
-                if missing and want_plain:
-                    # A wild standing for another suit reads the same cards as a straight.
-                    other = 1 if suit == 0 else 0
-                    found.setdefault(
-                        (selection, plain), tuple(sorted(r * 4 + other for r in missing))
-                    )
-            elif want_plain:
-                found.setdefault((selection, plain), tuple(sorted(map(_heart, missing))))
+        if not want_plain:
+            # Only straight flushes (a bomb on the table): one suit at a time.
+            for suit in range(4):
+                bit = 1 << suit
+                suited = [[g for g in groups if g[4] in (0, bit)] for groups in options]
+                if all(suited):
+                    _add_runs(h, ranks, product(*suited), plain, flush, False, True, found)
+            continue
+        _add_runs(h, ranks, product(*options), plain, flush, want_plain, want_flush, found)
+
+
+def _add_runs(
+    h: _Hand,
+    ranks: list[int],
+    choices: Iterator[tuple[_Group, ...]],
+    plain: Combo,
+    flush: Combo | None,
+    want_plain: bool,
+    want_flush: bool,
+    found: _Found,
+) -> None:
+    """Each choice of one group per rank of a run, as the plays (and readings) it makes."""
+    wild_bit = 1 << h.wild
+    for choice in choices:
+        used = one = two = suits = 0
+        for group in choice:
+            used += group[1]
+            one |= group[2]
+            two |= group[3]
+            suits |= group[4]
+        if used > h.wilds:
+            continue
+        if used:
+            one |= wild_bit
+            if used == 2:
+                two |= wild_bit
+        missing = (
+            [r for r, g in zip(ranks, choice, strict=True) for _ in range(g[1])] if used else []
+        )
+        selection = Cards(one, two)
+        if flush is not None and suits.bit_count() == 1:
+            suit = suits.bit_length() - 1
+            if want_flush:
+                found.setdefault((selection, flush), tuple(sorted(r * 4 + suit for r in missing)))
+            if missing and want_plain:
+                # A wild standing for another suit reads the same cards as a straight.
+                other = 1 if suit == 0 else 0
+                found.setdefault((selection, plain), tuple(sorted(r * 4 + other for r in missing)))
+        elif want_plain:
+            found.setdefault((selection, plain), tuple(sorted(map(_heart, missing))))
+
+
+_INDEXED: dict[tuple[int, int, int], _Hand] = {}
+_INDEXED_LIMIT: Final = 4096
+
+
+def _indexed(hand: Cards, level: int) -> _Hand:
+    """The hand indexed for generation, kept for the next call: a seat that passes is asked
+    again with the same hand (a bounded cache of immutable results, so the functions stay
+    pure)."""
+    key = (hand.one, hand.two, level)
+    found = _INDEXED.get(key)
+    if found is None:
+        if len(_INDEXED) >= _INDEXED_LIMIT:
+            _INDEXED.clear()
+        found = _INDEXED[key] = _Hand(hand, level)
+    return found
 
 
 def play_options(hand: Cards, level: int, table: Combo | None) -> _Found:
     """Every (cards, combination) the hand can play on ``table`` (``None``: a lead), each with
     a declaration for its wilds."""
-    h = _Hand(hand, level)
+    h = _indexed(hand, level)
     found: _Found = {}
     kinds = (
         KINDS
@@ -1233,7 +1310,7 @@ def play_options(hand: Cards, level: int, table: Combo | None) -> _Found:
         if kind in (SINGLE, PAIR, TRIPLE):
             _same_rank_plays(h, KINDS.index(kind) + 1, found, table)
         elif kind == BOMB:
-            for size in range(4, 11):
+            for size in range(4, min(10, max(h.held) + h.wilds) + 1):
                 _same_rank_plays(h, size, found, table)
         elif kind == FULL_HOUSE:
             _full_houses(h, found, table)
