@@ -1010,7 +1010,7 @@ def apply(state: State, move: Move) -> tuple[State, tuple[GuandanEvent, ...]]:
     """The state after ``move`` and its events; raises :class:`IllegalMove` and changes
     nothing."""
     if not 0 <= move.seat < SEATS:
-        raise _illegal("invalid_combination", "not a Guandan move", "掼蛋の手ではありません", "")
+        raise _illegal("not_your_turn", "no such seat", "その席はありません", "rule 1")
     if state.phase == PHASE_OVER:
         raise _illegal("game_over", "the hand is over", "この局は終わりました", "rule 9")
     if move.action in (TRIBUTE, RETURN, TAKE):
@@ -1032,6 +1032,10 @@ def apply(state: State, move: Move) -> tuple[State, tuple[GuandanEvent, ...]]:
     if move.seat != state.turn:
         raise _illegal("not_your_turn", "not your turn", "あなたの番ではありません", "rule 7")
     if move.action == PASS:
+        if move.cards or move.wild_as:
+            raise _illegal(
+                "invalid_combination", "a pass plays no cards", "パスにカードは付けません", "rule 7"
+            )
         return _apply_pass(state, move)
     if move.action != PLAY:
         raise _illegal("invalid_combination", "unknown action", "不明な手です", "")

@@ -3,8 +3,14 @@ above 10 are not announced)."""
 
 from __future__ import annotations
 
+import random
+from dataclasses import replace
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from games.engine.guandan import GUANDAN, GUANDAN_CN, Match, Move, apply, deal_hands, new_game
-from games.engine.multideck import multi_names
+from games.engine.multideck import from_cards, multi_names
 
 
 def dealt_state():  # type: ignore[no-untyped-def]
@@ -48,3 +54,26 @@ def test_a_returned_card_is_seen_by_its_giver_and_receiver_only() -> None:
     assert GUANDAN.observe(state, 3)["returns"] == [{"seat": 0, "card": "5S", "to": 3}]
     assert GUANDAN.observe(state, 1)["returns"] == []
     assert "5S" not in repr(GUANDAN.observe(state, 1))
+
+
+@settings(max_examples=25)
+@given(st.integers(0, 10_000), st.integers(0, 3), st.integers(0, 150))
+def test_a_view_does_not_change_when_the_hidden_hands_do(seed: int, viewer: int, at: int) -> None:
+    # Deal the cards nobody but the viewer holds again among the other seats, keeping each
+    # one's count: the viewer's view (and the public one) stays the same.
+    rng = random.Random(seed)
+    state, _hands = dealt_state()
+    for _ in range(at):
+        if GUANDAN.is_over(state):
+            break
+        state, _ = apply(state, rng.choice(list(GUANDAN.legal_moves(state))))
+    others = [s for s in range(4) if s != viewer]
+    pool = [c for s in others for c in state.hands[s]]
+    rng.shuffle(pool)
+    hands = list(state.hands)
+    for seat in others:
+        size = len(state.hands[seat])
+        hands[seat], pool = from_cards(pool[:size]), pool[size:]
+    shuffled = replace(state, hands=tuple(hands))
+    assert GUANDAN.observe(shuffled, viewer) == GUANDAN.observe(state, viewer)
+    assert GUANDAN.observe(shuffled, None) == GUANDAN.observe(state, None)

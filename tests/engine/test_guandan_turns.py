@@ -78,3 +78,14 @@ def test_cards_not_held_are_refused() -> None:
     with pytest.raises(IllegalMove) as error:
         apply(state, Move.play(0, "KS"))
     assert error.value.code == "card_not_in_hand"
+
+
+def test_a_pass_plays_no_cards_and_a_seat_must_exist() -> None:
+    state = position("5S 3D", "KS 3C", "9S 4C", "6C 4D")
+    state, _ = play(state, 0, "5S")
+    with pytest.raises(IllegalMove) as error:
+        apply(state, Move(1, "pass", state.hands[1]))
+    assert error.value.code == "invalid_combination"
+    with pytest.raises(IllegalMove) as error:
+        apply(state, Move.pass_turn(4))
+    assert error.value.code == "not_your_turn"
