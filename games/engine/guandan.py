@@ -42,6 +42,7 @@ from .multideck import (
     multi_names,
     parse_multi,
 )
+from .snapshot import SnapshotError
 
 FAMILY: Final = "guandan"
 SEATS: Final = 4
@@ -1773,8 +1774,6 @@ def snapshot(state: State) -> dict[str, object]:
 
 def restore(setup: Setup, data: Mapping[str, object]) -> State:
     """A state from :func:`snapshot`'s data and the set-up; raises ``SnapshotError``."""
-    from .snapshot import SnapshotError
-
     if set(data) != set(_SNAPSHOT_FIELDS):
         raise SnapshotError("not a Guandan snapshot (its fields differ)")
     try:

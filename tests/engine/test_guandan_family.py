@@ -157,3 +157,14 @@ def test_the_replay_command_reads_a_guandan_record(tmp_path) -> None:  # type: i
 def test_the_first_hand_starts_at_two_and_later_hands_at_the_declarers_level() -> None:
     assert Match().level == 2
     assert Match((9, 4), previous=(1, 0, 2, 3)).level == 4
+
+
+def test_a_position_with_a_declaring_team_round_trips() -> None:
+    start = new_game(
+        GUANDAN_CN, ["3S", "4S", "5S", "6S"], match=Match((7, 2), (1, 0), declaring=0), leader=1
+    )
+    record = export_record(start, [])
+    assert record["match"] == {"levels": ["7", "2"], "failures": [1, 0], "declarer": 0}
+    assert record["leader"] == 1
+    assert load_record(json.dumps(record)).initial_state() == start
+    assert GUANDAN.observe(start)["level"] == "7"
