@@ -211,3 +211,31 @@ def test_legal_moves_are_every_selection_and_reading_that_may_be_played(level, d
     assert listed(state) == brute_force(other, level, state.table)
     assert any(m.action == PASS for m in GUANDAN.legal_moves(state))
     assert EMPTY not in {m.cards for m in GUANDAN.legal_moves(state) if m.action == PLAY}
+
+
+@settings(max_examples=300)
+@given(
+    st.fixed_dictionaries(
+        {},
+        optional={
+            "hands": json_values | st.just([["3S"], ["4S"], ["5S"], ["6S"]]),
+            "match": json_values
+            | st.fixed_dictionaries(
+                {},
+                optional={
+                    "levels": json_values | st.just(["A", "10"]),
+                    "failures": json_values | st.just([1, 2]),
+                    "previous": json_values | st.just([3, 1, 2, 0]),
+                    "declarer": json_values,
+                },
+            ),
+            "leader": json_values,
+            "seats": json_values,
+            "moves": json_values,
+        },
+    )
+)
+def test_any_record_is_read_or_refused_cleanly(keys) -> None:  # type: ignore[no-untyped-def]
+    record = {"format": "kakumei-record/1", "rules": "guandan-pagat", **keys}
+    with contextlib.suppress(EngineError):
+        replay(record)
