@@ -965,8 +965,12 @@ def _apply_play(state: State, move: Move) -> tuple[State, tuple[GuandanEvent, ..
         if len(out) == 1:
             first_out = move.cards
         events.append(GuandanEvent("finished", seat, place=len(out)))
+    # Rule 9: the hand ends as soon as both players of a team are out.
+    over = partner(seat) in out and seat in out
     new = replace(
         state,
+        phase=PHASE_OVER if over else PHASE_PLAY,
+        turn=-1 if over else _next_in_hand(out, seat),
         hands=tuple(hands),
         played=state.played + move.cards,
         table=combo,
@@ -977,12 +981,9 @@ def _apply_play(state: State, move: Move) -> tuple[State, tuple[GuandanEvent, ..
         out=out,
         first_out=first_out,
     )
-    if partner(seat) in out and seat in out:
-        # Rule 9: the hand ends when both players of a team are out.
-        order = final_order(new)
-        events.append(GuandanEvent("game_over", order=order))
-        return replace(new, phase=PHASE_OVER, turn=-1), tuple(events)
-    return replace(new, turn=_next_in_hand(out, seat)), tuple(events)
+    if over:
+        events.append(GuandanEvent("game_over", order=final_order(new)))
+    return new, tuple(events)
 
 
 def _apply_pass(state: State, move: Move) -> tuple[State, tuple[GuandanEvent, ...]]:
@@ -1077,6 +1078,16 @@ class _Hand:
         self.held = [sum(n for _, n in kinds) for kinds in by_rank]
         self.ways: dict[tuple[int, int, int, int], list[_Group]] = {}
         self.windows: dict[tuple[int, int], list[tuple[int, list[int]]]] = {}
+
+    def with_wilds(self, one: int, two: int, wilds: int) -> Cards:
+        """The natural cards of masks ``one`` / ``two`` (no wild among them) and ``wilds``
+        wilds."""
+        if wilds:
+            bit = 1 << self.wild
+            one |= bit
+            if wilds == 2:
+                two |= bit
+        return Cards(one, two)
 
     def runs(self, length: int, width: int) -> list[tuple[int, list[int]]]:
         """The runs the hand can fill (with its wilds): each one's start and ranks."""
@@ -1175,9 +1186,8 @@ def _same_rank_plays(h: _Hand, size: int, found: _Found, table: Combo | None) ->
         is_level = rank == h.level_rank
         # Only the level rank may be made of wilds alone (a lone wild, two wilds).
         minimum = 0 if is_level and size <= 2 else 1
-        for natural, wilds, *_ in h.groups(rank, size, h.wilds, minimum):
-            cards = natural + (h.wild,) * wilds
-            found.setdefault((_cards_of(cards), combo), (_heart(rank),) * wilds)
+        for _natural, wilds, one, two, _suits in h.groups(rank, size, h.wilds, minimum):
+            found.setdefault((h.with_wilds(one, two, wilds), combo), (_heart(rank),) * wilds)
     if size <= 2:
         for joker in (SMALL_JOKER, BIG_JOKER):
             if h.hand.count(joker) >= size:
@@ -1203,20 +1213,22 @@ def _full_houses(h: _Hand, found: _Found, table: Combo | None) -> None:
         combo = _combo(FULL_HOUSE, 15 if value == level else value, 5)
         if table is not None and not combo.beats(table):
             continue
-        for triple, used, *_ in h.groups(rank, 3, h.wilds, 1):
+        for _triple, used, one, two, _suits in h.groups(rank, 3, h.wilds, 1):
             left = h.wilds - used
             triple_as = (_heart(rank),) * used
             for other in range(13):
-                if other == rank:
+                if other == rank or h.held[other] + left < 2:
                     continue
-                for pair, pair_used, *_ in h.groups(other, 2, left, 0):
-                    cards = triple + pair + (h.wild,) * (used + pair_used)
+                # Different ranks never share a card, so the masks simply add up.
+                for _pair, pair_used, p_one, p_two, _ in h.groups(other, 2, left, 0):
+                    cards = h.with_wilds(one | p_one, two | p_two, used + pair_used)
                     targets = tuple(sorted(triple_as + (_heart(other),) * pair_used))
-                    found.setdefault((_cards_of(cards), combo), targets)
+                    found.setdefault((cards, combo), targets)
             for joker in (SMALL_JOKER, BIG_JOKER):
                 if h.hand.count(joker) == 2:
-                    cards = (*triple, joker, joker) + (h.wild,) * used
-                    found.setdefault((_cards_of(cards), combo), triple_as)
+                    bit = 1 << joker
+                    cards = h.with_wilds(one | bit, two | bit, used)
+                    found.setdefault((cards, combo), triple_as)
 
 
 def _runs(h: _Hand, length: int, width: int, found: _Found, table: Combo | None) -> None:
@@ -1254,7 +1266,6 @@ def _add_runs(
     found: _Found,
 ) -> None:
     """Each choice of one group per rank of a run, as the plays (and readings) it makes."""
-    wild_bit = 1 << h.wild
     for choice in choices:
         used = one = two = suits = 0
         for group in choice:
@@ -1264,14 +1275,10 @@ def _add_runs(
             suits |= group[4]
         if used > h.wilds:
             continue
-        if used:
-            one |= wild_bit
-            if used == 2:
-                two |= wild_bit
         missing = (
             [r for r, g in zip(ranks, choice, strict=True) for _ in range(g[1])] if used else []
         )
-        selection = Cards(one, two)
+        selection = h.with_wilds(one, two, used)
         if flush is not None and suits.bit_count() == 1:
             suit = suits.bit_length() - 1
             if want_flush:
