@@ -10,6 +10,7 @@ from games.engine.guandan import (
     Move,
     State,
     apply,
+    new_game,
     parse_level,
 )
 
@@ -22,8 +23,6 @@ def position(
 ) -> State:
     """Four hands (card text) at ``level``, team 0 declaring, ``leader`` to lead; no tribute."""
     value = parse_level(level)
-    from games.engine.guandan import new_game
-
     return new_game(rules, list(hands), match=Match((value, 2), declaring=0), leader=leader)
 
 
