@@ -10,7 +10,7 @@ import sys
 
 import pytest
 
-from games.engine import GUANDAN, family_of, find_ruleset, latest_rulesets
+from games.engine import GUANDAN, Family, families, family_of, find_ruleset, latest_rulesets
 from games.engine.errors import RecordError, RulesError
 from games.engine.guandan import (
     GUANDAN_CN,
@@ -168,3 +168,11 @@ def test_a_position_with_a_declaring_team_round_trips() -> None:
     assert record["leader"] == 1
     assert load_record(json.dumps(record)).initial_state() == start
     assert GUANDAN.observe(start)["level"] == "7"
+
+
+def test_the_family_offers_every_member_of_the_interface() -> None:
+    # mypy --strict checks the protocol where guandan.py registers it (register takes a Family).
+    family: Family = GUANDAN
+    members = [name for name in dir(Family) if not name.startswith("_")]
+    assert all(hasattr(family, name) for name in members)
+    assert families()["guandan"] is GUANDAN
