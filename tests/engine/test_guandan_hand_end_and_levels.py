@@ -5,6 +5,10 @@ wins the match with a 1-2 or 1-3 finish as the declaring team, and fails otherwi
 
 from __future__ import annotations
 
+import random
+
+import pytest
+
 from games.engine.guandan import (
     GUANDAN,
     GUANDAN_CN,
@@ -12,6 +16,8 @@ from games.engine.guandan import (
     GuandanRules,
     Match,
     State,
+    apply,
+    deal_hands,
     hand_result,
     new_game,
     next_match,
@@ -181,3 +187,29 @@ def test_a_hand_the_opponents_declare_is_no_attempt_at_ace() -> None:
 def test_the_next_hand_is_played_at_the_first_finishers_level() -> None:
     match = next_match(finish_1_2(Match((2, 7), declaring=1)))
     assert match.declarer == 0 and match.level == 5
+
+
+@pytest.mark.parametrize("rules", [GUANDAN_CN, GUANDAN_PAGAT], ids=lambda r: r.key)
+def test_a_random_match_chains_hand_after_hand_until_a_team_wins_at_ace(rules) -> None:  # type: ignore[no-untyped-def]
+    rng = random.Random(rules.key)
+    match = Match()
+    for hand in range(200):
+        hands = list(deal_hands(f"{rules.key}/{hand}", rules))
+        state = new_game(rules, hands, match=match, leader=0 if match.previous is None else None)
+        assert state.level == match.level
+        while not GUANDAN.is_over(state):
+            state, _ = apply(state, rng.choice(list(GUANDAN.legal_moves(state))))
+        result = hand_result(state)
+        before, match = match, result.match
+        if result.match_won:
+            assert before.levels[result.winner] == 14 and result.finish in ("1-2", "1-3")
+            return
+        for team in (0, 1):
+            gained = match.levels[team] - before.levels[team]
+            if team == result.winner and result.demoted != team:
+                assert gained == min(result.gain, 14 - before.levels[team])
+            elif result.demoted == team:
+                assert match.levels[team] == 2
+            else:
+                assert gained == 0
+    pytest.fail("no team won the match in 200 hands")
