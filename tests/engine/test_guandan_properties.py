@@ -11,7 +11,7 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games.engine.errors import EngineError
+from games.engine.errors import MOVE_CODES, EngineError, IllegalMove
 from games.engine.guandan import (
     GUANDAN,
     GUANDAN_CN,
@@ -105,8 +105,12 @@ def test_any_move_is_applied_or_refused_cleanly(  # type: ignore[no-untyped-def]
     states = list(itertools.islice(random_states(seed), at + 1))
     state = states[-1]
     move = Move(seat, action, cards, tuple(wild_as), source)
-    with contextlib.suppress(EngineError):
+    try:
         after, _ = apply(state, move)
+    except IllegalMove as refused:
+        # A stable code of record-format.md, said in English and Japanese.
+        assert refused.code in MOVE_CODES and refused.message_en and refused.message_ja
+    else:
         assert cards_in_play(after) == DOUBLE_DECK
 
 
