@@ -1,4 +1,5 @@
-"""Rules-engine benchmark: random JDF games, legal-move generation and checked validation.
+"""Rules-engine benchmark: random JDF games, legal-move generation and checked validation,
+and random Guandan (掼蛋) hands beside them.
 
     python benchmarks/engine.py [--games N] [--seconds S] [--seed K] [--rounds R]
                                 [--compile | --build DIR] [--against REV]
@@ -22,6 +23,13 @@ Every figure also has a baseline measured in the same process:
   — the oracle of the tests) on a sample of the same states;
 * validations/s: checked ``apply`` of a legal move on the corpus states (and
   ``apply_unchecked`` of the same moves).
+
+Guandan (when the revision has it): random hands/s (each turn, tribute decisions included,
+picks uniformly among ``legal_moves`` and applies it with the checked ``apply``, the family's
+only path; two hands of a match, so the second pays tribute), ``legal_moves`` calls/s on
+states from those hands, and the worst cases of the wilds: reading a selection that holds
+both wilds without a declaration (every pair of stand-ins is tried; the slowest of a straight,
+a tube, ten of a kind and a whole 27-card hand) and listing a 27-card lead holding both wilds.
 
 Times are the process's CPU time (the machine may be shared). Targets on one core: pure
 >= 400 games/s and >= 50k legal-move calls/s; compiled >= 4,000 random JDF games/s.
@@ -48,6 +56,7 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 GAMES_TARGET = 400
+GUANDAN_TARGET = 100
 COMPILED_TARGET = 4000
 LEGAL_MOVES_TARGET = 50_000
 
@@ -156,7 +165,62 @@ def measure(games: int, seconds: float, seed: int) -> dict[str, Any]:
     pairs = [(s, rng.choice(list(legal_moves(s)))) for s in states]
     out["validations"] = rate(lambda p: apply(*p), pairs)
     out["unchecked"] = rate(lambda p: apply_unchecked(*p), pairs)
+    out["guandan"] = measure_guandan(max(10, games // 8), rate, seed)
     return out
+
+
+def measure_guandan(
+    hands: int, rate: Callable[[Callable[[Any], object], list[Any]], float], seed: int
+) -> dict[str, float]:
+    """Random Guandan hands/s and the worst cases of the wilds (empty before the family)."""
+    try:
+        from games.engine import guandan as gd
+        from games.engine import multideck as md
+    except ImportError:
+        return {}
+    clock = time.process_time
+    rules = gd.GUANDAN_CN
+    rng = random.Random(seed)
+    states: list[Any] = []
+    turns = 0
+    t0 = clock()
+    for i in range(0, hands, 2):
+        match = gd.Match()
+        for hand in range(2):  # the second hand of a match starts with its tribute
+            dealt = gd.deal_hands(f"{seed}/{i}/{hand}", rules)
+            state = gd.new_game(rules, list(dealt), match=match, leader=None if hand else 0)
+            while state.phase != gd.PHASE_OVER:
+                state = gd.apply(state, rng.choice(list(gd.legal_moves(state))))[0]
+                turns += 1
+                if turns % 7 == 0:
+                    states.append(state)
+            match = gd.next_match(state)
+    elapsed = clock() - t0
+    played = 2 * ((hands + 1) // 2)
+    wilds = gd.wild_card(2)
+    both = md.from_cards([wilds, wilds])
+    lead_hand = gd.deal_hands("wild-lead", rules)[0]
+    lead_hand = md.parse_multi([n for n in md.multi_names(lead_hand) if n != "2H"][:25]) + both
+    spare = [md.from_cards([c]) for c in range(52) if lead_hand.count(c) == 0]
+    others = spare[:3]
+    lead = gd.new_game(rules, [lead_hand, *others], leader=0)
+    return {
+        "hands": played / elapsed,
+        "turns_per_hand": turns / played,
+        "legal_moves": rate(lambda s: list(gd.legal_moves(s)), states[::3]),
+        # The slowest of: a straight, a tube, ten of a kind, a whole hand, each with both wilds.
+        "wild_readings": min(
+            rate(lambda c: gd.readings(c, 2), [selection])
+            for selection in (
+                md.parse_multi("3S 4S 5S") + both,
+                md.parse_multi("3S 3D 4S 4D") + both,
+                md.parse_multi("9S 9S 9H 9H 9D 9D 9C 9C") + both,
+                lead_hand,
+            )
+        ),
+        "wild_lead": rate(lambda s: list(gd.legal_moves(s)), [lead]),
+        "wild_lead_moves": float(len(list(gd.legal_moves(lead)))),
+    }
 
 
 def worker(args: argparse.Namespace) -> None:
@@ -200,7 +264,7 @@ def _best(a: dict[str, Any], b: dict[str, Any]) -> dict[str, Any]:
     """Per figure, the better of two runs (the higher rate)."""
     out = dict(a)
     for key, value in b.items():
-        if isinstance(value, float) and key != "turns_per_game":
+        if isinstance(value, float) and key not in ("turns_per_game", "turns_per_hand"):
             out[key] = max(a[key], value)
         elif isinstance(value, dict):
             out[key] = _best(a[key], value)
@@ -273,6 +337,20 @@ def report(impls: list[Implementation], args: argparse.Namespace, notes: list[st
     row("legal_moves calls/s", lambda f: f["legal_moves"])
     row("validations/s (checked apply)", lambda f: f["validations"])
     row("apply_unchecked/s", lambda f: f["unchecked"])
+    nan = float("nan")
+    row("Guandan turns per hand", lambda f: f["guandan"].get("turns_per_hand", nan), "12.1f")
+    row("Guandan random hands/s (checked)", lambda f: f["guandan"].get("hands", nan), "12.1f")
+    row("Guandan legal_moves calls/s", lambda f: f["guandan"].get("legal_moves", nan))
+    row(
+        "Guandan wilds: worst reading ms",
+        lambda f: 1000 / f["guandan"].get("wild_readings", nan),
+        "12.2f",
+    )
+    row(
+        "Guandan wilds: 27-card lead ms",
+        lambda f: 1000 / f["guandan"].get("wild_lead", nan),
+        "12.2f",
+    )
     print("baselines and targets:")
     for name, f in figures.items():
         jdf = f["presets"]["jdf@1"]
@@ -289,6 +367,14 @@ def report(impls: list[Implementation], args: argparse.Namespace, notes: list[st
         f"{pure['legal_moves']:.0f} legal_moves calls/s (target >= {LEGAL_MOVES_TARGET}, "
         f"{pure['states']} states)"
     )
+    if pure.get("guandan"):
+        hands = pure["guandan"]["hands"]
+        verdict = "met" if hands >= GUANDAN_TARGET else "NOT met"
+        print(
+            f"  pure: {hands:.0f} random Guandan hands/s (target >= {GUANDAN_TARGET}: {verdict}); "
+            f"a 27-card lead holding both wilds lists "
+            f"{pure['guandan']['wild_lead_moves']:.0f} moves"
+        )
     if "compiled" in figures:
         games = figures["compiled"]["games_fast"]
         verdict = "met" if games >= COMPILED_TARGET else "NOT met"

@@ -7,7 +7,7 @@ from typing import Any
 
 from rest_framework import serializers
 
-from games.engine import families
+from tournaments.rulesets import service_families
 
 
 class StandingRowSerializer(serializers.Serializer[Any]):
@@ -47,10 +47,10 @@ class StandingRowSerializer(serializers.Serializer[Any]):
     )
 
 
-# Each registered family's metrics are also fields of a row of their own (the shape rows had
-# before metrics were the family's), declared here from the families so that the schema lists
-# them; a scope has those of its own family only.
-for _family in families().values():
+# The metrics of each family the service runs are also fields of a row of their own (the shape
+# rows had before metrics were the family's), declared here from the families so that the schema
+# lists them; a scope has those of its own family only.
+for _family in service_families().values():
     for _metric in _family.metrics:
         if _metric.key not in StandingRowSerializer._declared_fields:
             _field = serializers.IntegerField(

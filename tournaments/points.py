@@ -30,7 +30,7 @@ from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
-from games.engine import families
+from tournaments.rulesets import service_families
 from tournaments.seating import SeatingError, policy_table_sizes
 
 # preset -> (label people read, translated when shown; places for 3, 4 and 5 seats)
@@ -118,7 +118,7 @@ def metric_words(key: str) -> MetricWords:
 
 def _tie_break_keys() -> dict[str, str | Promise]:
     keys: dict[str, str | Promise] = {"points": _("total points")}
-    for name, family in families().items():
+    for name, family in service_families().items():
         for metric in family.metrics:
             words = METRIC_WORDS.get(name, {}).get(metric.key)
             keys.setdefault(metric.tie_break, words.tie_break if words else metric.tie_break)
@@ -126,10 +126,10 @@ def _tie_break_keys() -> dict[str, str | Promise]:
     return keys
 
 
-# Ranking keys after which entrants are compared, best first: total points, each registered
-# family's metric tie-breaks ("fewer_…" keys prefer the lower count; the title counts prefer
-# more of the better titles: countback, REFERENCE §1.2 [R]), the best set. The labels people
-# read are translated when shown.
+# Ranking keys after which entrants are compared, best first: total points, the metric
+# tie-breaks of each family the service runs ("fewer_…" keys prefer the lower count; the title
+# counts prefer more of the better titles: countback, REFERENCE §1.2 [R]), the best set. The
+# labels people read are translated when shown.
 TIE_BREAK_KEYS: Mapping[str, str | Promise] = _tie_break_keys()
 DEFAULT_TIE_BREAKS: tuple[str, ...] = (
     "points",

@@ -9,8 +9,19 @@ from collections import Counter
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
-from games.engine import RuleSet, find_ruleset, rulesets
+from games.engine import Family, RuleSet, families, find_ruleset, rulesets
 from games.engine.errors import RulesError
+
+# The engine families the service runs. The engine registers more (掼蛋 Guandan plays in fixed
+# partnerships, which tournaments, tables and the referee console do not have yet), so the
+# organiser's choices, ruleset checks and standings metrics take only these.
+SERVICE_FAMILIES: tuple[str, ...] = ("daifugo",)
+
+
+def service_families() -> dict[str, Family]:
+    """The registered families the service runs (:data:`SERVICE_FAMILIES`), by name."""
+    return {name: f for name, f in families().items() if name in SERVICE_FAMILIES}
+
 
 # The presets' names as people read them, in the page's language (the engine's own `name`
 # is bilingual and stays as recorded); a preset missing here shows the engine's name.
@@ -64,9 +75,10 @@ DEFAULT_RULESET = "jdf@1"
 
 
 def ruleset_choices() -> list[tuple[str, str]]:
-    """(``id@version``, name) of every preset in the engine registry, all families; a preset
-    with several versions names the version, and what a later one adds."""
-    found = sorted(rulesets().items())
+    """(``id@version``, name) of every preset in the engine registry of the families the
+    service runs (:data:`SERVICE_FAMILIES`); a preset with several versions names the version,
+    and what a later one adds."""
+    found = sorted((k, r) for k, r in rulesets().items() if r.family in SERVICE_FAMILIES)
     versions = Counter(rules.id for _key, rules in found)
     choices = []
     for key, rules in found:
@@ -84,9 +96,13 @@ def ruleset_choices() -> list[tuple[str, str]]:
 def check_ruleset(ruleset_id: str, version: int) -> RuleSet:
     try:
         rules: RuleSet = find_ruleset(f"{ruleset_id}@{version}")
-        return rules
     except RulesError as error:
         raise ValidationError({"ruleset_id": str(error)}) from error
+    if rules.family not in SERVICE_FAMILIES:
+        raise ValidationError(
+            {"ruleset_id": f"{ruleset_id}@{version} is a {rules.family} ruleset, not run here yet"}
+        )
+    return rules
 
 
 def rules_for_table(ruleset_id: str, version: int, seats: int) -> RuleSet:

@@ -70,6 +70,7 @@ from .family import (
     latest_rulesets,
     rulesets,
 )
+from .guandan import GUANDAN
 from .rules import JDF, PRESETS, SWITCHES, RuleSet
 from .snapshot import SnapshotError, restore, snapshot
 
@@ -81,6 +82,7 @@ __all__ = [
     "DAIFUGO",
     "ENGINE_BUILD",
     "FULL_DECK",
+    "GUANDAN",
     "JDF",
     "JOKERS",
     "NUMBERS",

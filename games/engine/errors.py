@@ -28,6 +28,8 @@ MOVE_CODES: Final = frozenset(
         "exchange_invalid",
         "choice_required",
         "choice_invalid",
+        "bad_wild_declaration",
+        "tribute_invalid",
     }
 )
 

@@ -1,7 +1,7 @@
 """Game families: the one interface every game of the climbing family offers, and their registry.
 
-A *family* is a game with its own cards, moves and states — 大富豪 (``daifugo``), later 掼蛋
-(``guandan``) and 大財閥 (``daizaibatsu``). A *ruleset* names a family and the values of its
+A *family* is a game with its own cards, moves and states — 大富豪 (``daifugo``), 掼蛋
+(``guandan``), later 大財閥 (``daizaibatsu``). A *ruleset* names a family and the values of its
 switches (``jdf@1``, ``uecda@2``). Everything outside a family — the record format, replay and
 conformance CLIs, deals, snapshots, the service — talks to the :class:`Family` interface only,
 in the spirit of python-chess's variant registry (``chess.variant.find_variant``)::

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from . import daifugo as _daifugo  # noqa: F401  (registers the family)
+from . import guandan as _guandan  # noqa: F401  (registers the family)
 from .errors import EngineError, IllegalMove, RecordError, RulesError
 from .events import Event
 from .family import Family, GameRecord, family_of, ruleset_from_record

@@ -49,6 +49,18 @@ def test_preset_ambiguities_have_vectors(folder, section, items):
         assert f"{section} {item}" in refs or f", {item}" in refs, item
 
 
+def test_every_guandan_worked_example_and_switch_has_a_vector() -> None:
+    refs = _refs("guandan-cn")
+    for n in range(1, 18):
+        assert f"REFERENCE §5.3 GD-T{n:02d}" in refs, n
+    for item in ("E1", "E3", "E4", "E5", "E6", "E7", "E8", "E10"):
+        assert f"§5.2 {item}" in refs + _refs("guandan-pagat"), item
+    # Each switch of the family in both its values.
+    names = " ".join(v["name"] for p, v in VECTORS if p.parent.name.startswith("guandan"))
+    for switch in ("tribute_tie", "return_limit", "a_failure_limit", "aces_finish_demotes"):
+        assert names.count(switch) >= 2, switch
+
+
 @pytest.mark.parametrize(("path", "vector"), VECTORS, ids=[p.stem for p, _ in VECTORS])
 def test_vector(path, vector):
     assert vector["format"] == "kakumei-conformance/1"

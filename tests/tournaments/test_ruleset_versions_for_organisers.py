@@ -5,6 +5,7 @@ uecda@2 pins it, and one pinned to uecda@1 stays there."""
 from __future__ import annotations
 
 import pytest
+from django.core.exceptions import ValidationError
 from django.test import Client
 from django.utils import translation
 
@@ -58,3 +59,18 @@ def test_a_tournament_pins_the_version_chosen(client: Client) -> None:
     assert tournament.ruleset_label == "uecda@2"
     assert check_ruleset("uecda", 2).last_player_may_follow
     assert not check_ruleset("uecda", 1).last_player_may_follow
+
+
+def test_guandan_presets_are_not_offered_to_organisers_yet() -> None:
+    # The engine registers 掼蛋 (Guandan), but the service has no partnerships yet, so its
+    # presets are neither offered nor accepted for a tournament, and add no tie-breaks.
+    from games.engine import find_ruleset
+    from tournaments.points import TIE_BREAK_KEYS
+
+    assert find_ruleset("guandan-cn").family == "guandan"
+    with translation.override("en"):
+        choices = dict(ruleset_choices())
+    assert not [key for key in choices if key.startswith("guandan")]
+    with pytest.raises(ValidationError):
+        check_ruleset("guandan-cn", 1)
+    assert "level_gain" not in TIE_BREAK_KEYS and "matches_won" not in TIE_BREAK_KEYS
