@@ -699,19 +699,7 @@ def new_game(
     _check_match(match)
     if len(hands) != SEATS:
         raise RecordError(f"expected {SEATS} hands", key="hands")
-    dealt = tuple(_hand(h, i) for i, h in enumerate(hands))
-    total = EMPTY
-    for seat, hand in enumerate(dealt):
-        if not 1 <= len(hand) <= HAND_SIZE:
-            raise RecordError(
-                f"a hand has 1 … {HAND_SIZE} cards, not {len(hand)}", key=f"hands[{seat}]"
-            )
-        try:
-            total = total + hand
-        except ValueError:
-            raise RecordError(
-                "the hands hold more than two copies of a card", key=f"hands[{seat}]"
-            ) from None
+    dealt = _dealt(hands)
     if match.previous is None:
         if leader is None:
             raise RecordError("the first hand of a match needs a leader", key="leader")
@@ -729,6 +717,24 @@ def new_game(
     first = leader if match.previous is None else match.previous[0]
     assert first is not None
     return State(setup, PHASE_PLAY, first, dealt, leader=first)
+
+
+def _dealt(hands: Sequence[Cards | str | list[str]]) -> tuple[Cards, ...]:
+    """The dealt hands, checked: 1 … 27 cards each, no card more than twice in all."""
+    dealt = tuple(_hand(h, i) for i, h in enumerate(hands))
+    total = EMPTY
+    for seat, hand in enumerate(dealt):
+        if not 1 <= len(hand) <= HAND_SIZE:
+            raise RecordError(
+                f"a hand has 1 … {HAND_SIZE} cards, not {len(hand)}", key=f"hands[{seat}]"
+            )
+        try:
+            total = total + hand
+        except ValueError:
+            raise RecordError(
+                "the hands hold more than two copies of a card", key=f"hands[{seat}]"
+            ) from None
+    return dealt
 
 
 def _tribute_seats(previous: tuple[int, ...] | None) -> tuple[tuple[int, ...], tuple[int, ...]]:
@@ -1774,6 +1780,194 @@ def deal_hands(seed: bytes | str | int, rules: GuandanRules) -> tuple[Cards, ...
     return deal_multi(seed, DOUBLE_DECK, rules.seats)
 
 
+# --- match records -------------------------------------------------------------------------
+
+MATCH_RECORD_KEYS: Final = frozenset({"seats", "games"})
+GAME_KEYS: Final = frozenset({"hands", "leader", "match", "moves"})
+MATCH_MISMATCH: Final = "match_mismatch"
+"""The code of a :class:`RecordError` for a game whose stated ``match`` is not the one the
+game before leads to."""
+
+
+@dataclass(frozen=True, slots=True)
+class MatchGame:
+    """One game (hand) of a match record as written: its deal, leader, the ``match`` it
+    states (``None``: not stated) and its actions."""
+
+    hands: tuple[Cards, ...]
+    leader: int | None
+    stated: Match | None
+    moves: tuple[Move, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class GuandanMatchRecord:
+    """A whole match: its games (hands) in order. The first game's ``match`` is where the
+    record starts (absent: a new match); every later game's follows from the end of the game
+    before (:func:`next_match`), so a record can only state it, and must state it right."""
+
+    rules: GuandanRules
+    games: tuple[MatchGame, ...]
+
+    @property
+    def count(self) -> int:
+        return len(self.games)
+
+    def game(self, index: int, previous: State | None) -> GuandanRecord:
+        """Game ``index``'s record, its match derived from ``previous`` (the final state of
+        the game before; ``None`` for the first). Raises :class:`RecordError` (key
+        ``games[i]…``) when no game can follow, or the stated match differs."""
+        key = f"games[{index}]"
+        written = self.games[index]
+        if previous is None:
+            match = written.stated or Match()
+        else:
+            match = _following_match(previous, index, key)
+            if written.stated is not None:
+                _check_stated(written.stated, match, f"{key}.match")
+        record = GuandanRecord(self.rules, written.hands, match, written.leader, written.moves)
+        try:
+            record.initial_state()
+        except RecordError as exc:
+            raise _prefixed(exc, key) from None
+        return record
+
+    def game_result(self, state: State) -> dict[str, object] | None:
+        """What a finished game did to the match; ``None`` while it is not over."""
+        if state.phase != PHASE_OVER:
+            return None
+        result = hand_result(state)
+        return {
+            "finish": result.finish,
+            "winner": result.winner,
+            "level_gain": 0 if result.match_won else result.gain,
+            "levels": [format_level(v) for v in result.match.levels],
+            "failures": list(result.match.failures),
+            "match_won": result.match_won,
+            "failed_at_a": result.failed_at_a,
+            "demoted": result.demoted,
+        }
+
+    def standing(self, state: State) -> dict[str, object]:
+        """The match after the record's last game: ``finished`` (won at A), ``winner`` (the
+        team, or ``None``), each team's ``levels`` and ``failures`` at A."""
+        if state.phase == PHASE_OVER:
+            result = hand_result(state)
+            match, winner = result.match, result.winner if result.match_won else None
+        else:
+            match, winner = state.setup.match, None
+        return {
+            "finished": winner is not None,
+            "winner": winner,
+            "levels": [format_level(v) for v in match.levels],
+            "failures": list(match.failures),
+        }
+
+
+def _following_match(previous: State, index: int, key: str) -> Match:
+    """The match game ``index`` starts from: the end of the game before, which must be over
+    and must not have won the match."""
+    if previous.phase != PHASE_OVER:
+        raise RecordError(
+            f"game {index - 1} is not over, so no game can follow it",
+            key=key,
+            message_ja=f"第{index}局が終わっていないので、次の局は始められません",
+        )
+    result = hand_result(previous)
+    if result.match_won:
+        raise RecordError(
+            f"the match was won in game {index - 1}; no game follows",
+            key=key,
+            message_ja=f"第{index}局で試合が決まっています",
+        )
+    return result.match
+
+
+def _check_stated(stated: Match, derived: Match, key: str) -> None:
+    """A stated match must be the derived one, field by field (the first that differs is the
+    key at fault)."""
+    for name in ("levels", "failures", "previous", "declaring"):
+        if name == "previous" and _same_finish(stated.previous, derived.previous):
+            continue
+        if getattr(stated, name) != getattr(derived, name):
+            field_key = "declarer" if name == "declaring" else name
+            raise RecordError(
+                f"states {field_key} {getattr(stated, name)!r}, but the game before leads to "
+                f"{getattr(derived, name)!r}",
+                key=f"{key}.{field_key}",
+                code=MATCH_MISMATCH,
+                message_ja="記録された試合の状態が前の局の結果と一致しません",
+            )
+
+
+def _same_finish(a: tuple[int, ...] | None, b: tuple[int, ...] | None) -> bool:
+    """The same finishing order; after a 1-2 finish the two losers in either order (the hand
+    ended before they were told apart)."""
+    if a is None or b is None or finish_of(a) != "1-2":
+        return a == b
+    return a[:2] == b[:2] and sorted(a[2:]) == sorted(b[2:])
+
+
+def _prefixed(exc: RecordError, prefix: str) -> RecordError:
+    """``exc`` with its key inside ``prefix`` (a game of a match record)."""
+    key = f"{prefix}.{exc.key}" if exc.key else prefix
+    return RecordError(exc.message_en, key=key, code=exc.code, message_ja=exc.message_ja)
+
+
+def _load_game(value: object, index: int) -> MatchGame:
+    """One game object of a match record, checked for form (its set-up is checked once the
+    game before has been replayed)."""
+    key = f"games[{index}]"
+    if not isinstance(value, dict):
+        raise RecordError("a game is an object {hands, leader, match, moves}", key=key)
+    unknown = set(value) - GAME_KEYS
+    if unknown:
+        raise RecordError("unknown key", key=f"{key}.{sorted(map(str, unknown))[0]}")
+    if index and "leader" in value:
+        raise RecordError("after the first game the tribute decides who leads", key=f"{key}.leader")
+    try:
+        raw_hands = value.get("hands")
+        if not isinstance(raw_hands, list) or len(raw_hands) != SEATS:
+            raise RecordError(f"expected a list of {SEATS} hands", key="hands")
+        hands = _dealt([_card_list(h, f"hands[{i}]") for i, h in enumerate(raw_hands)])
+        leader = value.get("leader")
+        if leader is not None and (type(leader) is not int or not 0 <= leader < SEATS):
+            raise RecordError("leader is a seat 0 … 3", key="leader")
+        stated = None if value.get("match") is None else _match_from_json(value["match"])
+        raw_moves = value.get("moves", [])
+        if not isinstance(raw_moves, list):
+            raise RecordError("expected a list", key="moves")
+        moves = tuple(move_from_json(m, f"moves[{i}]") for i, m in enumerate(raw_moves))
+    except RecordError as exc:
+        raise _prefixed(exc, key) from None
+    return MatchGame(hands, leader if type(leader) is int else None, stated, moves)
+
+
+def load_match_record(obj: Mapping[str, object], rules: GuandanRules) -> GuandanMatchRecord:
+    """The Guandan part of a match record (``seats``, ``games``); the first game's set-up is
+    checked here, each later one when the game before has been replayed."""
+    if obj.get("seats", SEATS) != SEATS or isinstance(obj.get("seats"), bool):
+        raise RecordError(f"{rules.key} is played by {SEATS} seats", key="seats")
+    raw_games = obj.get("games")
+    if not isinstance(raw_games, list) or not raw_games:
+        raise RecordError("games lists the match's games (hands) in order", key="games")
+    record = GuandanMatchRecord(rules, tuple(_load_game(g, i) for i, g in enumerate(raw_games)))
+    record.game(0, None)  # validates the first set-up
+    return record
+
+
+def export_match_record(games: Sequence[tuple[State | Setup, Sequence[Move]]]) -> dict[str, object]:
+    """The family's keys of a match record: each game started at its initial state (or
+    set-up) followed by its actions; every game states the match it started from."""
+    return {
+        "seats": SEATS,
+        "games": [
+            {k: v for k, v in export_record(start, actions).items() if k != "seats"}
+            for start, actions in games
+        ],
+    }
+
+
 # --- snapshots -----------------------------------------------------------------------------
 
 _SNAPSHOT_FIELDS: Final = tuple(f.name for f in fields(State) if f.name != "setup")
@@ -1881,6 +2075,18 @@ class GuandanFamily:
 
     def export_record(self, start: State | Setup, actions: Sequence[Move]) -> dict[str, object]:
         return export_record(start, actions)
+
+    match_record_keys: Final = MATCH_RECORD_KEYS
+
+    def load_match_record(
+        self, obj: Mapping[str, object], rules: GuandanRules
+    ) -> GuandanMatchRecord:
+        return load_match_record(obj, rules)
+
+    def export_match_record(
+        self, games: Sequence[tuple[State | Setup, Sequence[Move]]]
+    ) -> dict[str, object]:
+        return export_match_record(games)
 
     def move_from_json(self, value: object, key: str, seats: int) -> Move:
         return move_from_json(value, key, seats)
