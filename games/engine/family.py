@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Final, Protocol, runtime_checkable
+from typing import Any, Final, Protocol, cast
 
 from .errors import RecordError, RulesError
 
@@ -158,9 +158,9 @@ class MatchRecord(Protocol):
         """The match after the game that ended in ``state``: ``finished``, ``winner`` …"""
 
 
-@runtime_checkable
 class MatchFamily(Protocol):
-    """A family whose games chain into matches that a record can hold whole (Guandan)."""
+    """A family whose games chain into matches that a record can hold whole (Guandan); see
+    :func:`match_family`."""
 
     @property
     def match_record_keys(self) -> frozenset[str]:
@@ -301,3 +301,12 @@ def family_named(name: str) -> Family:
     if found is None:
         raise RecordError(f"unknown game family {name!r}", key="family", code="unknown_family")
     return found
+
+
+def match_family(rules: Rules) -> MatchFamily | None:
+    """The family of ``rules`` if it has match records (offers :class:`MatchFamily`), else
+    ``None``. Read by attribute: the compiled engine has no runtime protocol checks."""
+    family = family_of(rules)
+    if not hasattr(family, "load_match_record"):
+        return None
+    return cast("MatchFamily", family)

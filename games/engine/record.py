@@ -19,7 +19,7 @@ from . import daifugo as _daifugo  # noqa: F401  (registers the family)
 from . import guandan as _guandan  # noqa: F401  (registers the family)
 from .errors import EngineError, IllegalMove, RecordError, RulesError
 from .events import Event
-from .family import Family, GameRecord, MatchFamily, MatchRecord, family_of, ruleset_from_record
+from .family import Family, GameRecord, MatchRecord, family_of, match_family, ruleset_from_record
 
 FORMAT: Final = "kakumei-record/1"
 CONFORMANCE_FORMAT: Final = "kakumei-conformance/1"
@@ -50,8 +50,8 @@ def load_match_record(data: str | bytes | Mapping[str, object]) -> MatchRecord:
     without match records refuses ``games``."""
     obj = _decoded(data)
     rules = _rules_of(obj)
-    family = family_of(rules)
-    if not isinstance(family, MatchFamily):
+    family = match_family(rules)
+    if family is None:
         raise RecordError(f"{rules.key} has no match records", key="games")
     _refuse_unknown_keys(obj, family.match_record_keys)
     return family.load_match_record(obj, rules)
@@ -235,8 +235,8 @@ def export_match_record(games: Iterable[tuple[Any, Iterable[Any]]]) -> dict[str,
     its actions, in the order the games were played."""
     started = [(start, list(actions)) for start, actions in games]
     rules = started[0][0].rules
-    family = family_of(rules)
-    if not isinstance(family, MatchFamily):
+    family = match_family(rules)
+    if family is None:
         raise RecordError(f"{rules.key} has no match records", key="games")
     record: dict[str, object] = {"format": FORMAT, "rules": rules.to_record()}
     record.update(family.export_match_record(started))
