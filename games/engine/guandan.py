@@ -1074,15 +1074,15 @@ _MAX_GROUP: Final = 10  # the largest group of one rank: a ten-card bomb
 _NIBBLE_BITS: Final = tuple(n.bit_count() for n in range(16))
 
 
-def _sub_patterns(one: int, two: int, natural: int) -> list[tuple[int, int, int]]:
+def _sub_patterns(one: int, two: int, natural: int) -> list[tuple[int, int]]:
     """Every way to take ``natural`` cards from one rank's cards, given as its nibble masks
-    (a bit per suit: ``one`` at least one copy, ``two`` both): each as (one, two, suits),
+    (a bit per suit: ``one`` at least one copy, ``two`` both): each as its own (one, two),
     in the order move generation has always listed them (suits ♠ first, most copies first)."""
-    out: list[tuple[int, int, int]] = []
+    out: list[tuple[int, int]] = []
 
     def take(suit: int, left: int, got_one: int, got_two: int) -> None:
         if left == 0:
-            out.append((got_one, got_two, got_one))
+            out.append((got_one, got_two))
             return
         if suit == 4:
             return
@@ -1121,10 +1121,11 @@ def _group_shapes() -> tuple[tuple[_Group, ...], ...]:
             for wilds in range(3):
                 for min_natural in range(2):
                     low = max(min_natural, size - wilds)
+                    # The suits of the natural cards are the suits held once or more: ``one``.
                     table[_group_index(pattern, size, wilds, min_natural)] = tuple(
-                        (size - natural, got_one, got_two, suits)
+                        (size - natural, got_one, got_two, got_one)
                         for natural in range(min(size, held), low - 1, -1)
-                        for got_one, got_two, suits in by_natural[natural]
+                        for got_one, got_two in by_natural[natural]
                     )
     return tuple(table)
 
