@@ -151,6 +151,10 @@ class MatchRecord(Protocol):
         """Game ``index``'s record, its set-up derived from ``previous`` (the final state of
         the game before; ``None`` for the first); raises ``RecordError``."""
 
+    def game_start(self, state: Any) -> dict[str, object]:
+        """What the game of ``state`` started from (Guandan: its match state), for the replay
+        output."""
+
     def game_result(self, state: Any) -> dict[str, object] | None:
         """What a finished game did to the match (``None`` while it is not over)."""
 

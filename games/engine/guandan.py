@@ -1119,6 +1119,8 @@ def _group_shapes() -> tuple[tuple[_Group, ...], ...]:
         by_natural = [_sub_patterns(one, two, n) for n in range(held + 1)]
         for size in range(1, _MAX_GROUP + 1):
             for wilds in range(3):
+                if held + wilds < size:
+                    continue  # no group: the slots keep the empty tuple
                 for min_natural in range(2):
                     low = max(min_natural, size - wilds)
                     # The suits of the natural cards are the suits held once or more: ``one``.
@@ -1832,6 +1834,10 @@ class GuandanMatchRecord:
         except RecordError as exc:
             raise _prefixed(exc, key) from None
         return record
+
+    def game_start(self, state: State) -> dict[str, object]:
+        """The match state the game of ``state`` started from, as the engine derived it."""
+        return state.setup.match.to_record()
 
     def game_result(self, state: State) -> dict[str, object] | None:
         """What a finished game did to the match; ``None`` while it is not over."""

@@ -188,16 +188,14 @@ class MatchReplay:
         """The replay output of a match record (record-format.md §8): per game its ``match``
         (what it started from), verdicts, ``finished``, ``placings`` and ``result``; then the
         match's ``finished``, ``winner``, ``levels`` and ``failures``."""
-        games = []
-        for game in self.games:
-            setup = game.state.setup
-            games.append(
-                {
-                    "match": setup.match.to_record(),
-                    **game.to_dict(),
-                    "result": self.record.game_result(game.state),
-                }
-            )
+        games = [
+            {
+                "match": self.record.game_start(game.state),
+                **game.to_dict(),
+                "result": self.record.game_result(game.state),
+            }
+            for game in self.games
+        ]
         return {"games": games, **self.record.standing(self.state)}
 
 
