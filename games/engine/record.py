@@ -245,7 +245,7 @@ def export_match_record(games: Iterable[tuple[Any, Iterable[Any]]]) -> dict[str,
 
 VECTOR_KEYS: Final = frozenset({"format", "name", "reference", "description", "record", "expect"})
 EXPECT_KEYS: Final = frozenset({"moves", "exchange", "finished", "placings", "observe"})
-MATCH_EXPECT_KEYS: Final = frozenset({"games", "finished", "winner", "levels", "failures"})
+MATCH_EXPECT_KEYS: Final = frozenset({"games", "finished", "winner", "levels", "failures", "error"})
 GAME_EXPECT_KEYS: Final = EXPECT_KEYS | {"match", "result"}
 
 
@@ -259,7 +259,7 @@ def check_vector(vector: Mapping[str, object]) -> list[str]:
     ``observe`` compares keys of the public :func:`observe` view of the final state.
     A match vector's ``expect.games`` gives those per game (plus ``match`` and ``result``,
     each checking the keys it gives), and ``finished``, ``winner``, ``levels``, ``failures``
-    the match's.
+    the match's; or only ``error``, the ``key`` and ``code`` the record must be refused with.
     """
     unknown = set(vector) - VECTOR_KEYS
     if unknown or vector.get("format") != CONFORMANCE_FORMAT:
@@ -281,6 +281,8 @@ def check_vector(vector: Mapping[str, object]) -> list[str]:
 def _check_match_vector(record: Mapping[str, object], expect: object) -> list[str]:
     if not isinstance(expect, dict) or set(expect) - MATCH_EXPECT_KEYS:
         raise RecordError("expect must be an object with known keys", key="expect")
+    if "error" in expect:
+        return _check_refusal(record, expect["error"])
     result = replay_match(record)
     output = result.to_dict()
     problems = [
@@ -298,6 +300,16 @@ def _check_match_vector(record: Mapping[str, object], expect: object) -> list[st
             raise RecordError("each game's expect is an object with known keys", key="expect")
         problems += _check_game(got, result.games[i], wanted, f"games[{i}].")
     return problems
+
+
+def _check_refusal(record: Mapping[str, object], wanted: Mapping[str, Any]) -> list[str]:
+    """A match vector whose record must be refused: the ``RecordError``'s ``key`` and ``code``
+    (each checked when given)."""
+    try:
+        replay_match(record)
+    except RecordError as exc:
+        return _differences({"key": exc.key, "code": exc.code}, wanted, "error")
+    return [f"error: expected {dict(wanted)!r}, the record replayed"]
 
 
 def _check_game(

@@ -31,3 +31,22 @@ def test_a_missing_hand_is_reported() -> None:
     vector["expect"]["games"].pop()  # type: ignore[index]
 
     assert check_vector(vector) == ["games: expected 1, got 2"]
+
+
+def test_a_refusal_vector_checks_the_key_and_code() -> None:
+    vector = match_vector("m05-stated-match-must-follow-from-the-hand-before")
+    assert check_vector(vector) == []
+
+    vector["expect"]["error"]["key"] = "games[1].match.levels"  # type: ignore[index]
+    assert check_vector(vector) == [
+        "error.key: expected 'games[1].match.levels', got 'games[1].match.failures'"
+    ]
+
+
+def test_a_refusal_vector_fails_when_the_record_replays() -> None:
+    vector = match_vector("m01-match-won-at-ace")
+    vector["expect"] = {"error": {"code": "match_mismatch"}}
+
+    assert check_vector(vector) == [
+        "error: expected {'code': 'match_mismatch'}, the record replayed"
+    ]
