@@ -1,6 +1,7 @@
 """Command line: ``python -m games.engine replay FILE|-`` and ``conformance [DIR]``.
 
-``replay`` prints the replay output of record-format.md as one JSON object; exit
+``replay`` prints the replay output of record-format.md as one JSON object (for a match
+record, record-format.md §8: each game's verdicts and result, the levels, the winner); exit
 status 0 when the record was read (whatever the verdicts), 2 when it is not a
 valid record (message on stderr naming the key or card at fault).
 ``conformance`` runs conformance vectors and exits 1 if any fails.
@@ -15,7 +16,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from .errors import EngineError
-from .record import CONFORMANCE_DIR, check_vector, load_vectors, replay
+from .record import CONFORMANCE_DIR, check_vector, load_vectors, replay_any
 
 
 def _replay(path: str) -> int:
@@ -25,7 +26,7 @@ def _replay(path: str) -> int:
         print(f"error: cannot read {path}: {exc}", file=sys.stderr)
         return 2
     try:
-        result = replay(text)
+        result = replay_any(text)
     except EngineError as exc:
         print(f"error: not a valid record: {exc}", file=sys.stderr)
         return 2
@@ -54,7 +55,10 @@ def _conformance(directory: str) -> int:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m games.engine")
     sub = parser.add_subparsers(dest="command", required=True)
-    p_replay = sub.add_parser("replay", help="replay a kakumei-record/1 file and print verdicts")
+    p_replay = sub.add_parser(
+        "replay",
+        help="replay a kakumei-record/1 file (one game or a whole match) and print verdicts",
+    )
     p_replay.add_argument("file", help="record file, or - for stdin")
     p_conf = sub.add_parser("conformance", help="run conformance vectors")
     p_conf.add_argument("directory", nargs="?", default=str(CONFORMANCE_DIR))

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Final, Protocol
+from typing import Any, Final, Protocol, cast
 
 from .errors import RecordError, RulesError
 
@@ -135,6 +135,44 @@ class GameRecord(Protocol):
         has ``exchange`` first)."""
 
     def initial_state(self) -> Any: ...
+
+
+class MatchRecord(Protocol):
+    """A family's validated record of a whole match: its games in order, each game's set-up
+    following from the end of the game before (Guandan: levels, failures at A, tribute)."""
+
+    @property
+    def rules(self) -> Any: ...
+    @property
+    def count(self) -> int:
+        """How many games the record holds."""
+
+    def game(self, index: int, previous: Any | None) -> GameRecord:
+        """Game ``index``'s record, its set-up derived from ``previous`` (the final state of
+        the game before; ``None`` for the first); raises ``RecordError``."""
+
+    def game_start(self, state: Any) -> dict[str, object]:
+        """What the game of ``state`` started from (Guandan: its match state), for the replay
+        output."""
+
+    def game_result(self, state: Any) -> dict[str, object] | None:
+        """What a finished game did to the match (``None`` while it is not over)."""
+
+    def standing(self, state: Any) -> dict[str, object]:
+        """The match after the game that ended in ``state``: ``finished``, ``winner`` …"""
+
+
+class MatchFamily(Protocol):
+    """A family whose games chain into matches that a record can hold whole (Guandan); see
+    :func:`match_family`."""
+
+    @property
+    def match_record_keys(self) -> frozenset[str]:
+        """A match record's top-level keys (besides ``format`` and ``rules``)."""
+
+    def load_match_record(self, obj: Mapping[str, object], rules: Any) -> MatchRecord: ...
+    def export_match_record(self, games: Sequence[tuple[Any, Sequence[Any]]]) -> dict[str, object]:
+        """The family's keys of a match record: each game's start and actions, in order."""
 
 
 class Family(Protocol):
@@ -267,3 +305,12 @@ def family_named(name: str) -> Family:
     if found is None:
         raise RecordError(f"unknown game family {name!r}", key="family", code="unknown_family")
     return found
+
+
+def match_family(rules: Rules) -> MatchFamily | None:
+    """The family of ``rules`` if it has match records (offers :class:`MatchFamily`), else
+    ``None``. Read by attribute: the compiled engine has no runtime protocol checks."""
+    family = family_of(rules)
+    if not hasattr(family, "load_match_record"):
+        return None
+    return cast("MatchFamily", family)

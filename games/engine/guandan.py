@@ -320,15 +320,28 @@ class Combo:
         return {"kind": self.kind, "key": self.key, "size": self.size}
 
 
-_COMBOS: dict[tuple[str, int, int], Combo] = {}
+_COMBO_SHAPES: Final = (
+    *((kind, size) for size, kind in _SAME_RANK_KINDS.items()),
+    *((BOMB, size) for size in range(4, 11)),
+    (FULL_HOUSE, 5),
+    (STRAIGHT, 5),
+    (STRAIGHT_FLUSH, 5),
+    (TUBE, 6),
+    (PLATE, 6),
+    (JOKER_BOMB, 4),
+)
+_COMBOS: Final[Mapping[tuple[str, int, int], Combo]] = {
+    (kind, key, size): Combo(kind, key, size)
+    for kind, size in _COMBO_SHAPES
+    for key in range(BIG_JOKER_STRENGTH + 1)
+}
+"""Every combination move generation can name, built once at import (a few hundred values):
+a constant table, so generation shares them instead of building thousands."""
 
 
 def _combo(kind: str, key: int, size: int) -> Combo:
-    """The one :class:`Combo` value of a kind, key and size (move generation builds many)."""
-    found = _COMBOS.get((kind, key, size))
-    if found is None:
-        found = _COMBOS[(kind, key, size)] = Combo(kind, key, size)
-    return found
+    """The one :class:`Combo` value of a kind, key and size."""
+    return _COMBOS[(kind, key, size)]
 
 
 def _run_start(values: Sequence[int], length: int) -> int | None:
@@ -686,19 +699,7 @@ def new_game(
     _check_match(match)
     if len(hands) != SEATS:
         raise RecordError(f"expected {SEATS} hands", key="hands")
-    dealt = tuple(_hand(h, i) for i, h in enumerate(hands))
-    total = EMPTY
-    for seat, hand in enumerate(dealt):
-        if not 1 <= len(hand) <= HAND_SIZE:
-            raise RecordError(
-                f"a hand has 1 … {HAND_SIZE} cards, not {len(hand)}", key=f"hands[{seat}]"
-            )
-        try:
-            total = total + hand
-        except ValueError:
-            raise RecordError(
-                "the hands hold more than two copies of a card", key=f"hands[{seat}]"
-            ) from None
+    dealt = _dealt(hands)
     if match.previous is None:
         if leader is None:
             raise RecordError("the first hand of a match needs a leader", key="leader")
@@ -716,6 +717,24 @@ def new_game(
     first = leader if match.previous is None else match.previous[0]
     assert first is not None
     return State(setup, PHASE_PLAY, first, dealt, leader=first)
+
+
+def _dealt(hands: Sequence[Cards | str | list[str]]) -> tuple[Cards, ...]:
+    """The dealt hands, checked: 1 … 27 cards each, no card more than twice in all."""
+    dealt = tuple(_hand(h, i) for i, h in enumerate(hands))
+    total = EMPTY
+    for seat, hand in enumerate(dealt):
+        if not 1 <= len(hand) <= HAND_SIZE:
+            raise RecordError(
+                f"a hand has 1 … {HAND_SIZE} cards, not {len(hand)}", key=f"hands[{seat}]"
+            )
+        try:
+            total = total + hand
+        except ValueError:
+            raise RecordError(
+                "the hands hold more than two copies of a card", key=f"hands[{seat}]"
+            ) from None
+    return dealt
 
 
 def _tribute_seats(previous: tuple[int, ...] | None) -> tuple[tuple[int, ...], tuple[int, ...]]:
@@ -1047,16 +1066,86 @@ def apply(state: State, move: Move) -> tuple[State, tuple[GuandanEvent, ...]]:
 # --- legal moves ---------------------------------------------------------------------------
 
 
+_Group = tuple[int, int, int, int]
+"""One way to make a group of one rank: the wilds it takes, its natural cards' two masks
+(:class:`Cards` ``one`` and ``two``) and their suits (a bit per suit)."""
+
+_MAX_GROUP: Final = 10  # the largest group of one rank: a ten-card bomb
+_NIBBLE_BITS: Final = tuple(n.bit_count() for n in range(16))
+
+
+def _sub_patterns(one: int, two: int, natural: int) -> list[tuple[int, int]]:
+    """Every way to take ``natural`` cards from one rank's cards, given as its nibble masks
+    (a bit per suit: ``one`` at least one copy, ``two`` both): each as its own (one, two),
+    in the order move generation has always listed them (suits ♠ first, most copies first)."""
+    out: list[tuple[int, int]] = []
+
+    def take(suit: int, left: int, got_one: int, got_two: int) -> None:
+        if left == 0:
+            out.append((got_one, got_two))
+            return
+        if suit == 4:
+            return
+        bit = 1 << suit
+        copies = (one >> suit & 1) + (two >> suit & 1)
+        for n in range(min(copies, left), -1, -1):
+            take(
+                suit + 1,
+                left - n,
+                got_one | (bit if n else 0),
+                got_two | (bit if n == 2 else 0),
+            )
+
+    take(0, natural, 0, 0)
+    return out
+
+
+def _group_index(pattern: int, size: int, wilds: int, min_natural: int) -> int:
+    """Where :data:`_GROUP_SHAPES` keeps the groups of a rank's ``pattern`` (``one`` nibble |
+    ``two`` nibble << 4) for ``size`` cards, up to ``wilds`` wilds, ``min_natural`` naturals."""
+    return ((pattern * (_MAX_GROUP + 1) + size) * 3 + wilds) * 2 + min_natural
+
+
+def _group_shapes() -> tuple[tuple[_Group, ...], ...]:
+    """The groups of one rank for every holding (81: 0–2 copies of each suit), size, number
+    of wilds (0–2) and least number of natural cards (0–1), as masks of rank 0: a constant
+    table computed once at import (a few thousand small tuples, a few ms)."""
+    table: list[tuple[_Group, ...]] = [()] * _group_index(256, 0, 0, 0)
+    for pattern in range(256):
+        one, two = pattern & 15, pattern >> 4
+        if two & ~one:
+            continue  # both copies of a suit imply one
+        held = _NIBBLE_BITS[one] + _NIBBLE_BITS[two]
+        by_natural = [_sub_patterns(one, two, n) for n in range(held + 1)]
+        for size in range(1, _MAX_GROUP + 1):
+            for wilds in range(3):
+                if held + wilds < size:
+                    continue  # no group: the slots keep the empty tuple
+                for min_natural in range(2):
+                    low = max(min_natural, size - wilds)
+                    # The suits of the natural cards are the suits held once or more: ``one``.
+                    table[_group_index(pattern, size, wilds, min_natural)] = tuple(
+                        (size - natural, got_one, got_two, got_one)
+                        for natural in range(min(size, held), low - 1, -1)
+                        for got_one, got_two in by_natural[natural]
+                    )
+    return tuple(table)
+
+
+_GROUP_SHAPES: Final = _group_shapes()
+
+
 class _Hand:
-    """A hand indexed for move generation: per rank the natural cards (wilds left out), and
-    the ways of making a group of one rank, worked out once per hand."""
+    """A hand indexed for move generation, built once per :func:`play_options` call: per rank
+    the natural cards (wilds left out) as nibble masks and their count, and the groups of one
+    rank and the runs asked for so far (the same group is asked for by many combinations)."""
 
     __slots__ = (
-        "by_rank",
         "hand",
         "held",
         "level",
         "level_rank",
+        "patterns",
         "ways",
         "wild",
         "wilds",
@@ -1069,13 +1158,17 @@ class _Hand:
         self.wild = wild_card(level)
         self.level_rank = RANK_OF_VALUE[level]
         self.wilds = hand.count(self.wild)
-        by_rank: list[list[tuple[Card, int]]] = [[] for _ in range(13)]
-        for card in _kinds(Cards(hand.one & ((1 << 52) - 1), hand.two & ((1 << 52) - 1))):
-            copies = hand.count(card) - (self.wilds if card == self.wild else 0)
-            if copies:
-                by_rank[card >> 2].append((card, copies))
-        self.by_rank = by_rank
-        self.held = [sum(n for _, n in kinds) for kinds in by_rank]
+        # Both copies of the wild are wild, so the natural cards are the hand without it.
+        naturals = ~(1 << self.wild)
+        one, two = hand.one & naturals, hand.two & naturals
+        patterns = []
+        held = []
+        for rank in range(13):
+            one_suits, two_suits = one >> 4 * rank & 15, two >> 4 * rank & 15
+            patterns.append(one_suits | two_suits << 4)
+            held.append(_NIBBLE_BITS[one_suits] + _NIBBLE_BITS[two_suits])
+        self.patterns = patterns
+        self.held = held
         self.ways: dict[tuple[int, int, int, int], list[_Group]] = {}
         self.windows: dict[tuple[int, int], list[tuple[int, list[int]]]] = {}
 
@@ -1109,61 +1202,12 @@ class _Hand:
         key = (rank, size, wilds, min_natural)
         found = self.ways.get(key)
         if found is None:
-            found = self.ways[key] = _rank_groups(
-                tuple(self.by_rank[rank]), size, wilds, min_natural
-            )
+            shift = 4 * rank
+            shapes = _GROUP_SHAPES[_group_index(self.patterns[rank], size, wilds, min_natural)]
+            found = self.ways[key] = [
+                (used, one << shift, two << shift, suits) for used, one, two, suits in shapes
+            ]
         return found
-
-
-_GROUPS: dict[tuple[tuple[tuple[Card, int], ...], int, int, int], list[_Group]] = {}
-
-
-def _rank_groups(
-    kinds: tuple[tuple[Card, int], ...], size: int, wilds: int, min_natural: int
-) -> list[_Group]:
-    """:meth:`_Hand.groups` for the natural cards ``kinds`` of one rank, kept for every hand
-    with the same cards of that rank (a bounded cache of immutable values)."""
-    key = (kinds, size, wilds, min_natural)
-    found = _GROUPS.get(key)
-    if found is not None:
-        return found
-    found = []
-    held = sum(n for _, n in kinds)
-    for natural in range(min(size, held), max(min_natural, size - wilds) - 1, -1):
-        chosen: list[tuple[Card, ...]] = []
-        _choose(list(kinds), 0, natural, (), chosen)
-        for cards in chosen:
-            mask = _cards_of(cards)
-            suits = 0
-            for card in cards:
-                suits |= 1 << (card & 3)
-            found.append((cards, size - natural, mask.one, mask.two, suits))
-    if len(_GROUPS) >= _INDEXED_LIMIT * 4:
-        _GROUPS.clear()
-    _GROUPS[key] = found
-    return found
-
-
-_Group = tuple[tuple[Card, ...], int, int, int, int]
-"""One way to make a group of one rank: its natural cards, the wilds it takes, the natural
-cards' two masks (:class:`Cards` ``one`` and ``two``) and their suits (a bit per suit)."""
-
-
-def _choose(
-    kinds: list[tuple[Card, int]],
-    index: int,
-    size: int,
-    chosen: tuple[Card, ...],
-    out: list[tuple[Card, ...]],
-) -> None:
-    if size == 0:
-        out.append(chosen)
-        return
-    if index == len(kinds):
-        return
-    card, copies = kinds[index]
-    for take in range(min(copies, size), -1, -1):
-        _choose(kinds, index + 1, size - take, chosen + (card,) * take, out)
 
 
 _Found = dict[tuple[Cards, Combo], tuple[Card, ...]]
@@ -1186,7 +1230,7 @@ def _same_rank_plays(h: _Hand, size: int, found: _Found, table: Combo | None) ->
         is_level = rank == h.level_rank
         # Only the level rank may be made of wilds alone (a lone wild, two wilds).
         minimum = 0 if is_level and size <= 2 else 1
-        for _natural, wilds, one, two, _suits in h.groups(rank, size, h.wilds, minimum):
+        for wilds, one, two, _suits in h.groups(rank, size, h.wilds, minimum):
             found.setdefault((h.with_wilds(one, two, wilds), combo), (_heart(rank),) * wilds)
     if size <= 2:
         for joker in (SMALL_JOKER, BIG_JOKER):
@@ -1213,14 +1257,14 @@ def _full_houses(h: _Hand, found: _Found, table: Combo | None) -> None:
         combo = _combo(FULL_HOUSE, 15 if value == level else value, 5)
         if table is not None and not combo.beats(table):
             continue
-        for _triple, used, one, two, _suits in h.groups(rank, 3, h.wilds, 1):
+        for used, one, two, _suits in h.groups(rank, 3, h.wilds, 1):
             left = h.wilds - used
             triple_as = (_heart(rank),) * used
             for other in range(13):
                 if other == rank or h.held[other] + left < 2:
                     continue
                 # Different ranks never share a card, so the masks simply add up.
-                for _pair, pair_used, p_one, p_two, _ in h.groups(other, 2, left, 0):
+                for pair_used, p_one, p_two, _ in h.groups(other, 2, left, 0):
                     cards = h.with_wilds(one | p_one, two | p_two, used + pair_used)
                     targets = tuple(sorted(triple_as + (_heart(other),) * pair_used))
                     found.setdefault((cards, combo), targets)
@@ -1248,7 +1292,7 @@ def _runs(h: _Hand, length: int, width: int, found: _Found, table: Combo | None)
             # Only straight flushes (a bomb on the table): one suit at a time.
             for suit in range(4):
                 bit = 1 << suit
-                suited = [[g for g in groups if g[4] in (0, bit)] for groups in options]
+                suited = [[g for g in groups if g[3] in (0, bit)] for groups in options]
                 if all(suited):
                     _add_runs(h, ranks, product(*suited), plain, flush, False, True, found)
             continue
@@ -1269,14 +1313,14 @@ def _add_runs(
     for choice in choices:
         used = one = two = suits = 0
         for group in choice:
-            used += group[1]
-            one |= group[2]
-            two |= group[3]
-            suits |= group[4]
+            used += group[0]
+            one |= group[1]
+            two |= group[2]
+            suits |= group[3]
         if used > h.wilds:
             continue
         missing = (
-            [r for r, g in zip(ranks, choice, strict=True) for _ in range(g[1])] if used else []
+            [r for r, g in zip(ranks, choice, strict=True) for _ in range(g[0])] if used else []
         )
         selection = h.with_wilds(one, two, used)
         if flush is not None and suits.bit_count() == 1:
@@ -1291,27 +1335,10 @@ def _add_runs(
             found.setdefault((selection, plain), tuple(sorted(map(_heart, missing))))
 
 
-_INDEXED: dict[tuple[int, int, int], _Hand] = {}
-_INDEXED_LIMIT: Final = 4096
-
-
-def _indexed(hand: Cards, level: int) -> _Hand:
-    """The hand indexed for generation, kept for the next call: a seat that passes is asked
-    again with the same hand (a bounded cache of immutable results, so the functions stay
-    pure)."""
-    key = (hand.one, hand.two, level)
-    found = _INDEXED.get(key)
-    if found is None:
-        if len(_INDEXED) >= _INDEXED_LIMIT:
-            _INDEXED.clear()
-        found = _INDEXED[key] = _Hand(hand, level)
-    return found
-
-
 def play_options(hand: Cards, level: int, table: Combo | None) -> _Found:
     """Every (cards, combination) the hand can play on ``table`` (``None``: a lead), each with
     a declaration for its wilds."""
-    h = _indexed(hand, level)
+    h = _Hand(hand, level)
     found: _Found = {}
     kinds = (
         KINDS
@@ -1756,6 +1783,198 @@ def deal_hands(seed: bytes | str | int, rules: GuandanRules) -> tuple[Cards, ...
     return deal_multi(seed, DOUBLE_DECK, rules.seats)
 
 
+# --- match records -------------------------------------------------------------------------
+
+MATCH_RECORD_KEYS: Final = frozenset({"seats", "games"})
+GAME_KEYS: Final = frozenset({"hands", "leader", "match", "moves"})
+MATCH_MISMATCH: Final = "match_mismatch"
+"""The code of a :class:`RecordError` for a game whose stated ``match`` is not the one the
+game before leads to."""
+
+
+@dataclass(frozen=True, slots=True)
+class MatchGame:
+    """One game (hand) of a match record as written: its deal, leader, the ``match`` it
+    states (``None``: not stated) and its actions."""
+
+    hands: tuple[Cards, ...]
+    leader: int | None
+    stated: Match | None
+    moves: tuple[Move, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class GuandanMatchRecord:
+    """A whole match: its games (hands) in order. The first game's ``match`` is where the
+    record starts (absent: a new match); every later game's follows from the end of the game
+    before (:func:`next_match`), so a record can only state it, and must state it right."""
+
+    rules: GuandanRules
+    games: tuple[MatchGame, ...]
+
+    @property
+    def count(self) -> int:
+        return len(self.games)
+
+    def game(self, index: int, previous: State | None) -> GuandanRecord:
+        """Game ``index``'s record, its match derived from ``previous`` (the final state of
+        the game before; ``None`` for the first). Raises :class:`RecordError` (key
+        ``games[i]…``) when no game can follow, or the stated match differs."""
+        key = f"games[{index}]"
+        written = self.games[index]
+        if previous is None:
+            match = written.stated or Match()
+        else:
+            match = _following_match(previous, index, key)
+            if written.stated is not None:
+                _check_stated(written.stated, match, f"{key}.match")
+        record = GuandanRecord(self.rules, written.hands, match, written.leader, written.moves)
+        try:
+            record.initial_state()
+        except RecordError as exc:
+            raise _prefixed(exc, key) from None
+        return record
+
+    def game_start(self, state: State) -> dict[str, object]:
+        """The match state the game of ``state`` started from, as the engine derived it."""
+        return state.setup.match.to_record()
+
+    def game_result(self, state: State) -> dict[str, object] | None:
+        """What a finished game did to the match; ``None`` while it is not over."""
+        if state.phase != PHASE_OVER:
+            return None
+        result = hand_result(state)
+        return {
+            "finish": result.finish,
+            "winner": result.winner,
+            "level_gain": 0 if result.match_won else result.gain,
+            "levels": [format_level(v) for v in result.match.levels],
+            "failures": list(result.match.failures),
+            "match_won": result.match_won,
+            "failed_at_a": result.failed_at_a,
+            "demoted": result.demoted,
+        }
+
+    def standing(self, state: State) -> dict[str, object]:
+        """The match after the record's last game: ``finished`` (won at A), ``winner`` (the
+        team, or ``None``), each team's ``levels`` and ``failures`` at A."""
+        if state.phase == PHASE_OVER:
+            result = hand_result(state)
+            match, winner = result.match, result.winner if result.match_won else None
+        else:
+            match, winner = state.setup.match, None
+        return {
+            "finished": winner is not None,
+            "winner": winner,
+            "levels": [format_level(v) for v in match.levels],
+            "failures": list(match.failures),
+        }
+
+
+def _following_match(previous: State, index: int, key: str) -> Match:
+    """The match game ``index`` starts from: the end of the game before, which must be over
+    and must not have won the match."""
+    if previous.phase != PHASE_OVER:
+        raise RecordError(
+            f"game {index - 1} is not over, so no game can follow it",
+            key=key,
+            message_ja=f"第{index}局が終わっていないので、次の局は始められません",
+        )
+    result = hand_result(previous)
+    if result.match_won:
+        raise RecordError(
+            f"the match was won in game {index - 1}; no game follows",
+            key=key,
+            message_ja=f"第{index}局で試合が決まっています",
+        )
+    return result.match
+
+
+def _check_stated(stated: Match, derived: Match, key: str) -> None:
+    """A stated match must be the derived one, field by field (the first that differs is the
+    key at fault)."""
+    for name in ("levels", "failures", "previous", "declaring"):
+        if name == "previous" and _same_finish(stated.previous, derived.previous):
+            continue
+        if getattr(stated, name) != getattr(derived, name):
+            field_key = "declarer" if name == "declaring" else name
+            raise RecordError(
+                f"states {field_key} {getattr(stated, name)!r}, but the game before leads to "
+                f"{getattr(derived, name)!r}",
+                key=f"{key}.{field_key}",
+                code=MATCH_MISMATCH,
+                message_ja="記録された試合の状態が前の局の結果と一致しません",
+            )
+
+
+def _same_finish(a: tuple[int, ...] | None, b: tuple[int, ...] | None) -> bool:
+    """The same finishing order; after a 1-2 finish the two losers in either order (the hand
+    ended before they were told apart)."""
+    if a is None or b is None or finish_of(a) != "1-2":
+        return a == b
+    return a[:2] == b[:2] and sorted(a[2:]) == sorted(b[2:])
+
+
+def _prefixed(exc: RecordError, prefix: str) -> RecordError:
+    """``exc`` with its key inside ``prefix`` (a game of a match record)."""
+    key = f"{prefix}.{exc.key}" if exc.key else prefix
+    return RecordError(exc.message_en, key=key, code=exc.code, message_ja=exc.message_ja)
+
+
+def _load_game(value: object, index: int) -> MatchGame:
+    """One game object of a match record, checked for form (its set-up is checked once the
+    game before has been replayed)."""
+    key = f"games[{index}]"
+    if not isinstance(value, dict):
+        raise RecordError("a game is an object {hands, leader, match, moves}", key=key)
+    unknown = set(value) - GAME_KEYS
+    if unknown:
+        raise RecordError("unknown key", key=f"{key}.{sorted(map(str, unknown))[0]}")
+    if index and "leader" in value:
+        raise RecordError("after the first game the tribute decides who leads", key=f"{key}.leader")
+    try:
+        raw_hands = value.get("hands")
+        if not isinstance(raw_hands, list) or len(raw_hands) != SEATS:
+            raise RecordError(f"expected a list of {SEATS} hands", key="hands")
+        hands = _dealt([_card_list(h, f"hands[{i}]") for i, h in enumerate(raw_hands)])
+        leader = value.get("leader")
+        if leader is not None and (type(leader) is not int or not 0 <= leader < SEATS):
+            raise RecordError("leader is a seat 0 … 3", key="leader")
+        stated = None if value.get("match") is None else _match_from_json(value["match"])
+        raw_moves = value.get("moves", [])
+        if not isinstance(raw_moves, list):
+            raise RecordError("expected a list", key="moves")
+        moves = tuple(move_from_json(m, f"moves[{i}]") for i, m in enumerate(raw_moves))
+    except RecordError as exc:
+        raise _prefixed(exc, key) from None
+    return MatchGame(hands, leader if type(leader) is int else None, stated, moves)
+
+
+def load_match_record(obj: Mapping[str, object], rules: GuandanRules) -> GuandanMatchRecord:
+    """The Guandan part of a match record (``seats``, ``games``); the first game's set-up is
+    checked here, each later one when the game before has been replayed."""
+    if obj.get("seats", SEATS) != SEATS or isinstance(obj.get("seats"), bool):
+        raise RecordError(f"{rules.key} is played by {SEATS} seats", key="seats")
+    raw_games = obj.get("games")
+    if not isinstance(raw_games, list) or not raw_games:
+        raise RecordError("games lists the match's games (hands) in order", key="games")
+    record = GuandanMatchRecord(rules, tuple(_load_game(g, i) for i, g in enumerate(raw_games)))
+    record.game(0, None)  # validates the first set-up
+    return record
+
+
+def export_match_record(games: Sequence[tuple[State | Setup, Sequence[Move]]]) -> dict[str, object]:
+    """The family's keys of a match record: each game started at its initial state (or
+    set-up) followed by its actions; every game states the match it started from."""
+    return {
+        "seats": SEATS,
+        "games": [
+            {k: v for k, v in export_record(start, actions).items() if k != "seats"}
+            for start, actions in games
+        ],
+    }
+
+
 # --- snapshots -----------------------------------------------------------------------------
 
 _SNAPSHOT_FIELDS: Final = tuple(f.name for f in fields(State) if f.name != "setup")
@@ -1863,6 +2082,18 @@ class GuandanFamily:
 
     def export_record(self, start: State | Setup, actions: Sequence[Move]) -> dict[str, object]:
         return export_record(start, actions)
+
+    match_record_keys: Final = MATCH_RECORD_KEYS
+
+    def load_match_record(
+        self, obj: Mapping[str, object], rules: GuandanRules
+    ) -> GuandanMatchRecord:
+        return load_match_record(obj, rules)
+
+    def export_match_record(
+        self, games: Sequence[tuple[State | Setup, Sequence[Move]]]
+    ) -> dict[str, object]:
+        return export_match_record(games)
 
     def move_from_json(self, value: object, key: str, seats: int) -> Move:
         return move_from_json(value, key, seats)

@@ -19,7 +19,7 @@ from . import daifugo as _daifugo  # noqa: F401  (registers the family)
 from . import guandan as _guandan  # noqa: F401  (registers the family)
 from .errors import EngineError, IllegalMove, RecordError, RulesError
 from .events import Event
-from .family import Family, GameRecord, family_of, ruleset_from_record
+from .family import Family, GameRecord, MatchRecord, family_of, match_family, ruleset_from_record
 
 FORMAT: Final = "kakumei-record/1"
 CONFORMANCE_FORMAT: Final = "kakumei-conformance/1"
@@ -32,6 +32,32 @@ def load_record(data: str | bytes | Mapping[str, object]) -> GameRecord:
     rest (its set-up keys and actions). Raises :class:`RecordError` naming the key (or card)
     at fault; moves are only checked for form — their legality is what :func:`replay` judges.
     """
+    obj = _decoded(data)
+    rules = _rules_of(obj)
+    family = family_of(rules)
+    _refuse_unknown_keys(obj, family.record_keys)
+    return family.load_record(obj, rules)
+
+
+def is_match_record(data: object) -> bool:
+    """Whether a decoded record holds a whole match (``games``) rather than one game."""
+    return isinstance(data, Mapping) and "games" in data
+
+
+def load_match_record(data: str | bytes | Mapping[str, object]) -> MatchRecord:
+    """Parse and validate a match record: ``format``, ``rules`` and the family's ``games``
+    (record-format.md §8). Raises :class:`RecordError`, as :func:`load_record`; a family
+    without match records refuses ``games``."""
+    obj = _decoded(data)
+    rules = _rules_of(obj)
+    family = match_family(rules)
+    if family is None:
+        raise RecordError(f"{rules.key} has no match records", key="games")
+    _refuse_unknown_keys(obj, family.match_record_keys)
+    return family.load_match_record(obj, rules)
+
+
+def _decoded(data: str | bytes | Mapping[str, object]) -> Mapping[str, object]:
     if isinstance(data, str | bytes):
         try:
             obj: object = json.loads(data)
@@ -43,15 +69,20 @@ def load_record(data: str | bytes | Mapping[str, object]) -> GameRecord:
         raise RecordError("a record is a JSON object")
     if obj.get("format") != FORMAT:
         raise RecordError(f"expected {FORMAT!r}, got {obj.get('format')!r}", key="format")
+    return obj
+
+
+def _rules_of(obj: Mapping[str, object]) -> Any:
     try:
-        rules = ruleset_from_record(obj.get("rules", "jdf"))
+        return ruleset_from_record(obj.get("rules", "jdf"))
     except RulesError as exc:
         raise RecordError(str(exc), key="rules", code=exc.code) from None
-    family = family_of(rules)
-    unknown = set(obj) - family.record_keys - {"format", "rules"}
+
+
+def _refuse_unknown_keys(obj: Mapping[str, object], known: frozenset[str]) -> None:
+    unknown = set(obj) - known - {"format", "rules"}
     if unknown:
         raise RecordError("unknown key", key=str(sorted(map(str, unknown))[0]))
-    return family.load_record(obj, rules)
 
 
 @dataclass(frozen=True, slots=True)
@@ -141,6 +172,53 @@ def _judge(family: Family, state: Any, action: Any, index: int, out: list[Verdic
     return new
 
 
+@dataclass(slots=True)
+class MatchReplay:
+    """The result of :func:`replay_match`: each game's :class:`Replay`, in order."""
+
+    record: MatchRecord
+    games: list[Replay] = field(default_factory=list)
+
+    @property
+    def state(self) -> Any:
+        """The final state of the record's last game."""
+        return self.games[-1].state
+
+    def to_dict(self) -> dict[str, object]:
+        """The replay output of a match record (record-format.md §8): per game its ``match``
+        (what it started from), verdicts, ``finished``, ``placings`` and ``result``; then the
+        match's ``finished``, ``winner``, ``levels`` and ``failures``."""
+        games = [
+            {
+                "match": self.record.game_start(game.state),
+                **game.to_dict(),
+                "result": self.record.game_result(game.state),
+            }
+            for game in self.games
+        ]
+        return {"games": games, **self.record.standing(self.state)}
+
+
+def replay_match(record: MatchRecord | str | bytes | Mapping[str, object]) -> MatchReplay:
+    """Replay a whole match, game after game: each game's set-up follows from the final state
+    of the game before (never from what the record states of it, which must agree). Raises
+    :class:`RecordError` for a game that cannot follow (key ``games[i]…``)."""
+    loaded = load_match_record(record) if isinstance(record, str | bytes | Mapping) else record
+    result = MatchReplay(loaded)
+    previous: Any = None
+    for index in range(loaded.count):
+        game = replay(loaded.game(index, previous))
+        result.games.append(game)
+        previous = game.state
+    return result
+
+
+def replay_any(data: str | bytes | Mapping[str, object]) -> Replay | MatchReplay:
+    """:func:`replay_match` for a match record, else :func:`replay` (the ``replay`` command)."""
+    obj = _decoded(data)
+    return replay_match(obj) if is_match_record(obj) else replay(obj)
+
+
 def export_record(start: Any, actions: Iterable[Any]) -> dict[str, object]:
     """A ``kakumei-record/1`` object for a game started at ``start`` (its initial state or
     set-up) followed by ``actions`` (every action, in the order they were applied)."""
@@ -150,33 +228,94 @@ def export_record(start: Any, actions: Iterable[Any]) -> dict[str, object]:
     return record
 
 
+def export_match_record(games: Iterable[tuple[Any, Iterable[Any]]]) -> dict[str, object]:
+    """A ``kakumei-record/1`` match record: each game's start (initial state or set-up) and
+    its actions, in the order the games were played."""
+    started = [(start, list(actions)) for start, actions in games]
+    rules = started[0][0].rules
+    family = match_family(rules)
+    if family is None:
+        raise RecordError(f"{rules.key} has no match records", key="games")
+    record: dict[str, object] = {"format": FORMAT, "rules": rules.to_record()}
+    record.update(family.export_match_record(started))
+    return record
+
+
 # --- conformance vectors ---------------------------------------------------------------
 
 VECTOR_KEYS: Final = frozenset({"format", "name", "reference", "description", "record", "expect"})
 EXPECT_KEYS: Final = frozenset({"moves", "exchange", "finished", "placings", "observe"})
+MATCH_EXPECT_KEYS: Final = frozenset({"games", "finished", "winner", "levels", "failures", "error"})
+GAME_EXPECT_KEYS: Final = EXPECT_KEYS | {"match", "result"}
 
 
 def check_vector(vector: Mapping[str, object]) -> list[str]:
-    """Run a ``kakumei-conformance/1`` vector through :func:`replay`; the list of mismatches.
+    """Run a ``kakumei-conformance/1`` vector through :func:`replay` (or, for a match record,
+    :func:`replay_match`); the list of mismatches.
 
     ``expect.moves`` / ``expect.exchange`` list verdicts by ``i``, each checking only
     the keys it gives (``ok``, ``code``, ``events``); ``finished`` and ``placings``
     compare with the replay output (each placing checks the keys it gives);
     ``observe`` compares keys of the public :func:`observe` view of the final state.
+    A match vector's ``expect.games`` gives those per game (plus ``match`` and ``result``,
+    each checking the keys it gives), and ``finished``, ``winner``, ``levels``, ``failures``
+    the match's; or only ``error``, the ``key`` and ``code`` the record must be refused with.
     """
     unknown = set(vector) - VECTOR_KEYS
     if unknown or vector.get("format") != CONFORMANCE_FORMAT:
         raise RecordError(
             f"not a {CONFORMANCE_FORMAT} vector (keys: {sorted(map(str, unknown))})", key="format"
         )
-    expect = vector.get("expect")
-    if not isinstance(expect, dict) or set(expect) - EXPECT_KEYS:
-        raise RecordError("expect must be an object with known keys", key="expect")
     record = vector.get("record")
     if not isinstance(record, dict):
         raise RecordError("expected a record object", key="record")
+    expect = vector.get("expect")
+    if is_match_record(record):
+        return _check_match_vector(record, expect)
+    if not isinstance(expect, dict) or set(expect) - EXPECT_KEYS:
+        raise RecordError("expect must be an object with known keys", key="expect")
     result = replay(record)
+    return _check_game(result.to_dict(), result, expect, "")
+
+
+def _check_match_vector(record: Mapping[str, object], expect: object) -> list[str]:
+    if not isinstance(expect, dict) or set(expect) - MATCH_EXPECT_KEYS:
+        raise RecordError("expect must be an object with known keys", key="expect")
+    if "error" in expect:
+        return _check_refusal(record, expect["error"])
+    result = replay_match(record)
     output = result.to_dict()
+    problems = [
+        f"{key}: expected {expect[key]!r}, got {output[key]!r}"
+        for key in ("finished", "winner", "levels", "failures")
+        if key in expect and output[key] != expect[key]
+    ]
+    wanted_games = expect.get("games", [])
+    got_games = output["games"]
+    assert isinstance(wanted_games, list) and isinstance(got_games, list)
+    if len(wanted_games) != len(got_games):
+        problems.append(f"games: expected {len(wanted_games)}, got {len(got_games)}")
+    for i, (wanted, got) in enumerate(zip(wanted_games, got_games, strict=False)):
+        if not isinstance(wanted, dict) or set(wanted) - GAME_EXPECT_KEYS:
+            raise RecordError("each game's expect is an object with known keys", key="expect")
+        problems += _check_game(got, result.games[i], wanted, f"games[{i}].")
+    return problems
+
+
+def _check_refusal(record: Mapping[str, object], wanted: Mapping[str, Any]) -> list[str]:
+    """A match vector whose record must be refused: the ``RecordError``'s ``key`` and ``code``
+    (each checked when given)."""
+    try:
+        replay_match(record)
+    except RecordError as exc:
+        return _differences({"key": exc.key, "code": exc.code}, wanted, "error")
+    return [f"error: expected {dict(wanted)!r}, the record replayed"]
+
+
+def _check_game(
+    output: Mapping[str, Any], result: Replay, expect: Mapping[str, Any], where: str
+) -> list[str]:
+    """The mismatches between one game's replay output and what a vector expects of it."""
     problems: list[str] = []
     for part in ("moves", "exchange"):
         wanted = expect.get(part)
@@ -187,34 +326,44 @@ def check_vector(vector: Mapping[str, object]) -> list[str]:
         for item in wanted:
             i = item["i"]
             if not 0 <= i < len(got):
-                problems.append(f"{part}[{i}]: no such move")
+                problems.append(f"{where}{part}[{i}]: no such move")
                 continue
-            for key, value in item.items():
-                if got[i].get(key) != value:
-                    problems.append(
-                        f"{part}[{i}].{key}: expected {value!r}, got {got[i].get(key)!r}"
-                    )
+            problems += _differences(got[i], item, f"{where}{part}[{i}]")
     if "finished" in expect and output["finished"] != expect["finished"]:
-        problems.append(f"finished: expected {expect['finished']!r}, got {output['finished']!r}")
+        problems.append(
+            f"{where}finished: expected {expect['finished']!r}, got {output['finished']!r}"
+        )
     if "placings" in expect:
         got_p = output["placings"]
         want_p = expect["placings"]
         assert isinstance(got_p, list)
         if not isinstance(want_p, list) or len(got_p) != len(want_p):
-            problems.append(f"placings: expected {want_p!r}, got {got_p!r}")
+            problems.append(f"{where}placings: expected {want_p!r}, got {got_p!r}")
         else:
             for i, (g, w) in enumerate(zip(got_p, want_p, strict=True)):
-                for key, value in w.items():
-                    if g.get(key) != value:
-                        problems.append(
-                            f"placings[{i}].{key}: expected {value!r}, got {g.get(key)!r}"
-                        )
+                problems += _differences(g, w, f"{where}placings[{i}]")
+    for part in ("match", "result"):
+        if part in expect:
+            got_part = output.get(part)
+            if not isinstance(got_part, dict) or not isinstance(expect[part], dict):
+                if got_part == expect[part]:
+                    continue  # both null: a game not over has no result yet
+                problems.append(f"{where}{part}: expected {expect[part]!r}, got {got_part!r}")
+            else:
+                problems += _differences(got_part, expect[part], f"{where}{part}")
     if "observe" in expect:
         view = result.family.observe(result.state, None)
-        for key, value in expect["observe"].items():
-            if view.get(key) != value:
-                problems.append(f"observe.{key}: expected {value!r}, got {view.get(key)!r}")
+        problems += _differences(view, expect["observe"], f"{where}observe")
     return problems
+
+
+def _differences(got: Mapping[str, Any], wanted: Mapping[str, Any], where: str) -> list[str]:
+    """Each key ``wanted`` gives whose value ``got`` does not have."""
+    return [
+        f"{where}.{key}: expected {value!r}, got {got.get(key)!r}"
+        for key, value in wanted.items()
+        if got.get(key) != value
+    ]
 
 
 def load_vectors(directory: str | Path) -> list[tuple[Path, dict[str, object]]]:
@@ -235,11 +384,16 @@ __all__ = [
     "FORMAT",
     "EngineError",
     "GameRecord",
+    "MatchReplay",
     "Replay",
     "Verdict",
     "check_vector",
+    "export_match_record",
     "export_record",
+    "load_match_record",
     "load_record",
     "load_vectors",
     "replay",
+    "replay_any",
+    "replay_match",
 ]
