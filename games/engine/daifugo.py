@@ -23,7 +23,7 @@ from .core import PHASE_EXCHANGE, PHASE_OVER, Move, Setup, State, new_game
 from .deal import Deal, deal
 from .errors import InvalidNotation, RecordError
 from .events import Event
-from .family import FEWER, Decision, Metric, SeatResult, register
+from .family import FEWER, Decision, Metric, SeatResult, form_error, read_move_object, register
 from .rules import PRESETS, RuleSet, ruleset_from_record
 
 SETUP_KEYS: Final = frozenset(
@@ -145,10 +145,6 @@ def _as_cards(value: object, key: str) -> CardSet:
     return mask
 
 
-def _form(message: str, message_ja: str, key: str) -> RecordError:
-    return RecordError(message, key=key, message_ja=message_ja)
-
-
 def move_from_json(value: object, key: str, seats: int) -> Move:
     """A :class:`Move` from a record-format move object — a play, a pass, an exchange
     ``give`` or a recorded ``misplay`` (プンリー) — checked for form only (legality is
@@ -157,36 +153,23 @@ def move_from_json(value: object, key: str, seats: int) -> Move:
     Raises :class:`RecordError` (``key`` names the part at fault, English and Japanese).
     A play with ``respond: true`` is an out-of-turn action.
     """
-    if not isinstance(value, dict):
-        raise _form(f"expected an object, got {value!r}", "手は JSON オブジェクトです", key)
-    unknown = set(value) - MOVE_KEYS
-    if unknown:
-        name = sorted(map(str, unknown))[0]
-        raise _form(f"unknown key {name!r}", f"不明なキー {name!r}", key)
-    seat = value.get("seat")
-    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < seats:
-        raise _form(
-            f"'seat' must be 0..{seats - 1}", f"'seat' は 0〜{seats - 1} です", f"{key}.seat"
-        )
-    kinds = [k for k in ("play", "pass", "give", "misplay") if k in value]
-    if len(kinds) != 1:
-        raise _form(
-            "a move has exactly one of play, pass, give or misplay",
-            "play・pass・give・misplay のどれか一つを指定してください",
-            key,
-        )
+    value, seat, kind = read_move_object(
+        value, key, seats, MOVE_KEYS, ("play", "pass", "give", "misplay")
+    )
     respond = value.get("respond", False)
     if not isinstance(respond, bool):
-        raise _form(
+        raise form_error(
             "'respond' must be true or false", "'respond' は true か false です", f"{key}.respond"
         )
-    if kinds[0] == "give":
+    if kind == "give":
         if set(value) - {"seat", "give"}:
-            raise _form("a give is {seat, give: [cards]}", "交換は {seat, give: [...]} です", key)
+            raise form_error(
+                "a give is {seat, give: [cards]}", "交換は {seat, give: [...]} です", key
+            )
         return Move.give(seat, _cards(value["give"], f"{key}.give"))
-    if kinds[0] == "misplay":
+    if kind == "misplay":
         if set(value) - {"seat", "misplay"}:
-            raise _form(
+            raise form_error(
                 "a misplay is {seat, misplay: [cards]}",
                 "プンリーは {seat, misplay: [...]} です",
                 key,
@@ -200,13 +183,15 @@ def move_from_json(value: object, key: str, seats: int) -> Move:
                 message_ja="誤って出したカードを指定してください",
             )
         return Move.misplayed(seat, cards)
-    if kinds[0] == "pass":
+    if kind == "pass":
         if value["pass"] is not True:
-            raise _form("pass must be true when present", "pass は true です", f"{key}.pass")
+            raise form_error("pass must be true when present", "pass は true です", f"{key}.pass")
         if respond:
-            raise _form("a pass is never out of turn", "パスは手番外（respond）にはできません", key)
+            raise form_error(
+                "a pass is never out of turn", "パスは手番外（respond）にはできません", key
+            )
         if set(value) - {"seat", "pass", "respond"}:
-            raise _form("a pass is {seat, pass: true}", "パスは {seat, pass: true} です", key)
+            raise form_error("a pass is {seat, pass: true}", "パスは {seat, pass: true} です", key)
         return Move(seat, is_pass=True)
     cards = _cards(value["play"], f"{key}.play")
     if not cards:
@@ -219,7 +204,7 @@ def move_from_json(value: object, key: str, seats: int) -> Move:
     as_cards = _as_cards(value["as"], f"{key}.as") if "as" in value else 0
     declare = value.get("declare")
     if declare is not None and not isinstance(declare, str):
-        raise _form("'declare' must be a string", "'declare' は文字列です", f"{key}.declare")
+        raise form_error("'declare' must be a string", "'declare' は文字列です", f"{key}.declare")
     choice = value.get("choice")
     if choice is not None and not isinstance(choice, str):
         choice = json.dumps(choice, sort_keys=True)

@@ -314,3 +314,35 @@ def match_family(rules: Rules) -> MatchFamily | None:
     if not hasattr(family, "load_match_record"):
         return None
     return cast("MatchFamily", family)
+
+
+def form_error(message: str, message_ja: str, key: str) -> RecordError:
+    """A record's move object is not of the family's form (``key`` names the part at fault)."""
+    return RecordError(message, key=key, message_ja=message_ja)
+
+
+def read_move_object(
+    value: object, key: str, seats: int, allowed: frozenset[str], actions: Sequence[str]
+) -> tuple[Mapping[str, object], int, str]:
+    """The part of a move object every family checks alike: an object with only ``allowed``
+    keys, a ``seat`` in range, and exactly one of ``actions``. Returns the object, its seat
+    and its action; raises :func:`form_error`'s :class:`RecordError`."""
+    if not isinstance(value, dict):
+        raise form_error(f"expected an object, got {value!r}", "手は JSON オブジェクトです", key)
+    unknown = set(value) - allowed
+    if unknown:
+        name = sorted(map(str, unknown))[0]
+        raise form_error(f"unknown key {name!r}", f"不明なキー {name!r}", key)
+    seat = value.get("seat")
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < seats:
+        raise form_error(
+            f"'seat' must be 0..{seats - 1}", f"'seat' は 0〜{seats - 1} です", f"{key}.seat"
+        )
+    present = [k for k in actions if k in value]
+    if len(present) != 1:
+        raise form_error(
+            f"a move has exactly one of {', '.join(actions[:-1])} or {actions[-1]}",
+            f"{'・'.join(actions)} のどれか一つを指定してください",
+            key,
+        )
+    return value, seat, present[0]

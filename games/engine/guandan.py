@@ -31,7 +31,7 @@ from .cards import RANKS, SUITS, Card, parse_card
 from .deal import deal_multi
 from .errors import IllegalMove, InvalidNotation, RecordError, RulesError
 from .events import Event
-from .family import Decision, Metric, SeatResult, register
+from .family import Decision, Metric, SeatResult, form_error, read_move_object, register
 from .multideck import (
     BIG_JOKER,
     DOUBLE_DECK,
@@ -1613,15 +1613,11 @@ class GuandanRecord:
         return (("moves", self.moves),)
 
 
-def _form(message: str, message_ja: str, key: str) -> RecordError:
-    return RecordError(message, key=key, message_ja=message_ja)
-
-
 def _card_list(value: object, key: str) -> Cards:
     if isinstance(value, str):
         value = value.split()
     if not isinstance(value, list):
-        raise _form("expected a list of cards", "カードのリストです", key)
+        raise form_error("expected a list of cards", "カードのリストです", key)
     try:
         return parse_multi([_card_name(v, f"{key}[{i}]") for i, v in enumerate(value)])
     except InvalidNotation as exc:
@@ -1640,35 +1636,21 @@ def move_from_json(value: object, key: str, seats: int = SEATS) -> Move:
     """A :class:`Move` from a record's move object, checked for form only: ``{seat, play,
     as?}``, ``{seat, pass: true}``, ``{seat, tribute: [card]}``, ``{seat, return: [card]}``,
     ``{seat, take: payer}``. Raises :class:`RecordError`."""
-    if not isinstance(value, dict):
-        raise _form(f"expected an object, got {value!r}", "手は JSON オブジェクトです", key)
-    unknown = set(value) - MOVE_KEYS
-    if unknown:
-        name = sorted(map(str, unknown))[0]
-        raise _form(f"unknown key {name!r}", f"不明なキー {name!r}", key)
-    seat = value.get("seat")
-    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < seats:
-        raise _form(
-            f"'seat' must be 0..{seats - 1}", f"'seat' は 0〜{seats - 1} です", f"{key}.seat"
-        )
-    actions = [k for k in (PLAY, PASS, TRIBUTE, RETURN, TAKE) if k in value]
-    if len(actions) != 1:
-        raise _form(
-            "a move has exactly one of play, pass, tribute, return or take",
-            "play・pass・tribute・return・take のどれか一つを指定してください",
-            key,
-        )
-    action = actions[0]
+    value, seat, action = read_move_object(
+        value, key, seats, MOVE_KEYS, (PLAY, PASS, TRIBUTE, RETURN, TAKE)
+    )
     if "as" in value and action != PLAY:
-        raise _form("'as' belongs to a play", "'as' は play にだけ付けます", f"{key}.as")
+        raise form_error("'as' belongs to a play", "'as' は play にだけ付けます", f"{key}.as")
     if action == PASS:
         if value[PASS] is not True:
-            raise _form("pass must be true when present", "pass は true です", f"{key}.pass")
+            raise form_error("pass must be true when present", "pass は true です", f"{key}.pass")
         return Move(seat, PASS)
     if action == TAKE:
         source = value[TAKE]
         if isinstance(source, bool) or not isinstance(source, int) or not 0 <= source < seats:
-            raise _form("'take' names the payer's seat", "'take' は進貢した席です", f"{key}.take")
+            raise form_error(
+                "'take' names the payer's seat", "'take' は進貢した席です", f"{key}.take"
+            )
         return Move(seat, TAKE, source=source)
     cards = _card_list(value[action], f"{key}.{action}")
     if not cards:
@@ -1683,7 +1665,9 @@ def move_from_json(value: object, key: str, seats: int = SEATS) -> Move:
         raw = value["as"]
         raw = raw.split() if isinstance(raw, str) else raw
         if not isinstance(raw, list) or not 1 <= len(raw) <= 2:
-            raise _form("'as' lists one or two cards", "'as' は1〜2枚のカードです", f"{key}.as")
+            raise form_error(
+                "'as' lists one or two cards", "'as' は1〜2枚のカードです", f"{key}.as"
+            )
         try:
             targets = _parse_targets([_card_name(v, f"{key}.as[{i}]") for i, v in enumerate(raw)])
         except InvalidNotation as exc:
