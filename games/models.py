@@ -56,6 +56,10 @@ class Game(models.Model):
     # substitute who takes a seat mid-round plays on in it. None: engine seat i is position
     # i + 1 (games started before seat changes existed); read it through games.seating.
     seating = models.JSONField(null=True, blank=True)
+    # What a partnership family's match carries into this hand (掼蛋: each team's level,
+    # failures at A, the previous hand's finishing order), in the record's `match` form;
+    # derived from the table's previous hand when the hand starts. None: not a match game.
+    match = models.JSONField(null=True, blank=True)
     leader = models.PositiveSmallIntegerField(null=True, blank=True)
     status = models.CharField(max_length=20, choices=Status.choices, default=Status.IN_PLAY)
     # The highest seq written; the next move must carry last_seq + 1 (checked under row lock).
@@ -262,7 +266,13 @@ class GameResult(models.Model):
         ordering = ["game", "place"]
         constraints = [
             models.UniqueConstraint(fields=["game", "seat"], name="result_seat_once"),
-            models.UniqueConstraint(fields=["game", "place"], name="result_place_once"),
+            # After a 1-2 finish Guandan's two losers share third place: places are unique
+            # only where every seat plays alone.
+            models.UniqueConstraint(
+                fields=["game", "place"],
+                condition=models.Q(team__isnull=True),
+                name="result_place_once",
+            ),
             models.UniqueConstraint(fields=["game", "entry"], name="result_entry_once"),
             models.CheckConstraint(
                 condition=models.Q(place__gte=1, place__lte=5), name="result_place_1_to_5"

@@ -85,6 +85,8 @@ def initial_state(game: Game, rules: RuleSet | None = None) -> Any:
     hands: list[list[str] | None] = list(game.hands) or [None] * game.seats
     unknown = any(h is None for h in hands)
     rules = rules or rules_for_game(game)
+    if game.match is not None:  # a hand of a partnership match (掼蛋): what the match carries
+        return family_of(rules).new_game(rules, hands=hands, match=game.match, leader=game.leader)
     return family_of(rules).new_game(
         rules,
         hands=hands,

@@ -23,6 +23,12 @@ from django.utils.translation import gettext_lazy as _
 from tournaments.advancement_words import rule_words
 from tournaments.points import DEFAULT_PRESET, preset_points_table, validate_points_table
 
+
+def default_match_points() -> dict[str, int]:
+    """A team match's points by result: win 2, draw 1, loss 0."""
+    return {"win": 2, "draw": 1, "loss": 0}
+
+
 HEX64 = r"^[0-9a-f]{64}$"
 
 # The most games a set may have, as the settings check it: a set may be a whole UECda match,
@@ -144,6 +150,31 @@ class Tournament(models.Model):
     )
     # Points for the leaver instead of last place's (e.g. 0, or negative as a penalty).
     forfeit_leaver_points = models.IntegerField(null=True, blank=True)
+
+    class MatchLength(models.TextChoices):
+        TO_ACE = "to_ace", _("Until a team wins at A")
+        HANDS = "hands", _("A fixed number of hands")
+        TIME = "time", _("A time limit (the hand in play is finished)")
+
+    # Partnership families (掼蛋 Guandan) play a team match at each table: one set whose games
+    # are the match's hands. It ends when a team wins at A, after `games_per_set` hands (the
+    # cap of every length), or — with a time limit — with the first hand to end after
+    # `match_minutes` from the match's first hand.
+    match_length = models.CharField(
+        max_length=10, choices=MatchLength.choices, default=MatchLength.TO_ACE
+    )
+    match_minutes = models.PositiveSmallIntegerField(null=True, blank=True)
+
+    class MatchPointsBy(models.TextChoices):
+        RESULT = "result", _("By result (win, draw, loss)")
+        LEVELS = "levels", _("By level difference")
+
+    # A team match scores match points by its result (`match_points`: {"win", "draw", "loss"},
+    # e.g. 2/1/0) or by the level difference the winner finished ahead by.
+    match_points_by = models.CharField(
+        max_length=10, choices=MatchPointsBy.choices, default=MatchPointsBy.RESULT
+    )
+    match_points = models.JSONField(default=default_match_points)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -191,6 +222,23 @@ class Tournament(models.Model):
                 condition=models.Q(forfeit_others__in=["cards_left", "referee_order"]),
                 name="tournament_forfeit_others_valid",
             ),
+            models.CheckConstraint(
+                condition=models.Q(match_length__in=["to_ace", "hands", "time"]),
+                name="tournament_match_length_valid",
+            ),
+            models.CheckConstraint(
+                condition=~models.Q(match_length="time") | models.Q(match_minutes__gte=1),
+                name="tournament_time_limit_has_minutes",
+                violation_error_message=_("A time-limited match needs its minutes."),
+            ),
+            models.CheckConstraint(
+                condition=models.Q(match_points_by__in=["result", "levels"]),
+                name="tournament_match_points_by_valid",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(match_points__has_keys=["win", "draw", "loss"]),
+                name="tournament_match_points_has_results",
+            ),
         ]
 
     def __str__(self) -> str:
@@ -202,6 +250,18 @@ class Tournament(models.Model):
     @property
     def ruleset_label(self) -> str:
         return f"{self.ruleset_id}@{self.ruleset_version}"
+
+    @property
+    def team_size(self) -> int | None:
+        """Players per team (掼蛋 Guandan: 2, partners facing); None where everyone plays
+        alone."""
+        from tournaments.rulesets import team_size  # the engine registry, imported lazily
+
+        return team_size(self.ruleset_id, self.ruleset_version)
+
+    @property
+    def plays_in_teams(self) -> bool:
+        return self.team_size is not None
 
     def clean(self) -> None:
         super().clean()
@@ -310,6 +370,29 @@ class Stage(models.Model):
         return rule_words(self.advance_top_n, self.advance_top_k_per_table)
 
 
+class Team(models.Model):
+    """A fixed partnership registered for a tournament (掼蛋 Guandan's pairs): its members are
+    the entries naming it, two for a pair; a table seats two teams, partners facing."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="teams")
+    # The team number printed on pairings and standings.
+    number = models.PositiveIntegerField()
+    name = models.CharField(max_length=120)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["tournament", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "number"], name="team_number_unique"),
+            models.UniqueConstraint(fields=["tournament", "name"], name="team_name_unique"),
+            models.CheckConstraint(condition=models.Q(number__gte=1), name="team_number_positive"),
+            models.CheckConstraint(condition=~models.Q(name=""), name="team_has_name"),
+        ]
+
+    def __str__(self) -> str:
+        return f"T{self.number} {self.name}"
+
+
 class Entry(models.Model):
     """A player's registration in a tournament."""
 
@@ -331,6 +414,10 @@ class Entry(models.Model):
     # Seeded entrants (e.g. previous finalists) skip earlier stages and join this one.
     seeded_into = models.ForeignKey(
         Stage, null=True, blank=True, on_delete=models.SET_NULL, related_name="seeded_entries"
+    )
+    # The partnership this entry plays in (team tournaments); None where everyone plays alone.
+    team = models.ForeignKey(
+        Team, null=True, blank=True, on_delete=models.PROTECT, related_name="members"
     )
     created_at = models.DateTimeField(auto_now_add=True)
 

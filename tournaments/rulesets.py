@@ -12,10 +12,19 @@ from django.utils.translation import gettext_lazy as _
 from games.engine import Family, RuleSet, families, find_ruleset, rulesets
 from games.engine.errors import RulesError
 
-# The engine families the service runs. The engine registers more (掼蛋 Guandan plays in fixed
-# partnerships, which tournaments, tables and the referee console do not have yet), so the
-# organiser's choices, ruleset checks and standings metrics take only these.
-SERVICE_FAMILIES: tuple[str, ...] = ("daifugo",)
+# The engine families the service runs: the organiser's choices, ruleset checks and standings
+# metrics take only these.
+SERVICE_FAMILIES: tuple[str, ...] = ("daifugo", "guandan")
+
+# Families played in fixed partnerships, and the players in each (掼蛋 Guandan: pairs, partners
+# facing): their tournaments register teams, pair teams round by round and play a team match
+# at each table.
+TEAM_SIZES: dict[str, int] = {"guandan": 2}
+
+
+def team_size(ruleset_id: str, version: int) -> int | None:
+    """Players per team under the ruleset (None: everyone plays alone)."""
+    return TEAM_SIZES.get(check_ruleset(ruleset_id, version).family)
 
 
 def service_families() -> dict[str, Family]:
@@ -30,6 +39,8 @@ RULESET_LABELS = {
     "gekijo": _("Gekijo house rules (All-Japan Theatre Daihinmin Association)"),
     "local": _("Local rules (seed-002)"),
     "uecda": _("UECda (UEC Computer Daihinmin Competition)"),
+    "guandan-cn": _("Guandan competition rules (China)"),
+    "guandan-pagat": _("Guandan as described at pagat.com"),
 }
 
 

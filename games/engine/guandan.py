@@ -2034,7 +2034,12 @@ class GuandanFamily:
         return ruleset_from_record(value)
 
     def new_game(self, rules: GuandanRules, **setup: object) -> State:
+        """``match`` may come as a :class:`Match` or in its record form (as the service
+        stores it)."""
         hands = setup.pop("hands")
+        match = setup.get("match")
+        if match is not None and not isinstance(match, Match):
+            setup["match"] = _match_from_json(match)
         return new_game(rules, hands, **setup)  # type: ignore[arg-type]
 
     def legal_moves(self, state: State) -> Iterator[Move]:

@@ -10,6 +10,7 @@ import pytest
 
 from games.engine.daifugo import DAIFUGO, DaifugoFamily
 from games.engine.family import FEWER, Metric
+from games.engine.guandan import GUANDAN
 from games.models import GameResult
 from scoring.standings import ScopeRef, recompute_tournament, scope_metrics, standings
 from tests.factories import finished_game
@@ -49,6 +50,7 @@ def test_the_tie_break_keys_are_the_metrics_tie_breaks_and_all_worded() -> None:
     assert list(TIE_BREAK_KEYS) == [
         "points",
         *(m.tie_break for m in DAIFUGO.metrics),
+        *(m.tie_break for m in GUANDAN.metrics),
         "best_set",
     ]
     assert set(METRIC_WORDS["daifugo"]) == {m.key for m in DAIFUGO.metrics}

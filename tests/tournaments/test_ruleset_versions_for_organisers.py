@@ -5,13 +5,12 @@ uecda@2 pins it, and one pinned to uecda@1 stays there."""
 from __future__ import annotations
 
 import pytest
-from django.core.exceptions import ValidationError
 from django.test import Client
 from django.utils import translation
 
 from tests.factories import UserFactory
 from tournaments.models import Tournament
-from tournaments.rulesets import check_ruleset, ruleset_choices
+from tournaments.rulesets import check_ruleset, ruleset_choices, team_size
 
 pytestmark = pytest.mark.django_db
 
@@ -61,16 +60,12 @@ def test_a_tournament_pins_the_version_chosen(client: Client) -> None:
     assert not check_ruleset("uecda", 1).last_player_may_follow
 
 
-def test_guandan_presets_are_not_offered_to_organisers_yet() -> None:
-    # The engine registers 掼蛋 (Guandan), but the service has no partnerships yet, so its
-    # presets are neither offered nor accepted for a tournament, and add no tie-breaks.
-    from games.engine import find_ruleset
-    from tournaments.points import TIE_BREAK_KEYS
-
-    assert find_ruleset("guandan-cn").family == "guandan"
+def test_guandan_presets_are_offered_and_play_in_pairs() -> None:
+    # 掼蛋 (Guandan) is offered under its own names, and its tournaments play in pairs.
     with translation.override("en"):
         choices = dict(ruleset_choices())
-    assert not [key for key in choices if key.startswith("guandan")]
-    with pytest.raises(ValidationError):
-        check_ruleset("guandan-cn", 1)
-    assert "level_gain" not in TIE_BREAK_KEYS and "matches_won" not in TIE_BREAK_KEYS
+    assert choices["guandan-cn@1"] == "Guandan competition rules (China)"
+    assert choices["guandan-pagat@1"] == "Guandan as described at pagat.com"
+    assert check_ruleset("guandan-cn", 1).family == "guandan"
+    assert team_size("guandan-cn", 1) == 2
+    assert team_size("jdf", 1) is None
