@@ -1,0 +1,266 @@
+"""Swiss pairing of teams (掼蛋 Guandan team events): pure functions over plain dataclasses, no
+Django, in the explainable style of `tournaments.seating`.
+
+A team event seats two teams at each table, one match between them. Each round:
+
+- **Round 1** (no match played yet): the teams are ordered by lot from the draw's seed and
+  paired in that order (1st v 2nd, 3rd v 4th, …); with an odd number of teams the last one
+  drawn has the bye.
+- **Later rounds**: teams are ranked by match points, then level difference, then by lot. With
+  an odd number of teams the lowest-ranked team that has not had a bye yet sits out (when every
+  team has had one: the lowest ranked of those with the fewest). The rest are paired from the
+  top: the highest unpaired team meets the highest-ranked team it has not played; when that
+  leaves a team below with nobody it has not played, the search backtracks. If no pairing
+  without a repeat exists at all, the pairing with the fewest repeats is taken (and the
+  explanation says so).
+
+Every table carries an explanation of why those two teams meet, written from the ranking
+(never the seed: the seed is secret until the round's reveal). `check_pairing` verifies any
+pairing (ours or hand-made) against the teams of the round.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+# The most search steps spent looking for a pairing within a repeat budget: a field of a few
+# dozen teams needs far fewer; past it the budget grows (one more repeat allowed).
+MAX_STEPS = 200_000
+
+
+@dataclass(frozen=True, slots=True)
+class PairTeam:
+    """One team to pair: an id (the team's primary key), a label for explanations ("Team 3
+    Sakura"), its match points and level difference so far."""
+
+    id: int
+    label: str
+    match_points: float = 0
+    level_difference: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class PairHistory:
+    """What earlier rounds tell the pairing: which teams met (and in which round), who had byes."""
+
+    meetings: tuple[tuple[int, int, str], ...] = ()  # (team, team, round label)
+    byes: tuple[int, ...] = ()
+
+    def met(self) -> dict[frozenset[int], list[str]]:
+        found: dict[frozenset[int], list[str]] = {}
+        for a, b, label in self.meetings:
+            found.setdefault(frozenset((a, b)), []).append(label)
+        return found
+
+    @property
+    def started(self) -> bool:
+        return bool(self.meetings or self.byes)
+
+
+@dataclass(frozen=True, slots=True)
+class PairedTable:
+    """A table: `teams[0]` plays as the first team (seats 1 and 3), `teams[1]` as the second
+    (seats 2 and 4)."""
+
+    number: int
+    teams: tuple[int, int]
+    explanation: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class TeamDraw:
+    tables: tuple[PairedTable, ...]
+    bye: int | None = None
+    bye_explanation: str = ""
+    method: str = ""  # "lot" (round 1) or "swiss"
+    repeats: int = 0  # pairings of teams that met before
+
+
+@dataclass(frozen=True, slots=True)
+class Violation:
+    code: str
+    message: str
+
+
+class PairingError(ValueError):
+    """The round cannot be paired (fewer than two teams); the organiser's to fix."""
+
+
+def _points(value: float) -> str:
+    return f"{value:g}"
+
+
+def _lots(teams: Sequence[PairTeam], seed: str) -> dict[int, float]:
+    rng = random.Random(f"kakumei-pairing/1/{seed}")
+    return {t.id: rng.random() for t in sorted(teams, key=lambda t: t.id)}
+
+
+def _pair_within(
+    order: Sequence[int], met: dict[frozenset[int], list[str]], budget: int
+) -> list[tuple[int, int]] | None:
+    """Pair `order` (ranked, even length) top down, each team with the highest-ranked free team
+    it has not met, allowing at most `budget` repeat pairings; None when none exists (or the
+    search ran past `MAX_STEPS`)."""
+    paired: set[int] = set()
+    pairs: list[tuple[int, int]] = []
+    steps = 0
+
+    def search(repeats: int) -> bool:
+        nonlocal steps
+        steps += 1
+        if steps > MAX_STEPS:
+            return False
+        top = next((t for t in order if t not in paired), None)
+        if top is None:
+            return True
+        paired.add(top)
+        rest = [t for t in order if t not in paired]
+        # Unplayed opponents first (in rank order), then repeats if the budget allows.
+        fresh = [t for t in rest if frozenset((top, t)) not in met]
+        again = [t for t in rest if frozenset((top, t)) in met]
+        for other, cost in [(t, 0) for t in fresh] + [(t, 1) for t in again]:
+            if repeats + cost > budget:
+                continue
+            paired.add(other)
+            pairs.append((top, other))
+            if search(repeats + cost):
+                return True
+            pairs.pop()
+            paired.discard(other)
+        paired.discard(top)
+        return False
+
+    return pairs if search(0) else None
+
+
+def swiss_pairing(teams: Sequence[PairTeam], *, seed: str, history: PairHistory) -> TeamDraw:
+    """The round's tables (two teams each) and its bye; see the module docstring."""
+    if len(teams) < 2:
+        raise PairingError(f"at least 2 teams are needed for a table, not {len(teams)}")
+    ids = [t.id for t in teams]
+    if len(set(ids)) != len(ids):
+        raise PairingError("a team is listed twice")
+    lots = _lots(teams, seed)
+    by_id = {t.id: t for t in teams}
+    label = {t.id: t.label for t in teams}
+    if not history.started:
+        return _by_lot(teams, lots, label)
+
+    ranked = sorted(teams, key=lambda t: (-t.match_points, -t.level_difference, lots[t.id]))
+    order = [t.id for t in ranked]
+    bye: int | None = None
+    bye_explanation = ""
+    if len(order) % 2:
+        earlier = Counter(history.byes)
+        fewest = min(earlier[t] for t in order)
+        bye = next(t for t in reversed(order) if earlier[t] == fewest)
+        why = (
+            "lowest ranked without one"
+            if fewest == 0
+            else f"every team has had a bye: lowest ranked of those with the fewest ({fewest})"
+        )
+        bye_explanation = (
+            f"{label[bye]} ({_points(by_id[bye].match_points)} MP) had a bye: {why}."
+        )
+        order.remove(bye)
+
+    met = history.met()
+    pairs: list[tuple[int, int]] | None = None
+    budget = 0
+    while pairs is None:
+        pairs = _pair_within(order, met, budget)
+        budget += 1
+    repeats = sum(1 for a, b in pairs if frozenset((a, b)) in met)
+    rank = {t: index for index, t in enumerate(order)}
+    pairs.sort(key=lambda pair: rank[pair[0]])
+
+    def group(team: int) -> str:
+        return f"{_points(by_id[team].match_points)}-point group"
+
+    def line(team: int) -> str:
+        return f"{label[team]} ({_points(by_id[team].match_points)} MP)"
+
+    partner = {a: b for a, b in pairs} | {b: a for a, b in pairs}
+    tables: list[PairedTable] = []
+    for number, (high, low) in enumerate(pairs, start=1):
+        heading = f"{line(high)} v {line(low)}"
+        if by_id[high].match_points == by_id[low].match_points:
+            reason = f"paired in the {group(high)}"
+        else:
+            mates = [
+                t
+                for t in order
+                if t != high and by_id[t].match_points == by_id[high].match_points
+            ]
+            unplayed = [t for t in mates if frozenset((high, t)) not in met]
+            if not unplayed:
+                reason = f"{label[high]} floated down: no unplayed opponent in the {group(high)}"
+            else:
+                taken = ", ".join(f"{label[t]} (v {label[partner[t]]})" for t in unplayed)
+                reason = (
+                    f"{label[high]} floated down: its unplayed opponents in the {group(high)} "
+                    f"are paired elsewhere ({taken})"
+                )
+        rounds = met.get(frozenset((high, low)))
+        if rounds:
+            reason += (
+                f"; they met before (round {', '.join(rounds)}): no pairing without a repeat "
+                f"exists, this one has the fewest ({repeats})"
+            )
+        tables.append(PairedTable(number, (high, low), f"{heading}: {reason}."))
+    return TeamDraw(tuple(tables), bye, bye_explanation, method="swiss", repeats=repeats)
+
+
+def _by_lot(teams: Sequence[PairTeam], lots: dict[int, float], label: dict[int, str]) -> TeamDraw:
+    order = [t.id for t in sorted(teams, key=lambda t: lots[t.id])]
+    bye: int | None = None
+    bye_explanation = ""
+    if len(order) % 2:
+        bye = order.pop()
+        bye_explanation = f"{label[bye]} had a bye: drawn by lot (an odd number of teams)."
+    tables = tuple(
+        PairedTable(
+            number,
+            (order[2 * number - 2], order[2 * number - 1]),
+            f"{label[order[2 * number - 2]]} v {label[order[2 * number - 1]]}: "
+            "paired by lot (first round).",
+        )
+        for number in range(1, len(order) // 2 + 1)
+    )
+    return TeamDraw(tables, bye, bye_explanation, method="lot")
+
+
+def repeat_pairings(draw: TeamDraw, history: PairHistory) -> int:
+    met = history.met()
+    return sum(1 for table in draw.tables if frozenset(table.teams) in met)
+
+
+def check_pairing(draw: TeamDraw, team_ids: frozenset[int]) -> list[Violation]:
+    """Every way `draw` is not a pairing of exactly `team_ids`: each team at one table or
+    the bye, a bye exactly when the count is odd, tables numbered 1…n. Empty: valid."""
+    violations: list[Violation] = []
+    seen: Counter[int] = Counter()
+    for table in draw.tables:
+        seen.update(table.teams)
+        if table.teams[0] == table.teams[1]:
+            violations.append(Violation("self", f"table {table.number} pairs a team with itself"))
+    if draw.bye is not None:
+        seen[draw.bye] += 1
+    for team, times in sorted(seen.items()):
+        if team not in team_ids:
+            violations.append(Violation("unknown", f"team {team} is not in this round"))
+        if times > 1:
+            violations.append(Violation("twice", f"team {team} is placed {times} times"))
+    for team in sorted(team_ids - set(seen)):
+        violations.append(Violation("missing", f"team {team} has neither a table nor the bye"))
+    if (draw.bye is not None) != (len(team_ids) % 2 == 1):
+        violations.append(
+            Violation("bye", "a bye is given exactly when the number of teams is odd")
+        )
+    numbers = [t.number for t in draw.tables]
+    if numbers != list(range(1, len(numbers) + 1)):
+        violations.append(Violation("numbering", f"tables are numbered {numbers}, not 1…n"))
+    return violations
