@@ -421,3 +421,87 @@ def streamed(response: Any) -> str:
         return b"".join([part async for part in response.streaming_content])
 
     return async_to_sync(collect)().decode(errors="replace")
+
+
+# --- Guandan team events (gd-teams) ---
+
+
+class GuandanTournamentFactory(TournamentFactory):
+    """A 掼蛋 team event in the format `create_tournament_from_preset` gives a Guandan preset."""
+
+    ruleset_id = "guandan-cn"
+    ruleset_version = 1
+    games_per_set = 30
+    sets_per_round = 1
+    table_size = 4
+    uneven_tables = Tournament.UnevenTables.BYES
+
+
+TEAM_NAMES = ("Sakura", "Fuji", "Kaze", "Umi", "Yama", "Hana", "Sora", "Tsuki", "Kumo", "Yuki")
+
+
+def checked_in_teams(tournament: Tournament, count: int) -> list[object]:
+    """`count` teams of two checked-in entrants (entrants 2n-1 and 2n form team n)."""
+    from tournaments.models import Team
+
+    teams = []
+    for n in range(1, count + 1):
+        name = TEAM_NAMES[n - 1] if n <= len(TEAM_NAMES) else f"Team {n}"
+        team = Team.objects.create(tournament=tournament, number=n, name=name)
+        for number in (2 * n - 1, 2 * n):
+            EntryFactory(
+                tournament=tournament,
+                number=number,
+                player__display_name=f"Player {number}",
+                status=Entry.Status.CHECKED_IN,
+                team=team,
+            )
+        teams.append(team)
+    return teams
+
+
+def finished_match(
+    table: Table, *, levels: tuple[str, str], winner: int | None = None, hands: int = 1
+) -> list[object]:
+    """The hands of a finished team match at `table`, written as `games.matches` reads them:
+    `hands` finished Guandan games whose results carry each seat's engine team (position 1
+    and 3: team 0; 2 and 4: team 1) and, on the last hand, the teams' levels after it
+    (`team_level`) and whether it won the match at A (`match_won`). Earlier hands carry level
+    2: only the last counted hand gives the match as it stands."""
+    from games.models import Game, GameResult
+
+    seats = list(table.seats.select_related("entry").order_by("position"))
+    now = timezone.now()
+    games = []
+    for hand in range(1, hands + 1):
+        last = hand == hands
+        game = GameFactory(
+            table=table,
+            set_number=1,
+            game_number=hand,
+            ruleset_id="guandan-cn",
+            status=Game.Status.CONFIRMED,
+            finished_at=now,
+            confirmed_at=now,
+            seats=4,
+        )
+        for seat in seats:
+            team = (seat.position - 1) % 2
+            won = last and winner == team
+            GameResult.objects.create(
+                game=game,
+                entry=seat.entry,
+                seat=seat.position - 1,
+                # Team 0 finishes 1st and 2nd in each hand; places are shared across teams.
+                place=seat.position if team == 0 else 3,
+                team=team,
+                detail={
+                    "team_level": levels[team] if last else "2",
+                    "match_won": won,
+                    "level_gain": 0,
+                    "finish": [],
+                },
+                points=0,
+            )
+        games.append(game)
+    return games

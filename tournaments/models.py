@@ -734,6 +734,9 @@ class AuditEntry(models.Model):
         PLAYOFF_CREATED = "playoff_created", _("Playoff table created")
         STAGE_ADVANCED = "stage_advanced", _("Qualifiers advanced to the next stage")
         RESULT_CONFIRMED_BY_PLAYER = "result_confirmed_by_player", _("Result confirmed by a player")
+        TEAM_REGISTERED = "team_registered", _("Team registered")
+        TEAM_RENAMED = "team_renamed", _("Team renamed")
+        TEAM_DISSOLVED = "team_dissolved", _("Team dissolved")
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="audit")
     round = models.ForeignKey(
@@ -801,12 +804,16 @@ class SignInCode(models.Model):
 class Bye(models.Model):
     """An entry the draw left out of a round's tables (不戦, the uneven-tables policy `byes`):
     it scores `points` (the tournament's `bye_points` when drawn) in the round's stage totals
-    and standings, but plays no game (no games played, no titles). A redraw of the draft
-    replaces the round's byes; `draw_round` never seats an entry that has a bye."""
+    and standings, but plays no game (no games played, no titles). In a team event (掼蛋) a
+    team with a bye has one row per member, each scoring the match points of a win. A redraw of
+    the draft replaces the round's byes; `draw_round` never seats an entry that has a bye."""
 
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="byes")
     entry = models.ForeignKey(Entry, on_delete=models.PROTECT, related_name="byes")
     points = models.IntegerField(default=0)
+    # Why the draw left this entry out (a team event's Swiss pairing says which team sat out
+    # and why); stored as the draw wrote it, like `Table.explanation`.
+    explanation = models.TextField(blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -162,9 +162,7 @@ def swiss_pairing(teams: Sequence[PairTeam], *, seed: str, history: PairHistory)
             if fewest == 0
             else f"every team has had a bye: lowest ranked of those with the fewest ({fewest})"
         )
-        bye_explanation = (
-            f"{label[bye]} ({_points(by_id[bye].match_points)} MP) had a bye: {why}."
-        )
+        bye_explanation = f"{label[bye]} ({_points(by_id[bye].match_points)} MP) had a bye: {why}."
         order.remove(bye)
 
     met = history.met()
@@ -183,7 +181,7 @@ def swiss_pairing(teams: Sequence[PairTeam], *, seed: str, history: PairHistory)
     def line(team: int) -> str:
         return f"{label[team]} ({_points(by_id[team].match_points)} MP)"
 
-    partner = {a: b for a, b in pairs} | {b: a for a, b in pairs}
+    partner = dict(pairs) | {b: a for a, b in pairs}
     tables: list[PairedTable] = []
     for number, (high, low) in enumerate(pairs, start=1):
         heading = f"{line(high)} v {line(low)}"
@@ -191,9 +189,7 @@ def swiss_pairing(teams: Sequence[PairTeam], *, seed: str, history: PairHistory)
             reason = f"paired in the {group(high)}"
         else:
             mates = [
-                t
-                for t in order
-                if t != high and by_id[t].match_points == by_id[high].match_points
+                t for t in order if t != high and by_id[t].match_points == by_id[high].match_points
             ]
             unplayed = [t for t in mates if frozenset((high, t)) not in met]
             if not unplayed:

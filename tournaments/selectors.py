@@ -18,10 +18,12 @@ from tournaments.models import (
     Stage,
     StageEntrant,
     Table,
+    Team,
     Tournament,
 )
+from tournaments.pairing import PairHistory, PairTeam
 from tournaments.permissions import AnyUser
-from tournaments.seating import History, Layout, PastTable, table_layout
+from tournaments.seating import BYES, History, Layout, PastTable, SeatingError, table_layout
 
 
 def public_tournaments() -> QuerySet[Tournament]:
@@ -116,7 +118,10 @@ def round_tables(round_: Round) -> QuerySet[Table]:
     return (
         round_.tables.select_related("referee")
         .prefetch_related(
-            Prefetch("seats", Seat.objects.select_related("entry__player").order_by("position"))
+            Prefetch(
+                "seats",
+                Seat.objects.select_related("entry__player", "entry__team").order_by("position"),
+            )
         )
         .order_by("number")
     )
@@ -269,6 +274,8 @@ def round_blockers(round_: Round) -> list[Blocker]:
     # Attempts in order, so the last one seen for a game is its latest attempt.
     for game in Game.objects.filter(table__round=round_).order_by("attempt"):
         games[(game.table_id, game.set_number, game.game_number)] = game
+    if tournament.plays_in_teams:
+        return _match_blockers(round_, games)
     blockers = []
     for table in round_.tables.order_by("number"):
         for set_number, game_number in slots:
@@ -277,6 +284,30 @@ def round_blockers(round_: Round) -> list[Blocker]:
             if code:
                 game_id = found.pk if found is not None else None
                 blockers.append(Blocker(table.number, set_number, game_number, code, game_id))
+    return blockers
+
+
+def _match_blockers(round_: Round, games: dict[tuple[int, int, int], Game]) -> list[Blocker]:
+    """A team event's tables play a match, not a fixed number of games: a table blocks with
+    its unsettled hands and, until its match is over (`games.matches.match_over`), with the
+    next hand not started yet."""
+    from games.matches import match_over, table_matches  # games reads tournaments; lazily
+
+    tournament = round_.stage.tournament
+    tables = list(round_.tables.order_by("number"))
+    matches = table_matches(t.pk for t in tables)
+    blockers = []
+    for table in tables:
+        played = sorted((key[1], key[2], game) for key, game in games.items() if key[0] == table.pk)
+        for set_number, game_number, game in played:
+            code = _blocking_code(game)
+            if code:
+                blockers.append(Blocker(table.number, set_number, game_number, code, game.pk))
+        if not match_over(tournament, matches[table.pk]) and not any(
+            b.code == "in_play" and b.table == table.number for b in blockers
+        ):
+            last = played[-1][1] if played else 0
+            blockers.append(Blocker(table.number, 1, last + 1, "not_started"))
     return blockers
 
 
@@ -318,9 +349,12 @@ def round_byes(round_: Round) -> QuerySet[Bye]:
 def draw_layout(stage: Stage) -> Layout:
     """The tables and byes the next draw of `stage` gives for its checked-in participants
     under the tournament's uneven-tables policy: what the dashboard previews and what
-    `services.draw_round` draws (it checks its draw against this). Raises
-    `seating.SeatingError` when no table can be formed."""
+    `services.draw_round` draws (it checks its draw against this). A team event counts teams:
+    two a table, an odd one out with a bye (`TeamLayout`). Raises `seating.SeatingError` when
+    no table can be formed."""
     tournament = stage.tournament
+    if tournament.plays_in_teams:
+        return team_layout(len(stage_teams(stage)))
     count = len(stage_participants(stage))
     if stage.kind == Stage.Kind.PLAYOFF:  # the tied entrants at one table (split past 5)
         return table_layout(count, playoff_table_size(count), Tournament.UnevenTables.SHORT)
@@ -334,3 +368,156 @@ def playoff_table_size(count: int) -> int:
         return max(count, 3)
     tables = -(-count // 5)
     return -(-count // tables)
+
+
+# --- team events (掼蛋 Guandan): teams, their match points, who met whom ----------------------
+
+
+@dataclass(frozen=True, slots=True)
+class TeamLayout(Layout):
+    """A team event's draw: `teams` teams, two at each table of 4, the odd one out with a bye
+    (`byes` counts teams)."""
+
+    teams: int = 0
+
+    @property
+    def summary_en(self) -> str:
+        tables = f"{self.tables} table{'' if self.tables == 1 else 's'} of two teams"
+        bye = " + 1 team with a bye" if self.byes else ""
+        return f"{self.teams} team{'' if self.teams == 1 else 's'} → {tables}{bye}"
+
+    @property
+    def summary_ja(self) -> str:
+        bye = " + 不戦 1チーム" if self.byes else ""
+        return f"{self.teams}チーム → {self.tables}卓（2チームずつ）{bye}"
+
+
+def team_layout(teams: int) -> TeamLayout:
+    if teams < 2:
+        raise SeatingError(f"at least 2 teams are needed for a table, not {teams}")
+    tables, byes = divmod(teams, 2)
+    return TeamLayout(
+        count=teams * 2,
+        table_size=4,
+        policy=BYES,
+        sizes=(4,) * tables,
+        byes=byes,
+        applied=BYES,
+        teams=teams,
+    )
+
+
+def tournament_teams(tournament: Tournament) -> QuerySet[Team]:
+    """The tournament's teams by number, with their members (by entrant number)."""
+    return tournament.teams.prefetch_related(
+        Prefetch("members", Entry.objects.select_related("player").order_by("number"))
+    ).order_by("number")
+
+
+def team_label(team: Team) -> str:
+    """A team as the draw's explanations name it: "Team 3 Sakura"."""
+    return f"Team {team.number} {team.name}"
+
+
+def stage_teams(stage: Stage) -> list[Team]:
+    """The teams that play the next round of `stage`: every member of the team (all
+    `team_size` of them) plays in the stage (checked in, not withdrawn, in the stage). A team
+    short of a member is not paired."""
+    size = stage.tournament.team_size or 0
+    playing = set(_participants(stage).values_list("pk", flat=True))
+    teams = []
+    for team in tournament_teams(stage.tournament):
+        members = [m.pk for m in team.members.all()]
+        if len(members) == size and all(pk in playing for pk in members):
+            teams.append(team)
+    return teams
+
+
+def team_match_totals(stage: Stage) -> dict[int, tuple[int, int]]:
+    """(match points, level difference) per team id over the stage's published rounds: each
+    table's match read by `games.matches` (a match not started counts nothing), and a bye
+    once per round at its members' bye points."""
+    from games.matches import match_points, table_matches  # games reads tournaments; lazily
+
+    tournament = stage.tournament
+    totals: dict[int, list[int]] = {}
+    tables = Table.objects.filter(round__stage=stage).exclude(round__status=Round.Status.DRAFT)
+    for match in table_matches(tables.values_list("pk", flat=True)).values():
+        if match.hands == 0:
+            continue
+        points = match_points(tournament, match)
+        for side, team_id in enumerate(match.teams):
+            if team_id is None:
+                continue
+            total = totals.setdefault(team_id, [0, 0])
+            total[0] += points[side]
+            total[1] += match.level_difference(side)
+    byes = (
+        Bye.objects.filter(round__stage=stage, entry__team__isnull=False)
+        .exclude(round__status=Round.Status.DRAFT)
+        .values_list("round_id", "entry__team_id", "points")
+    )
+    counted: set[tuple[int, int]] = set()
+    for round_id, team_id, bye_points in byes:
+        if (round_id, team_id) not in counted:
+            counted.add((round_id, team_id))
+            totals.setdefault(team_id, [0, 0])[0] += bye_points
+    return {team_id: (mp, levels) for team_id, (mp, levels) in totals.items()}
+
+
+def team_history(tournament: Tournament) -> PairHistory:
+    """The teams that met (at a table of a published round) anywhere in the tournament, and
+    the teams that had a bye."""
+    sides: dict[int, tuple[str, dict[int, int]]] = {}
+    seats = (
+        Seat.objects.filter(round__stage__tournament=tournament, entry__team__isnull=False)
+        .exclude(round__status=Round.Status.DRAFT)
+        .order_by("round__stage__order", "round__number", "table__number", "position")
+        .values_list(
+            "table_id", "round__stage__order", "round__number", "position", "entry__team_id"
+        )
+    )
+    for table_id, order, number, position, team_id in seats:
+        sides.setdefault(table_id, (f"{order}.{number}", {}))[1][(position - 1) % 2] = team_id
+    meetings = tuple(
+        (teams[0], teams[1], label)
+        for label, teams in sides.values()
+        if 0 in teams and 1 in teams and teams[0] != teams[1]
+    )
+    byes = (
+        Bye.objects.filter(round__stage__tournament=tournament, entry__team__isnull=False)
+        .exclude(round__status=Round.Status.DRAFT)
+        .values_list("round_id", "entry__team_id")
+        .distinct()
+        .order_by("round_id", "entry__team_id")
+    )
+    return PairHistory(meetings=meetings, byes=tuple(team_id for _round, team_id in byes))
+
+
+def pair_teams_of(stage: Stage) -> list[PairTeam]:
+    """The stage's teams to pair, with their totals so far."""
+    totals = team_match_totals(stage)
+    return [
+        PairTeam(team.pk, team_label(team), *totals.get(team.pk, (0, 0)))
+        for team in stage_teams(stage)
+    ]
+
+
+@dataclass(frozen=True, slots=True)
+class TablePairing:
+    """A table of a team event as pages show it: the two teams facing, their members."""
+
+    first: Team | None
+    second: Team | None
+    first_members: tuple[Entry, ...]
+    second_members: tuple[Entry, ...]
+
+
+def table_pairing(table: Table) -> TablePairing:
+    """The teams at `table` (seats prefetched with their entries): seats 1 and 3 are the
+    first team, 2 and 4 the second."""
+    sides: tuple[list[Entry], list[Entry]] = ([], [])
+    for seat in table.seats.all():
+        sides[(seat.position - 1) % 2].append(seat.entry)
+    teams = [next((e.team for e in side if e.team is not None), None) for side in sides]
+    return TablePairing(teams[0], teams[1], tuple(sides[0]), tuple(sides[1]))

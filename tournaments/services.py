@@ -27,7 +27,7 @@ from games import refusals
 from games.auth import forget_device_tokens
 from games.live import notify_seats_changed
 from games.models import DeviceToken, Game
-from tournaments import seating
+from tournaments import pairing, seating
 from tournaments.advancement import (
     Rule,
     TieBreak,
@@ -55,7 +55,9 @@ from tournaments.models import (
     Stage,
     StageEntrant,
     Table,
+    Team,
     Tournament,
+    default_match_points,
 )
 from tournaments.permissions import (
     AnyUser,
@@ -71,6 +73,7 @@ from tournaments.rulesets import (
     FromRuleset,
     check_ruleset,
     cycle_defaults,
+    team_size,
 )
 from tournaments.selectors import (
     Blocker,
@@ -79,11 +82,14 @@ from tournaments.selectors import (
     main_stages,
     next_stage,
     organised_tournaments,
+    pair_teams_of,
     playoff_table_size,
     round_blockers,
     seating_history,
     stage_participants,
+    stage_teams,
     stage_totals,
+    team_history,
 )
 from tournaments.signals import (
     penalties_changed,
@@ -137,6 +143,98 @@ class RoundBlocked(DomainError):
 # Tournaments and officials
 
 
+@dataclass(frozen=True, slots=True)
+class Format:
+    games_per_set: int
+    sets_per_round: int
+    table_size: int
+    uneven_tables: str
+
+
+# The JDF's format: sets of 4 games, 3 sets a round, tables of 4 (one short when uneven).
+JDF_FORMAT = Format(4, 3, 4, Tournament.UnevenTables.SHORT)
+# The most hands a team match plays, whatever its length: "until a team wins at A" rarely
+# needs 30 (a team climbs at most 3 levels a hand), and a fixed-length match sets its own.
+TEAM_HAND_CAP = 30
+# A team event (掼蛋 Guandan): two pairs a table, partners facing; one match a round (one set
+# whose games are its hands); an odd team out has a bye (a table never seats three).
+TEAM_FORMAT = Format(TEAM_HAND_CAP, 1, 4, Tournament.UnevenTables.BYES)
+MAX_MATCH_MINUTES = 600
+
+
+def _team_format_errors(values: Mapping[str, object]) -> dict[str, DomainError]:
+    """The format a team event must keep: tables of two pairs, one match a round, byes."""
+    errors: dict[str, DomainError] = {}
+    if "table_size" in values and values["table_size"] != TEAM_FORMAT.table_size:
+        errors["table_size"] = DomainError(
+            "A team event seats two pairs at each table: tables of 4.",
+            "チーム戦の卓は2ペア（4人）です。",
+            "team_table_size",
+        )
+    if "uneven_tables" in values and values["uneven_tables"] != Tournament.UnevenTables.BYES:
+        errors["uneven_tables"] = DomainError(
+            "A team event gives an odd team out a bye: a table never seats three teams.",
+            "チーム戦では余った1チームが不戦になります（3チームの卓はありません）。",
+            "team_byes_only",
+        )
+    if "sets_per_round" in values and values["sets_per_round"] != 1:
+        errors["sets_per_round"] = DomainError(
+            "A team event plays one match a round (one set whose games are the hands).",
+            "チーム戦は1回戦1試合（1セット）です。",
+            "team_one_match",
+        )
+    return errors
+
+
+def _match_errors(values: Mapping[str, object]) -> dict[str, DomainError]:
+    """The match length and match points of a team event, as given (all four keys)."""
+    errors: dict[str, DomainError] = {}
+    length, minutes = values["match_length"], values["match_minutes"]
+    if length not in Tournament.MatchLength.values:
+        errors["match_length"] = DomainError(
+            "Choose the match length: until A, a number of hands or a time limit.",
+            "試合の長さを選んでください（Aまで・ハンド数・時間制限）。",
+            "match_length_invalid",
+        )
+    if minutes is not None and (
+        isinstance(minutes, bool)
+        or not isinstance(minutes, int)
+        or not 1 <= minutes <= MAX_MATCH_MINUTES
+    ):
+        errors["match_minutes"] = DomainError(
+            f"A time limit is a whole number of minutes from 1 to {MAX_MATCH_MINUTES}.",
+            f"制限時間は1〜{MAX_MATCH_MINUTES}分の整数です。",
+            "match_minutes_invalid",
+        )
+    elif length == Tournament.MatchLength.TIME and minutes is None:
+        errors["match_minutes"] = DomainError(
+            "A time-limited match needs its minutes.",
+            "時間制限の試合には制限時間（分）が必要です。",
+            "match_minutes_required",
+        )
+    if values["match_points_by"] not in Tournament.MatchPointsBy.values:
+        errors["match_points_by"] = DomainError(
+            "Match points go by result or by level difference.",
+            "勝ち点は勝敗か級差で決めます。",
+            "match_points_by_invalid",
+        )
+    points = values["match_points"]
+    keys = ("win", "draw", "loss")
+    if not (
+        isinstance(points, Mapping)
+        and set(points) == set(keys)
+        and all(type(points[k]) is int and 0 <= points[k] <= 100 for k in keys)
+        and points["win"] >= points["draw"] >= points["loss"]
+    ):
+        errors["match_points"] = DomainError(
+            "Match points are whole numbers from 0 to 100 for a win, a draw and a loss, a "
+            "win scoring at least a draw and a draw at least a loss.",
+            "勝ち点は勝ち・引き分け・負けそれぞれ0〜100の整数で、勝ち≧引き分け≧負けです。",
+            "match_points_invalid",
+        )
+    return errors
+
+
 def create_tournament_from_preset(
     *,
     actor: AnyUser,
@@ -144,20 +242,27 @@ def create_tournament_from_preset(
     slug: str,
     ruleset: str = DEFAULT_RULESET,
     points_preset: str = "3-2-1-0",
-    games_per_set: int = 4,
-    sets_per_round: int = 3,
-    table_size: int = 4,
-    uneven_tables: str = Tournament.UnevenTables.SHORT,
-    bye_points: int = 0,
+    games_per_set: int | None = None,
+    sets_per_round: int | None = None,
+    table_size: int | None = None,
+    uneven_tables: str | None = None,
+    bye_points: int | None = None,
     venue: str = "",
     starts_on: datetime.date | None = None,
     title_reset_every: int | FromRuleset | None = FROM_RULESET,
     seat_change_every: int | FromRuleset | None = FROM_RULESET,
+    match_length: str = Tournament.MatchLength.TO_ACE,
+    match_minutes: int | None = None,
+    match_points_by: str = Tournament.MatchPointsBy.RESULT,
+    match_points: Mapping[str, int] | None = None,
 ) -> Tournament:
-    """A draft tournament under an engine ruleset preset with the JDF format defaults, its
-    first (qualifying) stage, and `actor` as its organiser. The title and seat cycles default
-    to the ruleset's (`rulesets.CYCLE_DEFAULTS`: UECda resets titles every 100 games and
-    changes seats every 3; the other presets never do within a set)."""
+    """A draft tournament under an engine ruleset preset, its first (qualifying) stage, and
+    `actor` as its organiser. The format defaults to the JDF's (`JDF_FORMAT`) or, under a
+    partnership ruleset (掼蛋 Guandan), to a team event (`TEAM_FORMAT`: tables of two pairs,
+    one match a round whose hands are the set's games, up to `TEAM_HAND_CAP`; byes for an odd
+    team out, scoring a win's match points). The title and seat cycles default to the
+    ruleset's (`rulesets.CYCLE_DEFAULTS`: UECda resets titles every 100 games and changes seats
+    every 3; the other presets never do within a set)."""
     if not can_create_tournament(actor) or not isinstance(actor, User):
         raise PermissionDenied("Only staff may create tournaments.")
     ruleset_id, _, version = ruleset.partition("@")
@@ -167,22 +272,42 @@ def create_tournament_from_preset(
         title_reset_every = cycles.title_reset_every
     if isinstance(seat_change_every, FromRuleset):
         seat_change_every = cycles.seat_change_every
+    team = team_size(rules.id, rules.version) is not None
+    defaults = TEAM_FORMAT if team else JDF_FORMAT
+    points = dict(match_points) if match_points is not None else default_match_points()
     tournament = Tournament(
+        match_length=match_length,
+        match_minutes=match_minutes,
+        match_points_by=match_points_by,
+        match_points=points,
         name=name,
         slug=slug,
         ruleset_id=rules.id,
         ruleset_version=rules.version,
         points_table=preset_points_table(points_preset),
-        games_per_set=games_per_set,
-        sets_per_round=sets_per_round,
-        table_size=table_size,
-        uneven_tables=uneven_tables,
-        bye_points=bye_points,
+        games_per_set=defaults.games_per_set if games_per_set is None else games_per_set,
+        sets_per_round=defaults.sets_per_round if sets_per_round is None else sets_per_round,
+        table_size=defaults.table_size if table_size is None else table_size,
+        uneven_tables=defaults.uneven_tables if uneven_tables is None else uneven_tables,
+        bye_points=0 if bye_points is None else bye_points,
         venue=venue,
         starts_on=starts_on,
-        title_reset_every=title_reset_every,
-        seat_change_every=seat_change_every,
+        title_reset_every=None if team else title_reset_every,
+        seat_change_every=None if team else seat_change_every,
     )
+    if team:
+        refused = _team_format_errors(
+            {f: getattr(tournament, f) for f in ("table_size", "uneven_tables", "sets_per_round")}
+        ) | _match_errors(
+            {
+                "match_length": match_length,
+                "match_minutes": match_minutes,
+                "match_points_by": match_points_by,
+                "match_points": points,
+            }
+        )
+        if refused:
+            raise ValidationError({f: e.message_en for f, e in refused.items()})
     tournament.full_clean()
     with transaction.atomic():
         tournament.save()
@@ -1057,6 +1182,246 @@ def import_previewed_csv(tournament: Tournament, actor: AnyUser, token: str) -> 
 
 
 # ---------------------------------------------------------------------------------------------
+# Teams (掼蛋 Guandan pairs): registered as a pair of new entrants, or formed from two entrants
+# already registered; renamed; dissolved while they have not played. The rules are documented
+# in docs/team-events.md.
+
+
+@dataclass(frozen=True, slots=True)
+class TeamMember:
+    """A person registered as a member of a new team (an entrant as a walk-in is)."""
+
+    display_name: str
+    name_kana: str = ""
+    email: str = ""
+
+
+def _require_team_event(tournament: Tournament) -> int:
+    """The tournament's team size; refused where everyone plays alone."""
+    size = tournament.team_size
+    if size is None:
+        raise DomainError(
+            f"{tournament.name} is not a team event: its players play alone.",
+            f"{tournament.name} はチーム戦ではありません。",
+            "not_a_team_event",
+        )
+    return size
+
+
+def _clean_team_name(tournament: Tournament, name: str, *, team: Team | None = None) -> str:
+    name = " ".join(name.split())
+    if not name:
+        raise DomainError(
+            "Enter the team's name.", "チーム名を入力してください。", "team_name_required"
+        )
+    if len(name) > 120:
+        raise DomainError(
+            "A team name is at most 120 characters.",
+            "チーム名は120文字以内です。",
+            "team_name_too_long",
+        )
+    taken = tournament.teams.filter(name=name)
+    if team is not None:
+        taken = taken.exclude(pk=team.pk)
+    holder = taken.first()
+    if holder is not None:
+        raise DomainError(
+            f"Team {holder.number} is already called {name}.",
+            f"チーム名「{name}」はチーム {holder.number} が使用中です。",
+            "team_name_taken",
+        )
+    return name
+
+
+def _team_number(tournament: Tournament, number: int | None) -> int:
+    if number is None:
+        return (tournament.teams.aggregate(m=Max("number"))["m"] or 0) + 1
+    if number < 1:
+        raise DomainError(
+            "A team number is a whole number of 1 or more.",
+            "チーム番号は1以上の整数です。",
+            "team_number_invalid",
+        )
+    holder = tournament.teams.filter(number=number).first()
+    if holder is not None:
+        raise DomainError(
+            f"Team number {number} is already {holder.name}.",
+            f"チーム番号 {number} は「{holder.name}」が使用中です。",
+            "team_number_taken",
+        )
+    return number
+
+
+def _require_members(size: int, count: int) -> None:
+    if count != size:
+        raise DomainError(
+            f"A team has exactly {size} members, not {count}.",
+            f"チームはちょうど{size}人です（{count}人ではありません）。",
+            "team_size",
+        )
+
+
+def _team_audit(team: Team, members: Sequence[Entry]) -> dict[str, object]:
+    return {
+        "team": team.number,
+        "name": team.name,
+        "entries": [m.number for m in members],
+    }
+
+
+@transaction.atomic
+def register_team(
+    tournament: Tournament,
+    actor: AnyUser,
+    *,
+    name: str,
+    members: Sequence[TeamMember],
+    number: int | None = None,
+    check_in: bool | None = None,
+) -> Team:
+    """Register a team of new entrants: each member is entered as a walk-in is (`add_walk_in`:
+    the returning player with that e-mail or a new one, the next free entrant number; checked
+    in at once on the tournament day unless `check_in` says otherwise), then the team is
+    formed under `name` and the next free team number. All or nothing; audited (ENTRY_ADDED per
+    member, TEAM_REGISTERED)."""
+    require_organiser(actor, tournament)
+    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    size = _require_team_event(tournament)
+    _entries_open(tournament)
+    _require_members(size, len(members))
+    name = _clean_team_name(tournament, name)
+    number = _team_number(tournament, number)
+    if check_in is None:
+        check_in = is_tournament_day(tournament)
+    entries = [
+        add_walk_in(
+            tournament,
+            actor,
+            display_name=member.display_name,
+            name_kana=member.name_kana,
+            email=member.email,
+            check_in=check_in,
+        )
+        for member in members
+    ]
+    team = Team.objects.create(tournament=tournament, number=number, name=name)
+    Entry.objects.filter(pk__in=[e.pk for e in entries]).update(team=team)
+    record_audit(
+        tournament, actor, AuditEntry.Action.TEAM_REGISTERED, data=_team_audit(team, entries)
+    )
+    return team
+
+
+@transaction.atomic
+def form_team(
+    tournament: Tournament,
+    actor: AnyUser,
+    *,
+    name: str,
+    entries: Sequence[Entry],
+    number: int | None = None,
+) -> Team:
+    """Pair entrants already registered into a team: each an entrant of this tournament, not
+    withdrawn and in no other team. Audited (TEAM_REGISTERED)."""
+    require_organiser(actor, tournament)
+    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    size = _require_team_event(tournament)
+    _entries_open(tournament)
+    ids = list(dict.fromkeys(e.pk for e in entries))
+    _require_members(size, len(ids))
+    found = {
+        e.pk: e
+        for e in Entry.objects.select_for_update(of=("self",))
+        .select_related("player", "team")
+        .filter(pk__in=ids)
+    }
+    members = [found[pk] for pk in ids if pk in found]
+    for entry in members:
+        if entry.tournament_id != tournament.pk:
+            raise DomainError(
+                f"{entry} is not an entrant of {tournament.name}.",
+                f"{entry} は {tournament.name} の参加者ではありません。",
+                "not_an_entrant",
+            )
+        if entry.team is not None:
+            raise DomainError(
+                f"{entry} already plays in team {entry.team.number} {entry.team.name}.",
+                f"{entry} は既にチーム {entry.team.number}「{entry.team.name}」の一員です。",
+                "already_in_team",
+            )
+        if entry.status == Entry.Status.DROPPED:
+            raise DomainError(
+                f"{entry} has withdrawn: reinstate them before forming a team.",
+                f"{entry} は棄権しています。復帰させてからチームを組んでください。",
+                "entry_withdrawn",
+            )
+    _require_members(size, len(members))
+    name = _clean_team_name(tournament, name)
+    team = Team.objects.create(
+        tournament=tournament, number=_team_number(tournament, number), name=name
+    )
+    Entry.objects.filter(pk__in=ids).update(team=team)
+    record_audit(
+        tournament, actor, AuditEntry.Action.TEAM_REGISTERED, data=_team_audit(team, members)
+    )
+    return team
+
+
+@transaction.atomic
+def rename_team(team: Team, actor: AnyUser, *, name: str) -> Team:
+    """Give the team another name (unique in the tournament). Audited (TEAM_RENAMED)."""
+    tournament = team.tournament
+    require_organiser(actor, tournament)
+    Tournament.objects.select_for_update().get(pk=tournament.pk)
+    team = Team.objects.get(pk=team.pk)
+    name = _clean_team_name(tournament, name, team=team)
+    if name == team.name:
+        return team
+    old, team.name = team.name, name
+    team.save(update_fields=["name"])
+    record_audit(
+        tournament,
+        actor,
+        AuditEntry.Action.TEAM_RENAMED,
+        data={"team": team.number, "name": [old, name]},
+    )
+    return team
+
+
+@transaction.atomic
+def dissolve_team(team: Team, actor: AnyUser) -> None:
+    """Dissolve a team that has not played (no seat nor bye in a published round): its members
+    stay entrants without a team. A draft draw that paired the team is discarded (it is only a
+    preview; the organiser draws again). Audited (TEAM_DISSOLVED)."""
+    tournament = team.tournament
+    require_organiser(actor, tournament)
+    Tournament.objects.select_for_update().get(pk=tournament.pk)
+    team = Team.objects.get(pk=team.pk)
+    members = list(team.members.order_by("number"))
+    drawn = Round.objects.filter(
+        Q(seats__entry__in=members) | Q(byes__entry__in=members)
+    ).distinct()
+    if drawn.exclude(status=Round.Status.DRAFT).exists():
+        raise DomainError(
+            f"Team {team.number} {team.name} has played (or had a bye): its record stays. "
+            "Withdraw its members instead.",
+            f"チーム {team.number}「{team.name}」は対戦済み（または不戦）のため解散できません。"
+            "メンバーを棄権にしてください。",
+            "team_has_played",
+        )
+    drafts = sorted(f"{r.stage.order}.{r.number}" for r in drawn.select_related("stage"))
+    Round.objects.filter(pk__in=drawn.values("pk")).delete()
+    team.members.update(team=None)
+    record_audit(
+        tournament,
+        actor,
+        AuditEntry.Action.TEAM_DISSOLVED,
+        data={**_team_audit(team, members), "drafts_discarded": drafts},
+    )
+    team.delete()
+
+
+# ---------------------------------------------------------------------------------------------
 # Rounds: draw, publish, reveal
 
 
@@ -1100,6 +1465,15 @@ def draw_round(
     stage.rounds.filter(status=Round.Status.DRAFT).delete()
     number = (stage.rounds.aggregate(m=Max("number"))["m"] or 0) + 1
 
+    if tournament.plays_in_teams:
+        return _draw_team_round(
+            stage,
+            actor,
+            number=number,
+            seed=seed,
+            unfinished=unfinished,
+            override_reason=override_reason,
+        )
     participants = stage_participants(stage)
     if stage.kind == Stage.Kind.PLAYOFF:  # the tied entrants at one table (split past 5)
         tournament = playoff_format(tournament, len(participants))
@@ -1171,6 +1545,83 @@ def draw_round(
     Bye.objects.bulk_create(
         Bye(round=round_, entry_id=entry_id, points=tournament.bye_points) for entry_id in draw.byes
     )
+    return round_
+
+
+def team_bye_points(tournament: Tournament) -> int:
+    """What a team's bye scores each member: a win's match points (by level difference, where
+    a win has no fixed value: the tournament's bye points)."""
+    if tournament.match_points_by == Tournament.MatchPointsBy.RESULT:
+        return int(tournament.match_points["win"])
+    return tournament.bye_points
+
+
+def _draw_team_round(
+    stage: Stage,
+    actor: AnyUser,
+    *,
+    number: int,
+    seed: str | None,
+    unfinished: Sequence[Round],
+    override_reason: str,
+) -> Round:
+    """`draw_round` for a team event: the Swiss pairing of the stage's teams
+    (`tournaments.pairing`); each table seats the first team at positions 1 and 3 and the
+    second at 2 and 4 (partners facing: engine team 0 and team 1); a team with a bye has a
+    `Bye` row per member scoring `team_bye_points`. The caller holds the stage's lock."""
+    tournament = stage.tournament
+    teams = {team.pk: team for team in stage_teams(stage)}
+    to_pair = pair_teams_of(stage)
+    try:
+        layout = draw_layout(stage)
+    except seating.SeatingError as error:
+        raise DomainError(
+            f"At least 2 teams with every member checked in are needed for a draw, not "
+            f"{len(teams)}.",
+            f"抽選には全員が受付済みのチームが2つ以上必要です（現在 {len(teams)} チーム）。",
+            code="cannot_seat",
+        ) from error
+    _require_points_for(tournament, layout.sizes)
+    round_seed = new_seed()
+    history = team_history(tournament)
+    draw = pairing.swiss_pairing(to_pair, seed=seed or round_seed, history=history)
+    violations = pairing.check_pairing(draw, frozenset(teams))
+    if len(draw.tables) != layout.tables or int(draw.bye is not None) != layout.byes:
+        violations.append(pairing.Violation("layout", f"the draw differs from {layout}"))
+    if violations:  # never expected: the checker guards the pairing
+        raise AssertionError(f"invalid pairing: {violations}")
+
+    round_ = Round.objects.create(
+        stage=stage,
+        number=number,
+        seed_secret=round_seed,
+        seed_commitment=commitment_for(round_seed),
+        draw_method=draw.method,
+    )
+    if unfinished:
+        record_audit(
+            tournament,
+            actor,
+            AuditEntry.Action.DRAW_OVERRIDE,
+            round_=round_,
+            reason=override_reason,
+            data={"open_rounds": [r.number for r in unfinished]},
+        )
+    for paired in draw.tables:
+        table = Table.objects.create(
+            round=round_, number=paired.number, explanation=paired.explanation
+        )
+        first, second = (list(teams[t].members.all()) for t in paired.teams)
+        Seat.objects.bulk_create(
+            Seat(table=table, round=round_, entry=entry, position=position)
+            for position, entry in zip((1, 3, 2, 4), (*first, *second), strict=True)
+        )
+    if draw.bye is not None:
+        points = team_bye_points(tournament)
+        Bye.objects.bulk_create(
+            Bye(round=round_, entry=entry, points=points, explanation=draw.bye_explanation)
+            for entry in teams[draw.bye].members.all()
+        )
     return round_
 
 
@@ -2634,7 +3085,13 @@ SETTINGS_FIELDS = (
     "undo_requires_approval",
     "forfeit_others",
     "forfeit_leaver_points",
+    "match_length",
+    "match_minutes",
+    "match_points_by",
+    "match_points",
 )
+# The settings of a team match (掼蛋 Guandan): only team events have them.
+MATCH_FIELDS = ("match_length", "match_minutes", "match_points_by", "match_points")
 
 # Status moves an organiser may make (publishing a round moves draft/registration → running).
 STATUS_MOVES: dict[str, tuple[str, ...]] = {
@@ -2856,6 +3313,42 @@ def update_tournament_settings(
             error = DomainError("Unknown rule.", "不明な方式です。", "invalid")
         if error is not None:
             errors[field] = error
+    match_changed = set(MATCH_FIELDS) & set(changed)
+    if current.plays_in_teams:
+        for field, error in _team_format_errors({f: v for f, (_old, v) in changed.items()}).items():
+            errors.setdefault(field, error)
+        if match_changed:
+            for field, error in _match_errors({f: new[f] for f in MATCH_FIELDS}).items():
+                if field in changed or field == "match_minutes":
+                    errors.setdefault(field, error)
+            if published and {"match_length", "match_minutes"} & match_changed:
+                for field in {"match_length", "match_minutes"} & match_changed:
+                    errors.setdefault(
+                        field,
+                        DomainError(
+                            "A round is published: its matches are played to this length. "
+                            "It can no longer change.",
+                            "公開済みの回戦があるため、試合の長さは変更できません。",
+                            code="round_published",
+                        ),
+                    )
+            if played and {"match_points_by", "match_points"} & match_changed:
+                notices.append(
+                    Notice(
+                        "rescored",
+                        "Matches were played: every team's match points and the standings are "
+                        "recomputed.",
+                        "対局済みのため、各チームの勝ち点と順位を再計算します。",
+                    )
+                )
+    else:
+        for field in match_changed:
+            errors[field] = DomainError(
+                "Match length and match points belong to team events (掼蛋); this tournament's "
+                "players play alone.",
+                "試合の長さと勝ち点はチーム戦（掼蛋）の設定です。",
+                code="not_a_team_event",
+            )
     if "ends_on" not in errors and new["starts_on"] and new["ends_on"]:
         starts, ends = new["starts_on"], new["ends_on"]
         assert isinstance(starts, datetime.date) and isinstance(ends, datetime.date)
