@@ -9,9 +9,14 @@ from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
+from games.engine import find_ruleset
 from tournaments.models import MAX_GAMES_PER_SET, Tournament
 from tournaments.points import PRESETS as POINTS_PRESETS
-from tournaments.rulesets import DEFAULT_RULESET, ruleset_choices
+from tournaments.rulesets import DEFAULT_RULESET, TEAM_SIZES, ruleset_choices
+
+# The format fields a partnership preset (掼蛋 Guandan) decides itself: a team event's tables,
+# sets and byes (`services.TEAM_FORMAT`); its match length is set on the settings page.
+TEAM_DECIDED = ("games_per_set", "sets_per_round", "table_size", "uneven_tables", "bye_points")
 
 
 class TournamentFromPresetForm(forms.Form):
@@ -26,7 +31,14 @@ class TournamentFromPresetForm(forms.Form):
     )
     # The official rules come first to hand, not whichever preset sorts first (gekijo@1).
     ruleset = forms.ChoiceField(
-        label=_("Ruleset preset"), choices=ruleset_choices, initial=DEFAULT_RULESET
+        label=_("Ruleset preset"),
+        choices=ruleset_choices,
+        initial=DEFAULT_RULESET,
+        help_text=_(
+            "A Guandan (掼蛋) preset makes a team event: pairs, two teams a table, one match "
+            "a round played until a team wins at A (the format fields below are then not used; "
+            "the match length and match points are on the settings page)."
+        ),
     )
     points_preset = forms.ChoiceField(
         label=_("Points table"),
@@ -61,6 +73,14 @@ class TournamentFromPresetForm(forms.Form):
 
     def clean_bye_points(self) -> int:
         return int(self.cleaned_data.get("bye_points") or 0)
+
+    def clean(self) -> dict[str, object]:
+        data = super().clean() or {}
+        ruleset = str(data.get("ruleset", ""))
+        if ruleset and find_ruleset(ruleset).family in TEAM_SIZES:
+            for field in TEAM_DECIDED:
+                data.pop(field, None)
+        return data
 
 
 class CsvImportForm(forms.Form):
@@ -240,6 +260,46 @@ class TournamentSettingsForm(forms.Form):
         required=False,
         help_text=_("Blank: last place's points."),
     )
+    # A team event's match (掼蛋 Guandan): shown only there.
+    match_length = forms.ChoiceField(
+        label=_("A match lasts"),
+        choices=Tournament.MatchLength.choices,
+        widget=forms.RadioSelect,
+    )
+    match_minutes = forms.IntegerField(
+        label=_("Time limit (minutes)"),
+        required=False,
+        help_text=_("With a time limit: the hand in play when time is up is the last."),
+    )
+    match_points_by = forms.ChoiceField(
+        label=_("Match points"),
+        choices=Tournament.MatchPointsBy.choices,
+        widget=forms.RadioSelect,
+    )
+    match_win = forms.IntegerField(label=_("Match points for a win"))
+    match_draw = forms.IntegerField(label=_("Match points for a draw"))
+    match_loss = forms.IntegerField(label=_("Match points for a loss"))
+
+    # What a team event does not use: its tables seat two pairs, it plays one match a round,
+    # an odd team out has a bye, and a match has no titles to reset nor seats to change.
+    DAIFUGO_ONLY = (
+        "sets_per_round",
+        "title_reset_every",
+        "seat_change_every",
+        "table_size",
+        "uneven_tables",
+        "places_3",
+        "places_5",
+        "last_game_bonus",
+    )
+    TEAM_ONLY = (
+        "match_length",
+        "match_minutes",
+        "match_points_by",
+        "match_win",
+        "match_draw",
+        "match_loss",
+    )
 
     def __init__(
         self,
@@ -249,13 +309,28 @@ class TournamentSettingsForm(forms.Form):
         statuses: Sequence[tuple[str, str | Promise]] = (),
         uneven: Sequence[tuple[str, str | Promise]] = (),
         forfeit: Sequence[tuple[str, str | Promise]] = (),
+        team: bool = False,
         **kwargs: object,
     ) -> None:
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        self.team = team
+        for name in self.DAIFUGO_ONLY if team else self.TEAM_ONLY:
+            del self.fields[name]
+        if team:
+            self.fields["games_per_set"].label = _("Hands a match (at most)")
+            self.fields["games_per_set"].help_text = _(
+                "A fixed number of hands: that number. Until A or with a time limit: the most "
+                "hands a match may last."
+            )
+            self.fields["bye_points"].label = _("Match points for a bye (by level difference)")
+            self.fields["bye_points"].help_text = _(
+                "By result, a team with a bye scores a win's match points."
+            )
         self.fields["season"].choices = [("", _("— none —")), *seasons]  # type: ignore[attr-defined]
         self.fields["points_preset"].choices = presets  # type: ignore[attr-defined]
         self.fields["status"].choices = statuses  # type: ignore[attr-defined]
-        self.fields["uneven_tables"].choices = uneven  # type: ignore[attr-defined]
+        if not team:
+            self.fields["uneven_tables"].choices = uneven  # type: ignore[attr-defined]
         self.fields["forfeit_others"].choices = forfeit  # type: ignore[attr-defined]
 
 

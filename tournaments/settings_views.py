@@ -35,7 +35,7 @@ class HtmxHttpRequest(HttpRequest):
 
 
 # Service field → the form field its refusal is shown on.
-FORM_FIELD = {"points_table": "points_preset"}
+FORM_FIELD = {"points_table": "points_preset", "match_points": "match_win"}
 
 
 def _label(form: TournamentSettingsForm, field: str) -> str:
@@ -68,6 +68,12 @@ def _form(tournament: Tournament, data: Any = None) -> TournamentSettingsForm:
         "undo_requires_approval": tournament.undo_requires_approval,
         "forfeit_others": tournament.forfeit_others,
         "forfeit_leaver_points": tournament.forfeit_leaver_points,
+        "match_length": tournament.match_length,
+        "match_minutes": tournament.match_minutes,
+        "match_points_by": tournament.match_points_by,
+        "match_win": tournament.match_points.get("win"),
+        "match_draw": tournament.match_points.get("draw"),
+        "match_loss": tournament.match_points.get("loss"),
     }
     seasons = [
         (season.pk, f"{season.league.name} · {season.name}")
@@ -81,6 +87,7 @@ def _form(tournament: Tournament, data: Any = None) -> TournamentSettingsForm:
         statuses=Tournament.Status.choices,
         uneven=Tournament.UnevenTables.choices,
         forfeit=Tournament.ForfeitOthers.choices,
+        team=tournament.plays_in_teams,
     )
 
 
@@ -107,9 +114,9 @@ def _points_table(tournament: Tournament, data: dict[str, Any]) -> dict[str, Any
         keys = []  # the default order, left implicit as it was
     preset = data["points_preset"]
     if preset == CUSTOM_PRESET:
-        places = {n: _numbers(data[f"places_{n}"]) for n in (3, 4, 5) if data[f"places_{n}"]}
+        places = {n: _numbers(data[f"places_{n}"]) for n in (3, 4, 5) if data.get(f"places_{n}")}
         bonus = {}
-        for part in data["last_game_bonus"].replace(",", " ").split():
+        for part in data.get("last_game_bonus", "").replace(",", " ").split():
             place, _, points = part.partition(":")
             bonus[int(place)] = int(points)
         return custom_points_table(places, last_game_bonus=bonus, tie_break_keys=keys or None)
@@ -139,8 +146,18 @@ def _changes(tournament: Tournament, form: TournamentSettingsForm) -> dict[str, 
             "undo_requires_approval",
             "forfeit_others",
             "forfeit_leaver_points",
+            "match_length",
+            "match_minutes",
+            "match_points_by",
         )
+        if field in form.fields
     }
+    if form.team:
+        changes["match_points"] = {
+            "win": data["match_win"],
+            "draw": data["match_draw"],
+            "loss": data["match_loss"],
+        }
     season_id = data["season"]
     changes["season"] = Season.objects.filter(pk=season_id).first() if season_id else None
     try:
@@ -181,7 +198,14 @@ def _locks(tournament: Tournament) -> dict[str, str]:
     locks: dict[str, str] = {}
     if rounds.exclude(status=Round.Status.DRAFT).exists():
         fixed = _("Fixed: a round is published.")
-        for field in ("games_per_set", "sets_per_round", "title_reset_every", "seat_change_every"):
+        for field in (
+            "games_per_set",
+            "sets_per_round",
+            "title_reset_every",
+            "seat_change_every",
+            "match_length",
+            "match_minutes",
+        ):
             locks[field] = fixed
     if rounds.exists():
         locks["table_size"] = _("Fixed: a round is drawn.")
