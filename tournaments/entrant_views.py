@@ -29,13 +29,16 @@ from tournaments.forms import (
     CsvConfirmForm,
     CsvImportForm,
     EntrantForm,
+    PairEntrantsForm,
     ReinstateForm,
+    RenameTeamForm,
     SubstituteForm,
+    TeamForm,
     WalkInForm,
     WithdrawForm,
 )
-from tournaments.models import Entry, Tournament
-from tournaments.selectors import organised_tournaments
+from tournaments.models import Entry, Team, Tournament
+from tournaments.selectors import organised_tournaments, tournament_teams
 
 
 class HtmxHttpRequest(HttpRequest):
@@ -52,6 +55,9 @@ def _row_id(entry: Entry) -> str:
 
 
 ROW = "organiser/entrants.html#entry-row"
+TEAM_ROW = "organiser/entrants.html#team-row"
+TEAM_ID = "id_team_%s"
+PAIR_ID = "id_pair_%s"
 
 
 def _tournament(request: HttpRequest, slug: str) -> Tournament:
@@ -72,6 +78,11 @@ def entries_context(tournament: Tournament, **extra: Any) -> dict[str, Any]:
     """Everything the entrants section shows (the dashboard includes it)."""
     rows = entrant_rows(tournament)
     day = services.is_tournament_day(tournament)
+    teams = _teams_context(tournament) if tournament.plays_in_teams else {}
+    by_id = {team.pk: team for team in teams.get("teams", ())}
+    for entry in rows:
+        if entry.team_id is not None:
+            entry.team = by_id[entry.team_id]  # the teams as listed: no query per row
     return {
         "tournament": tournament,
         "entries": rows,
@@ -81,7 +92,35 @@ def entries_context(tournament: Tournament, **extra: Any) -> dict[str, Any]:
         "import_form": CsvImportForm(),
         "walk_in_form": WalkInForm(initial={"check_in": day}, auto_id=WALK_IN_ID),
         "walk_in_open": False,  # opened by its summary; open again after an error
+        **teams,
         **extra,
+    }
+
+
+def _pair_form(tournament: Tournament, data: Any = None) -> PairEntrantsForm:
+    choices: list[tuple[int | str, str]] = [
+        (e.pk, f"#{e.number} {e.player.display_name}")
+        for e in tournament.entries.select_related("player")
+        .filter(team__isnull=True)
+        .exclude(status=Entry.Status.DROPPED)
+        .order_by("number")
+    ]
+    return PairEntrantsForm(data, choices=choices, auto_id=PAIR_ID)
+
+
+def _teams_context(tournament: Tournament) -> dict[str, Any]:
+    """The teams block of a team event's entrants section."""
+    teams = list(tournament_teams(tournament))
+    pair_form = _pair_form(tournament)
+    return {
+        "teams": teams,
+        "team_form": TeamForm(
+            initial={"check_in": services.is_tournament_day(tournament)}, auto_id=TEAM_ID
+        ),
+        "team_open": False,
+        "pair_form": pair_form,
+        "pair_open": False,
+        "can_pair": len(pair_form.fields["first"].choices) > 2,  # type: ignore[attr-defined]
     }
 
 
@@ -412,3 +451,132 @@ def import_csv(request: HtmxHttpRequest, slug: str) -> HttpResponse:
         % {"count": len(imported)},
     )
     return redirect("organiser:dashboard", slug=slug)
+
+
+# --- teams (掼蛋 Guandan pairs) ---
+
+
+def _team(tournament: Tournament, team_id: int) -> Team:
+    return get_object_or_404(tournament.teams, pk=team_id)
+
+
+def _team_row(
+    request: HtmxHttpRequest,
+    team: Team,
+    *,
+    mode: str = "",
+    form: Form | None = None,
+    status: int = 200,
+    error: str = "",
+) -> HttpResponse:
+    """The team's row (plain, or as an inline form) for htmx, else the dashboard with it."""
+    extra = {"team_mode": mode, "mode_team": team.pk, "form": form, "team_error": error}
+    if request.htmx:
+        team = tournament_teams(team.tournament).get(pk=team.pk)
+        context = {"tournament": team.tournament, "team": team, **extra}
+        return render(request, TEAM_ROW, context, status=status)
+    return _section(request, team.tournament, status=status, **extra)
+
+
+@login_required
+@require_POST
+def add_team(request: HtmxHttpRequest, slug: str) -> HttpResponse:
+    """Enter two people as a new team (each entered as a walk-in is)."""
+    tournament = _tournament(request, slug)
+    form = TeamForm(request.POST, auto_id=TEAM_ID)
+    if form.is_valid():
+        data = form.cleaned_data
+        members = [
+            services.TeamMember(data[f"{n}_name"], data[f"{n}_kana"], data[f"{n}_email"])
+            for n in ("first", "second")
+        ]
+        try:
+            team = services.register_team(
+                tournament,
+                request.user,
+                name=data["name"],
+                members=members,
+                check_in=data["check_in"],
+            )
+        except services.DomainError as error:
+            form.add_error(None, _refusal(error))
+        else:
+            return _done(
+                request,
+                tournament,
+                _("Added team %(number)s %(name)s.") % {"number": team.number, "name": team.name},
+            )
+    return _section(request, tournament, 422, team_form=form, team_open=True)
+
+
+@login_required
+@require_POST
+def pair_entrants(request: HtmxHttpRequest, slug: str) -> HttpResponse:
+    """Pair two registered entrants into a team."""
+    tournament = _tournament(request, slug)
+    form = _pair_form(tournament, request.POST)
+    if form.is_valid():
+        data = form.cleaned_data
+        entries = list(tournament.entries.filter(pk__in=[data["first"], data["second"]]))
+        entries.sort(key=lambda e: [data["first"], data["second"]].index(e.pk))
+        try:
+            team = services.form_team(tournament, request.user, name=data["name"], entries=entries)
+        except services.DomainError as error:
+            form.add_error(None, _refusal(error))
+        else:
+            return _done(
+                request,
+                tournament,
+                _("Added team %(number)s %(name)s.") % {"number": team.number, "name": team.name},
+            )
+    return _section(request, tournament, 422, pair_form=form, pair_open=True)
+
+
+@login_required
+@require_GET
+def team_row(request: HtmxHttpRequest, slug: str, team_id: int) -> HttpResponse:
+    """The team's row as it is (an inline form's Cancel)."""
+    tournament = _tournament(request, slug)
+    return _team_row(request, _team(tournament, team_id))
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def rename_team(request: HtmxHttpRequest, slug: str, team_id: int) -> HttpResponse:
+    tournament = _tournament(request, slug)
+    team = _team(tournament, team_id)
+    auto_id = f"id_team{team.pk}_%s"
+    if request.method == "GET":
+        form = RenameTeamForm(initial={"name": team.name}, auto_id=auto_id)
+        return _team_row(request, team, mode="rename", form=form)
+    form = RenameTeamForm(request.POST, auto_id=auto_id)
+    if form.is_valid():
+        try:
+            team = services.rename_team(team, request.user, name=form.cleaned_data["name"])
+        except services.DomainError as error:
+            form.add_error(None, _refusal(error))
+        else:
+            if request.htmx:
+                return _team_row(request, team)
+            return redirect("organiser:dashboard", slug=slug)
+    return _team_row(request, team, mode="rename", form=form, status=422)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def dissolve_team(request: HtmxHttpRequest, slug: str, team_id: int) -> HttpResponse:
+    """Dissolve a team that has not played: GET asks for confirmation in its row."""
+    tournament = _tournament(request, slug)
+    team = _team(tournament, team_id)
+    if request.method == "GET":
+        return _team_row(request, team, mode="dissolve")
+    try:
+        services.dissolve_team(team, request.user)
+    except services.DomainError as error:
+        return _team_row(request, team, status=422, error=_refusal(error))
+    return _done(
+        request,
+        tournament,
+        _("Team %(number)s %(name)s dissolved: its players stay entrants.")
+        % {"number": team.number, "name": team.name},
+    )

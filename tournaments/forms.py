@@ -122,6 +122,38 @@ class WalkInForm(EntrantForm):
     check_in = forms.BooleanField(label=_("Checked in now"), required=False)
 
 
+class TeamForm(forms.Form):
+    """A new team of two people entered now (掼蛋 Guandan pairs)."""
+
+    name = forms.CharField(label=pgettext_lazy("team list", "Team name"), max_length=120)
+    first_name = forms.CharField(label=_("Player 1: name"), max_length=80)
+    first_kana = forms.CharField(label=_("Player 1: kana"), max_length=80, required=False)
+    first_email = forms.EmailField(label=_("Player 1: e-mail"), required=False)
+    second_name = forms.CharField(label=_("Player 2: name"), max_length=80)
+    second_kana = forms.CharField(label=_("Player 2: kana"), max_length=80, required=False)
+    second_email = forms.EmailField(label=_("Player 2: e-mail"), required=False)
+    check_in = forms.BooleanField(label=_("Checked in now"), required=False)
+
+
+class PairEntrantsForm(forms.Form):
+    """A team formed from two entrants already registered."""
+
+    name = forms.CharField(label=pgettext_lazy("team list", "Team name"), max_length=120)
+    first = forms.TypedChoiceField(label=pgettext_lazy("team list", "Player 1"), coerce=int)
+    second = forms.TypedChoiceField(label=pgettext_lazy("team list", "Player 2"), coerce=int)
+
+    def __init__(
+        self, *args: object, choices: Sequence[tuple[int | str, str]] = (), **kwargs: object
+    ) -> None:
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        for name in ("first", "second"):
+            self.fields[name].choices = [("", "—"), *choices]  # type: ignore[attr-defined]
+
+
+class RenameTeamForm(forms.Form):
+    name = forms.CharField(label=pgettext_lazy("team list", "Team name"), max_length=120)
+
+
 class WithdrawForm(forms.Form):
     reason = forms.CharField(
         label=_("Reason"),
@@ -272,7 +304,7 @@ class TournamentSettingsForm(forms.Form):
         help_text=_("With a time limit: the hand in play when time is up is the last."),
     )
     match_points_by = forms.ChoiceField(
-        label=_("Match points"),
+        label=pgettext_lazy("team settings", "Match points"),
         choices=Tournament.MatchPointsBy.choices,
         widget=forms.RadioSelect,
     )

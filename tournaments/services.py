@@ -864,8 +864,10 @@ class CsvImportError(DomainError):
         )
 
 
-CSV_COLUMNS = ("number", "display_name", "name_kana", "email")
+CSV_COLUMNS = ("number", "display_name", "name_kana", "email", "team")
 CSV_REQUIRED = ("display_name",)
+# Headers as Japanese spreadsheets name the column, read as the column they stand for.
+CSV_HEADER_ALIASES = {"チーム": "team", "チーム名": "team"}
 UTF8, UTF8_BOM, CP932 = "UTF-8", "UTF-8 (BOM)", "Shift_JIS (CP932)"
 
 
@@ -882,6 +884,17 @@ class CsvRow:
     email: str
     player_id: int | None
     player_name: str = ""
+    team: str = ""  # the team the row's entrant plays in (team events), "" for none
+
+
+@dataclass(frozen=True, slots=True)
+class CsvTeam:
+    """A team the import forms from the rows naming it: its number and its members' lines."""
+
+    name: str
+    number: int
+    lines: tuple[int, ...]
+    members: tuple[str, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -891,13 +904,16 @@ class CsvPreview:
     encoding: str
     text: str
     rows: tuple[CsvRow, ...]
+    teams: tuple[CsvTeam, ...] = ()
 
     @property
     def fingerprint(self) -> str:
         plan = [
-            (r.line, r.number, r.display_name, r.name_kana, r.email, r.player_id) for r in self.rows
+            (r.line, r.number, r.display_name, r.name_kana, r.email, r.player_id, r.team)
+            for r in self.rows
         ]
-        return hashlib.sha256(repr(plan).encode()).hexdigest()
+        teams = [(t.name, t.number) for t in self.teams]
+        return hashlib.sha256(repr((plan, teams)).encode()).hexdigest()
 
     @property
     def returning(self) -> int:
@@ -935,6 +951,7 @@ def _csv_preview(tournament: Tournament, text: str, encoding: str) -> CsvPreview
     """Validate every row (all problems at once, as `CsvImportError`) and plan the entries."""
     reader = csv.DictReader(io.StringIO(text, newline=""))
     header = [h.strip() for h in reader.fieldnames or []]
+    header = [CSV_HEADER_ALIASES.get(h, h) for h in header]
     errors: list[RowError] = []
     if not header:
         raise CsvImportError(
@@ -962,6 +979,7 @@ def _csv_preview(tournament: Tournament, text: str, encoding: str) -> CsvPreview
     taken = set(tournament.entries.values_list("number", flat=True))
     entered_players = set(tournament.entries.values_list("player_id", flat=True))
     rows: list[tuple[int, int | None, str, str, str, Player | None]] = []
+    team_names: dict[int, str] = {}  # line → the team it names
     numbers_seen: dict[int, int] = {}
     emails_seen: dict[str, int] = {}
     for line, raw in enumerate(reader, start=2):
@@ -1047,8 +1065,10 @@ def _csv_preview(tournament: Tournament, text: str, encoding: str) -> CsvPreview
                         )
                     )
         rows.append((line, number, name, kana, email, known))
+        team_names[line] = " ".join(row.get("team", "").split())
     if not rows and not errors:
         errors.append(RowError(2, "", "No entrant rows below the header.", "データがありません。"))
+    errors.extend(_csv_team_errors(tournament, team_names))
     if errors:
         raise CsvImportError(errors, encoding)
 
@@ -1068,9 +1088,93 @@ def _csv_preview(tournament: Tournament, text: str, encoding: str) -> CsvPreview
                 email=email,
                 player_id=known.pk if known else None,
                 player_name=known.display_name if known else "",
+                team=team_names.get(line, ""),
             )
         )
-    return CsvPreview(encoding, text, tuple(planned))
+    return CsvPreview(encoding, text, tuple(planned), _csv_teams(tournament, planned))
+
+
+def _csv_team_errors(tournament: Tournament, names: Mapping[int, str]) -> list[RowError]:
+    """Every problem with the `team` column: teams belong to team events, a team has exactly
+    `team_size` rows, and a name already taken by a team with members is refused."""
+    lines: dict[str, list[int]] = {}
+    for line, name in names.items():
+        if name:
+            lines.setdefault(name, []).append(line)
+    if not lines:
+        return []
+    size = tournament.team_size
+    if size is None:
+        return [
+            RowError(
+                found[0],
+                "team",
+                f"{tournament.name} is not a team event: leave the team column empty.",
+                "チーム戦ではないため、チーム列は空にしてください。",
+            )
+            for found in lines.values()
+        ]
+    errors: list[RowError] = []
+    taken = set(
+        tournament.teams.filter(name__in=list(lines), members__isnull=False).values_list(
+            "name", flat=True
+        )
+    )
+    for name, found in lines.items():
+        if len(name) > 120:
+            errors.extend(
+                RowError(line, "team", "A team name is at most 120 characters.", "120文字以内。")
+                for line in found
+            )
+        elif name in taken:
+            errors.extend(
+                RowError(
+                    line,
+                    "team",
+                    f"Team {name} already exists with members.",
+                    f"チーム「{name}」は既にメンバーがいます。",
+                )
+                for line in found
+            )
+        elif len(found) != size:
+            rows = ", ".join(str(line) for line in found)
+            errors.extend(
+                RowError(
+                    line,
+                    "team",
+                    f"Team {name} has {len(found)} member(s) (rows {rows}); a team has exactly "
+                    f"{size}.",
+                    f"チーム「{name}」のメンバーが{len(found)}人です（{rows}行目）。"
+                    f"チームはちょうど{size}人です。",
+                )
+                for line in found
+            )
+    return errors
+
+
+def _csv_teams(tournament: Tournament, rows: Sequence[CsvRow]) -> tuple[CsvTeam, ...]:
+    """The teams the rows form, numbered after the tournament's last team (a team of that name
+    without members, e.g. made in the admin, keeps its number)."""
+    grouped: dict[str, list[CsvRow]] = {}
+    for row in rows:
+        if row.team:
+            grouped.setdefault(row.team, []).append(row)
+    existing = dict(tournament.teams.filter(name__in=list(grouped)).values_list("name", "number"))
+    next_number = (tournament.teams.aggregate(m=Max("number"))["m"] or 0) + 1
+    teams = []
+    for name, members in grouped.items():
+        number = existing.get(name)
+        if number is None:
+            number, next_number = next_number, next_number + 1
+        teams.append(
+            CsvTeam(
+                name,
+                number,
+                tuple(r.line for r in members),
+                tuple(r.display_name for r in members),
+            )
+        )
+    return tuple(teams)
 
 
 def preview_entries_csv(tournament: Tournament, actor: AnyUser, data: bytes | str) -> CsvPreview:
@@ -1093,7 +1197,9 @@ def import_entries_csv(
     """Register every row of a CSV file as an entry, or none of them.
 
     Columns (header row required, any order): `display_name` (required), `number` (the entrant
-    number; blank → the next free number), `name_kana`, `email` (recognises a returning player).
+    number; blank → the next free number), `name_kana`, `email` (recognises a returning player),
+    `team` (also `チーム`; team events: the rows naming a team form it, exactly `team_size`
+    of them, a name not already taken by a team with members).
     The file is UTF-8 (with or without BOM) or Shift_JIS (CP932). Every problem is collected and
     raised together as `CsvImportError`; nothing is saved then. With `expected` (a preview's
     fingerprint) the import is refused unless it creates exactly the previewed entries.
@@ -1113,6 +1219,12 @@ def import_entries_csv(
                 "プレビューの後に参加者が変わりました。もう一度プレビューしてください。",
                 "preview_outdated",
             )
+        teams = {
+            planned.name: Team.objects.get_or_create(
+                tournament=tournament, name=planned.name, defaults={"number": planned.number}
+            )[0]
+            for planned in preview.teams
+        }
         created: list[Entry] = []
         for row in preview.rows:
             player = Player.objects.filter(pk=row.player_id).first() if row.player_id else None
@@ -1121,7 +1233,12 @@ def import_entries_csv(
                     display_name=row.display_name, name_kana=row.name_kana, email=row.email
                 )
             created.append(
-                Entry.objects.create(tournament=tournament, player=player, number=row.number)
+                Entry.objects.create(
+                    tournament=tournament,
+                    player=player,
+                    number=row.number,
+                    team=teams.get(row.team),
+                )
             )
         record_audit(
             tournament,
@@ -1133,6 +1250,14 @@ def import_entries_csv(
                 "entries": [e.number for e in created],
             },
         )
+        for team in teams.values():
+            members = [e for e in created if e.team_id == team.pk]
+            record_audit(
+                tournament,
+                actor,
+                AuditEntry.Action.TEAM_REGISTERED,
+                data={**_team_audit(team, members), "csv": True},
+            )
     return created
 
 

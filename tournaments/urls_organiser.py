@@ -66,6 +66,16 @@ urlpatterns = [
         entrant_views.substitute,
         name="substitute",
     ),
+    # Teams of a team event (掼蛋): a new pair, a pair of entrants, rename, dissolve.
+    path("<slug:slug>/teams/add/", entrant_views.add_team, name="add_team"),
+    path("<slug:slug>/teams/pair/", entrant_views.pair_entrants, name="pair_entrants"),
+    path("<slug:slug>/teams/<int:team_id>/", entrant_views.team_row, name="team_row"),
+    path("<slug:slug>/teams/<int:team_id>/rename/", entrant_views.rename_team, name="rename_team"),
+    path(
+        "<slug:slug>/teams/<int:team_id>/dissolve/",
+        entrant_views.dissolve_team,
+        name="dissolve_team",
+    ),
     path("<slug:slug>/stages/<int:stage_id>/draw/", views.draw, name="draw"),
     # The draw preview and the uneven-tables policy (tables of 3, of 5, byes).
     path(

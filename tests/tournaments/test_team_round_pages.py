@@ -1,0 +1,72 @@
+"""A team event's round pages show each table as "Team A v Team B" with the members of each
+side (partners facing) and why they were paired; the bye says which team sat out and why;
+the public page never shows the seed before it is revealed."""
+
+from __future__ import annotations
+
+import pytest
+from django.contrib.auth.models import User
+from django.test import Client
+
+from tests.factories import (
+    GuandanTournamentFactory,
+    OfficialFactory,
+    StageFactory,
+    UserFactory,
+    checked_in_teams,
+)
+from tournaments import services
+from tournaments.models import Official, Round, Tournament
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def organiser() -> User:
+    return UserFactory(username="gd-organiser")
+
+
+@pytest.fixture
+def drawn(organiser: User) -> Round:
+    cup = GuandanTournamentFactory(name="Kansai Guandan Cup", slug="kansai-guandan")
+    OfficialFactory(tournament=cup, user=organiser, role=Official.Role.ORGANISER)
+    stage = StageFactory(tournament=cup, order=1, name="Swiss")
+    checked_in_teams(cup, 5)
+    return services.draw_round(stage, organiser, seed="page")
+
+
+def pairing_line(body: str, number: int) -> str:
+    start = body.index(f'data-testid="pairing-{number}"')
+    return body[start : body.index("</p>", start)]
+
+
+def test_the_organiser_sees_team_v_team_with_members_and_why(
+    client: Client, organiser: User, drawn: Round
+) -> None:
+    tournament: Tournament = drawn.stage.tournament
+    client.force_login(organiser)
+
+    body = client.get(f"/organiser/{tournament.slug}/rounds/{drawn.pk}/").content.decode()
+
+    for table in drawn.tables.all():
+        line = pairing_line(body, table.number)
+        assert line.count("Team ") == 2 and ">v<" in line
+        assert table.explanation in body
+        for seat in table.seats.select_related("entry__player"):
+            assert f"#{seat.entry.number} {seat.entry.player.display_name}" in body
+    assert 'data-testid="bye-explanation"' in body and "had a bye" in body
+
+
+def test_the_public_page_shows_the_pairings_once_published_without_the_seed(
+    client: Client, organiser: User, drawn: Round
+) -> None:
+    tournament: Tournament = drawn.stage.tournament
+    url = f"/tournaments/{tournament.slug}/rounds/{drawn.pk}/"
+    services.publish_round(drawn, organiser)
+
+    body = client.get(url, HTTP_ACCEPT_LANGUAGE="ja").content.decode()
+
+    assert "チーム 1" in body or "チーム1" in body
+    assert pairing_line(body, 1).count("チーム") == 2
+    drawn.refresh_from_db()
+    assert drawn.seed_secret not in body
