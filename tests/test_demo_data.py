@@ -46,8 +46,8 @@ def test_loading_the_demo_twice_changes_nothing() -> None:
     call_command("load_demo", verbosity=0)
     call_command("load_demo", verbosity=0)
 
-    assert Tournament.objects.count() == 1
-    assert Entry.objects.count() == 8
+    assert Tournament.objects.filter(slug="demo-cup").count() == 1
+    assert Entry.objects.filter(tournament__slug="demo-cup").count() == 8
 
 
 def test_demo_login_is_refused_outside_debug(settings: Settings) -> None:
