@@ -253,7 +253,7 @@ class EntryViewSet(
     def get_queryset(self) -> QuerySet[Entry]:
         return (
             Entry.objects.filter(tournament__in=visible_tournaments(self.request.user).values("pk"))
-            .select_related("tournament", "player", "substitute_for")
+            .select_related("tournament", "player", "substitute_for", "team")
             .order_by("tournament", "number")
         )
 

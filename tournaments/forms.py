@@ -294,9 +294,7 @@ class TournamentSettingsForm(forms.Form):
     )
     # A team event's match (掼蛋 Guandan): shown only there.
     match_length = forms.ChoiceField(
-        label=_("A match lasts"),
-        choices=Tournament.MatchLength.choices,
-        widget=forms.RadioSelect,
+        label=_("A match lasts"), choices=Tournament.MatchLength.choices
     )
     match_minutes = forms.IntegerField(
         label=_("Time limit (minutes)"),
@@ -306,7 +304,6 @@ class TournamentSettingsForm(forms.Form):
     match_points_by = forms.ChoiceField(
         label=pgettext_lazy("team settings", "Match points"),
         choices=Tournament.MatchPointsBy.choices,
-        widget=forms.RadioSelect,
     )
     match_win = forms.IntegerField(label=_("Match points for a win"))
     match_draw = forms.IntegerField(label=_("Match points for a draw"))

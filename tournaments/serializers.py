@@ -29,10 +29,26 @@ class EntryDetailSerializer(serializers.ModelSerializer[Entry]):
     )
     player = serializers.CharField(source="player.display_name", read_only=True)
     name_kana = serializers.CharField(source="player.name_kana", read_only=True)
+    team = serializers.IntegerField(
+        source="team.number",
+        read_only=True,
+        allow_null=True,
+        help_text="The number of the team the entrant plays in (team events); null for none.",
+    )
+    team_name = serializers.CharField(source="team.name", read_only=True, allow_null=True)
 
     class Meta:
         model = Entry
-        fields = ["id", "tournament", "number", "player", "name_kana", "status"]
+        fields = [
+            "id",
+            "tournament",
+            "number",
+            "player",
+            "name_kana",
+            "status",
+            "team",
+            "team_name",
+        ]
 
 
 class EntryCreateSerializer(serializers.Serializer[Entry]):
@@ -167,6 +183,12 @@ class CsvErrorSerializer(serializers.Serializer[None]):
 class TournamentSerializer(serializers.ModelSerializer[Tournament]):
     entry_count = serializers.IntegerField(read_only=True)
     ruleset = serializers.CharField(source="ruleset_label", read_only=True)
+    team_size = serializers.IntegerField(
+        read_only=True,
+        allow_null=True,
+        help_text="Players per team (掼蛋 Guandan: 2, a team event); null where everyone "
+        "plays alone.",
+    )
 
     class Meta:
         model = Tournament
@@ -186,6 +208,11 @@ class TournamentSerializer(serializers.ModelSerializer[Tournament]):
             "uneven_tables",
             "bye_points",
             "points_table",
+            "team_size",
+            "match_length",
+            "match_minutes",
+            "match_points_by",
+            "match_points",
         ]
 
 

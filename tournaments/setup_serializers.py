@@ -169,6 +169,22 @@ class TournamentSettingsSerializer(serializers.Serializer[Tournament]):
         choices=Tournament.ForfeitOthers.choices, required=False
     )
     forfeit_leaver_points = serializers.IntegerField(required=False, allow_null=True)
+    match_length = serializers.ChoiceField(
+        choices=Tournament.MatchLength.choices,
+        required=False,
+        help_text="Team events (掼蛋): until a team wins at A, a fixed number of hands "
+        "(games_per_set), or a time limit (match_minutes). Refused once a round is published.",
+    )
+    match_minutes = serializers.IntegerField(
+        required=False, allow_null=True, help_text="A time-limited match's minutes, 1 to 600."
+    )
+    match_points_by = serializers.ChoiceField(
+        choices=Tournament.MatchPointsBy.choices, required=False
+    )
+    match_points = serializers.JSONField(
+        required=False,
+        help_text='{"win": 2, "draw": 1, "loss": 0}: whole numbers 0–100, win ≥ draw ≥ loss.',
+    )
     ruleset = serializers.CharField(
         required=False, help_text="Pinned: always refused (`ruleset_pinned`)."
     )

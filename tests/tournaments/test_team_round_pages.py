@@ -14,6 +14,7 @@ from tests.factories import (
     StageFactory,
     UserFactory,
     checked_in_teams,
+    finished_match,
 )
 from tournaments import services
 from tournaments.models import Official, Round, Tournament
@@ -51,10 +52,34 @@ def test_the_organiser_sees_team_v_team_with_members_and_why(
     for table in drawn.tables.all():
         line = pairing_line(body, table.number)
         assert line.count("Team ") == 2 and ">v<" in line
-        assert table.explanation in body
+        assert "paired by lot (first round)" in table.explanation
         for seat in table.seats.select_related("entry__player"):
             assert f"#{seat.entry.number} {seat.entry.player.display_name}" in body
-    assert 'data-testid="bye-explanation"' in body and "had a bye" in body
+    assert body.count("Paired by lot (first round).") == drawn.tables.count()
+    assert 'data-testid="bye-explanation"' in body and "had a bye: drawn by lot" in body
+
+
+def test_a_swiss_rounds_tables_show_the_draws_own_reasons(
+    client: Client, organiser: User, drawn: Round
+) -> None:
+    tournament: Tournament = drawn.stage.tournament
+    services.publish_round(drawn, organiser)
+    for table in drawn.tables.all():
+        finished_match(table, levels=("A", "9"), winner=0, hands=2)
+    services.complete_round(drawn, organiser)
+    second = services.draw_round(drawn.stage, organiser, seed="two")
+    client.force_login(organiser)
+
+    body = client.get(
+        f"/organiser/{tournament.slug}/rounds/{second.pk}/", HTTP_ACCEPT_LANGUAGE="ja"
+    ).content.decode()
+
+    assert "チームのスイス式組み合わせ" in body
+    for table in second.tables.all():
+        assert table.explanation in body
+    bye = second.byes.first()
+    assert bye is not None and bye.explanation in body
+    assert "lowest ranked without one" in bye.explanation
 
 
 def test_the_public_page_shows_the_pairings_once_published_without_the_seed(

@@ -1,0 +1,68 @@
+"""The API tells a team event apart (team size, match length and match points), lets an
+organiser change the match settings with the settings page's refusals, and lists each
+entrant's team."""
+
+from __future__ import annotations
+
+import pytest
+from django.contrib.auth.models import User
+from django.test import Client
+
+from tests.factories import GuandanTournamentFactory, OfficialFactory, UserFactory, checked_in_teams
+from tournaments.models import Official, Tournament
+
+pytestmark = pytest.mark.django_db
+JSON = "application/json"
+
+
+@pytest.fixture
+def organiser() -> User:
+    return UserFactory(username="gd-organiser")
+
+
+@pytest.fixture
+def event(organiser: User) -> Tournament:
+    cup = GuandanTournamentFactory(name="Kansai Guandan Cup", slug="kansai-guandan")
+    OfficialFactory(tournament=cup, user=organiser, role=Official.Role.ORGANISER)
+    return cup
+
+
+def test_a_team_event_reads_as_one(client: Client, event: Tournament) -> None:
+    body = client.get("/api/tournaments/kansai-guandan/").json()
+    assert body["team_size"] == 2
+    assert body["match_length"] == "to_ace"
+    assert body["match_points"] == {"win": 2, "draw": 1, "loss": 0}
+
+
+def test_the_match_settings_change_through_the_api_with_per_field_refusals(
+    client: Client, organiser: User, event: Tournament
+) -> None:
+    client.force_login(organiser)
+    refused = client.patch(
+        "/api/tournaments/kansai-guandan/",
+        {"match_length": "time", "match_points": {"win": 0, "draw": 1, "loss": 0}},
+        JSON,
+    )
+    assert refused.status_code == 400
+    assert {f: e["code"] for f, e in refused.json()["fields"].items()} == {
+        "match_minutes": "match_minutes_required",
+        "match_points": "match_points_invalid",
+    }
+    saved = client.patch(
+        "/api/tournaments/kansai-guandan/", {"match_length": "time", "match_minutes": 50}, JSON
+    )
+    assert saved.status_code == 200
+    assert saved.json()["changed"]["match_minutes"] == {"old": None, "new": 50}
+
+
+def test_entries_name_their_team(client: Client, organiser: User, event: Tournament) -> None:
+    checked_in_teams(event, 2)
+    client.force_login(organiser)
+    rows = client.get("/api/entries/?tournament=kansai-guandan").json()
+    rows = rows["results"] if isinstance(rows, dict) else rows
+    teams = {
+        (r["number"], r["team"], r["team_name"])
+        for r in rows
+        if r["tournament"] == "kansai-guandan"
+    }
+    assert teams == {(1, 1, "Sakura"), (2, 1, "Sakura"), (3, 2, "Fuji"), (4, 2, "Fuji")}
