@@ -11,7 +11,7 @@ import pytest
 from playwright.sync_api import Page, expect
 from pytest_django.live_server_helper import LiveServer
 
-from tests.factories import UserFactory
+from tests.factories import UserFactory, finished_match
 from tournaments import services
 from tournaments.models import Round, Tournament
 from tournaments.services import TeamMember
@@ -101,7 +101,9 @@ def test_the_organiser_adds_a_pair_sets_the_match_and_draws_round_one(
         pairing = page.get_by_test_id(f"pairing-{number}")
         expect(pairing).to_contain_text(" v ")
         expect(page.locator(f"#table-{number} .team-sides li")).to_have_count(4)
-        expect(page.locator(f"#table-{number} .explanation")).to_contain_text("paired by lot")
+        expect(page.locator(f"#table-{number} .explanation")).to_have_text(
+            "Paired by lot (first round)."
+        )
     shoot(page, artifacts, "team-event-round")
     round_ = Round.objects.get(stage=stage)
     services.publish_round(round_, event.officials.get().user)
@@ -112,3 +114,18 @@ def test_the_organiser_adds_a_pair_sets_the_match_and_draws_round_one(
     page.goto(f"{live_server.url}/tournaments/kansai-guandan/rounds/{round_.pk}/")
     expect(page.get_by_test_id("pairing-1")).to_contain_text("対")
     shoot(page, artifacts, "team-event-public-round")
+
+    # Round 2 after the matches: winners meet winners, each table says why.
+    organiser = event.officials.get().user
+    for table in round_.tables.all():
+        finished_match(table, levels=("A", "8"), winner=0, hands=4)
+    services.complete_round(round_, organiser)
+    page.set_extra_http_headers({"Accept-Language": "en"})
+    page.goto(f"{live_server.url}/accounts/login/?next=/organiser/kansai-guandan/")
+    page.get_by_label("User name").fill("chen")
+    page.get_by_label("Password").fill("correct horse battery")
+    page.get_by_role("button", name="Log in").click()
+    page.get_by_role("button", name="Draw next round").click()
+    expect(page.locator("#table-1 .explanation")).to_contain_text("paired in the 2-point group")
+    expect(page.locator("#table-2 .explanation")).to_contain_text("floated down")
+    shoot(page, artifacts, "team-event-round-2")
