@@ -27,6 +27,7 @@ from tournaments.models import (
     Stage,
     StageEntrant,
     Table,
+    Team,
     Tournament,
 )
 from tournaments.permissions import AnyUser
@@ -39,6 +40,33 @@ class EntryInline(admin.TabularInline[Entry, Tournament]):
     fk_name = "tournament"
     fields = ["number", "player", "status", "seeded_into", "substitute_for"]
     raw_id_fields = ["substitute_for"]
+
+
+class TeamMemberInline(admin.TabularInline[Entry, Team]):
+    """A team's members, read only: teams are formed and dissolved through the services (the
+    entrants page or the API), which check the team size and keep the audit record."""
+
+    model = Entry
+    extra = 0
+    fk_name = "team"
+    fields = ["number", "player", "status"]
+    readonly_fields = ["number", "player", "status"]
+    can_delete = False
+
+    def has_add_permission(self, request: HttpRequest, obj: Team | None = None) -> bool:
+        return False
+
+
+@admin.register(Team)
+class TeamAdmin(admin.ModelAdmin[Team]):
+    list_display = ["number", "name", "tournament"]
+    list_filter = ["tournament"]
+    search_fields = ["name"]
+    readonly_fields = ["tournament", "number"]
+    inlines = [TeamMemberInline]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
 
 
 class OfficialInline(admin.TabularInline[Official, Tournament]):

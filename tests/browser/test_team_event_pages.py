@@ -79,6 +79,9 @@ def test_the_organiser_adds_a_pair_sets_the_match_and_draws_round_one(
     expect(summary).to_have_text("6 teams → 3 tables of two teams")
     page.get_by_test_id("teams").scroll_into_view_if_needed()
     shoot(page, artifacts, "team-event-entrants")
+    page.set_viewport_size(PHONE)
+    teams.screenshot(path=str(artifacts / "team-event-teams-block-phone.png"))
+    page.set_viewport_size(DESKTOP)
 
     # The match: a time limit of 40 minutes.
     page.goto(f"{live_server.url}/organiser/kansai-guandan/settings/")
