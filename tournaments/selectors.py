@@ -304,7 +304,7 @@ def _match_blockers(round_: Round, games: dict[tuple[int, int, int], Game]) -> l
             if code:
                 blockers.append(Blocker(table.number, set_number, game_number, code, game.pk))
         if not match_over(tournament, matches[table.pk]) and not any(
-            b.code == "in_play" and b.table == table.number for b in blockers
+            b.code in ("in_play", "undo_pending") and b.table == table.number for b in blockers
         ):
             last = played[-1][1] if played else 0
             blockers.append(Blocker(table.number, 1, last + 1, "not_started"))
