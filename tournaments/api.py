@@ -41,6 +41,7 @@ from tournaments.serializers import (
     CsvPreviewSerializer,
     CsvRowErrorSerializer,
     CsvRowSerializer,
+    CsvTeamSerializer,
     CsvUploadSerializer,
     DrawRequestSerializer,
     EntryCreateSerializer,
@@ -452,6 +453,7 @@ class EntryViewSet(
             {
                 "encoding": preview.encoding,
                 "rows": CsvRowSerializer(preview.rows, many=True).data,
+                "teams": CsvTeamSerializer(preview.teams, many=True).data,
                 "token": services.sign_csv_preview(tournament, preview),
             }
         )

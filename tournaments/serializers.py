@@ -150,6 +150,16 @@ class CsvRowSerializer(serializers.Serializer[Any]):
     player_id = serializers.IntegerField(
         allow_null=True, help_text="The returning player the row's e-mail matches."
     )
+    team = serializers.CharField(help_text="The team the row names (team events); empty: none.")
+
+
+class CsvTeamSerializer(serializers.Serializer[Any]):
+    """A team the import forms (team events): the rows naming it."""
+
+    name = serializers.CharField()
+    number = serializers.IntegerField()
+    lines = serializers.ListField(child=serializers.IntegerField())
+    members = serializers.ListField(child=serializers.CharField())
 
 
 class CsvPreviewSerializer(serializers.Serializer[None]):
@@ -157,6 +167,7 @@ class CsvPreviewSerializer(serializers.Serializer[None]):
 
     encoding = serializers.CharField()
     rows = CsvRowSerializer(many=True)
+    teams = CsvTeamSerializer(many=True)
     token = serializers.CharField()
 
 

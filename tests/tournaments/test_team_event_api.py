@@ -66,3 +66,26 @@ def test_entries_name_their_team(client: Client, organiser: User, event: Tournam
         if r["tournament"] == "kansai-guandan"
     }
     assert teams == {(1, 1, "Sakura"), (2, 1, "Sakura"), (3, 2, "Fuji"), (4, 2, "Fuji")}
+
+
+def test_the_csv_preview_lists_the_teams_to_form(
+    client: Client, organiser: User, event: Tournament
+) -> None:
+    client.force_login(organiser)
+    text = "display_name,チーム\nA,Kaze\nB,Kaze\n"
+
+    preview = client.post(
+        "/api/entries/csv-preview/", {"tournament": "kansai-guandan", "text": text}, JSON
+    ).json()
+
+    assert preview["teams"] == [
+        {"name": "Kaze", "number": 1, "lines": [2, 3], "members": ["A", "B"]}
+    ]
+    assert [r["team"] for r in preview["rows"]] == ["Kaze", "Kaze"]
+    imported = client.post(
+        "/api/entries/csv-import/",
+        {"tournament": "kansai-guandan", "token": preview["token"]},
+        JSON,
+    )
+    assert imported.status_code == 201
+    assert event.teams.get().members.count() == 2
