@@ -36,7 +36,7 @@ def public_tournaments() -> QuerySet[Tournament]:
 
 
 def tournament_entries(tournament: Tournament) -> QuerySet[Entry]:
-    return tournament.entries.select_related("player").order_by("number")
+    return tournament.entries.select_related("player", "team").order_by("number")
 
 
 def organised_tournaments(user: AnyUser) -> QuerySet[Tournament]:

@@ -95,3 +95,15 @@ def test_the_public_page_shows_the_pairings_once_published_without_the_seed(
     assert pairing_line(body, 1).count("チーム") == 2
     drawn.refresh_from_db()
     assert drawn.seed_secret not in body
+
+
+def test_the_public_tournament_page_names_each_players_team(
+    client: Client, organiser: User, drawn: Round
+) -> None:
+    tournament: Tournament = drawn.stage.tournament
+    services.publish_round(drawn, organiser)
+
+    body = client.get(f"/tournaments/{tournament.slug}/").content.decode()
+
+    assert "Team event: two pairs a table, one match a round" in body
+    assert "Team 1 Sakura" in body and "Team 5 Yama" in body
