@@ -8,7 +8,8 @@ A team event seats two teams at each table, one match between them. Each round:
   drawn has the bye.
 - **Later rounds**: teams are ranked by match points, then level difference, then by lot. With
   an odd number of teams the lowest-ranked team that has not had a bye yet sits out (when every
-  team has had one: the lowest ranked of those with the fewest). The rest are paired from the
+  team has had one: the lowest ranked of those with the fewest) — unless that would force a
+  repeat pairing and the next one up would not. The rest are paired from the
   top: the highest unpaired team meets the highest-ranked team it has not played; when that
   leaves a team below with nobody it has not played, the search backtracks. If no pairing
   without a repeat exists at all, the pairing with the fewest repeats is taken (and the
@@ -29,6 +30,9 @@ from dataclasses import dataclass
 # The most search steps spent looking for a pairing within a repeat budget: a field of a few
 # dozen teams needs far fewer; past it the budget grows (one more repeat allowed).
 MAX_STEPS = 200_000
+# How many of the teams due a bye are tried, lowest ranked first, to find one whose sitting out
+# leaves a pairing without repeats.
+BYE_CANDIDATES = 4
 
 
 @dataclass(frozen=True, slots=True)
@@ -151,22 +155,41 @@ def swiss_pairing(teams: Sequence[PairTeam], *, seed: str, history: PairHistory)
 
     ranked = sorted(teams, key=lambda t: (-t.match_points, -t.level_difference, lots[t.id]))
     order = [t.id for t in ranked]
+    met = history.met()
     bye: int | None = None
     bye_explanation = ""
+    pairs: list[tuple[int, int]] | None = None
     if len(order) % 2:
         earlier = Counter(history.byes)
         fewest = min(earlier[t] for t in order)
-        bye = next(t for t in reversed(order) if earlier[t] == fewest)
+        candidates = [t for t in reversed(order) if earlier[t] == fewest]
+        bye = candidates[0]
+        skipped: list[int] = []
+        # A bye further up is taken only when the lowest ranked one's would force a repeat.
+        for candidate in candidates[:BYE_CANDIDATES]:
+            pairs = _pair_within([t for t in order if t != candidate], met, 0)
+            if pairs is not None:
+                bye = candidate
+                break
+            skipped.append(candidate)
+        if pairs is None:
+            skipped = []
         why = (
             "lowest ranked without one"
             if fewest == 0
             else f"every team has had a bye: lowest ranked of those with the fewest ({fewest})"
         )
+        if skipped:
+            why = (
+                "next lowest ranked without one"
+                if fewest == 0
+                else f"next lowest ranked of those with the fewest ({fewest})"
+            )
+            passed_over = ", ".join(label[t] for t in skipped)
+            why += f": {passed_over} sitting out would have forced a repeat pairing"
         bye_explanation = f"{label[bye]} ({_points(by_id[bye].match_points)} MP) had a bye: {why}."
         order.remove(bye)
 
-    met = history.met()
-    pairs: list[tuple[int, int]] | None = None
     budget = 0
     while pairs is None:
         pairs = _pair_within(order, met, budget)

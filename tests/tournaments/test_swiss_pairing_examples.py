@@ -84,3 +84,15 @@ def test_the_bye_goes_to_the_lowest_ranked_team_without_one() -> None:
 def test_one_team_cannot_be_paired() -> None:
     with pytest.raises(PairingError):
         swiss_pairing([team(1)], seed="x", history=PairHistory())
+
+
+def test_the_bye_moves_up_when_the_lowest_teams_bye_would_force_a_repeat() -> None:
+    # Team 3 is lowest: without it, 1 and 2 (who met) would have to meet again.
+    teams = [team(1, 4), team(2, 2), team(3, 0)]
+    history = PairHistory(meetings=((1, 2, "1.1"),), byes=())
+    draw = swiss_pairing(teams, seed="x", history=history)
+    assert draw.bye == 2 and draw.repeats == 0
+    assert draw.bye_explanation == (
+        "Team 2 Fuji (2 MP) had a bye: next lowest ranked without one: Team 3 Kaze sitting out "
+        "would have forced a repeat pairing."
+    )

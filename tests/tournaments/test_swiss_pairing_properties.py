@@ -9,6 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tournaments.pairing import (
+    BYE_CANDIDATES,
     PairHistory,
     PairTeam,
     TeamDraw,
@@ -86,6 +87,23 @@ def test_no_repeat_opponent_when_an_unplayed_pairing_exists(s: dict[str, Any]) -
     if unplayed_pairing_exists(playing, met):
         assert repeat_pairings(draw, history) == 0
     assert draw.repeats == repeat_pairings(draw, history)
+
+
+@settings(max_examples=150, deadline=None)
+@given(scenarios)
+def test_a_bye_never_forces_a_repeat_another_teams_bye_would_avoid(s: dict[str, Any]) -> None:
+    teams, history = build(s)
+    draw = swiss_pairing(teams, seed=s["seed"], history=history)
+    if draw.bye is None or not history.started:
+        return
+    met = set(history.met())
+    due = [t.id for t in teams if history.byes.count(t.id) == history.byes.count(draw.bye)]
+    # The lowest ranked BYE_CANDIDATES of the teams due a bye are tried: with no more due,
+    # every one of them is.
+    if len(due) <= BYE_CANDIDATES and any(
+        unplayed_pairing_exists([t.id for t in teams if t.id != b], met) for b in due
+    ):
+        assert draw.repeats == 0
 
 
 @settings(max_examples=100, deadline=None)
