@@ -419,16 +419,21 @@ def team_label(team: Team) -> str:
     return f"Team {team.number} {team.name}"
 
 
+def team_players(team: Team) -> list[Entry]:
+    """The team's members who still play (members prefetched, by number): a withdrawn member
+    stays on record, and their substitute (補欠) plays in their place."""
+    return [m for m in team.members.all() if m.status != Entry.Status.DROPPED]
+
+
 def stage_teams(stage: Stage) -> list[Team]:
-    """The teams that play the next round of `stage`: every member of the team (all
-    `team_size` of them) plays in the stage (checked in, not withdrawn, in the stage). A team
-    short of a member is not paired."""
+    """The teams that play the next round of `stage`: all `team_size` of the team's players
+    play in the stage (checked in, in the stage). A team short of a player is not paired."""
     size = stage.tournament.team_size or 0
     playing = set(_participants(stage).values_list("pk", flat=True))
     teams = []
     for team in tournament_teams(stage.tournament):
-        members = [m.pk for m in team.members.all()]
-        if len(members) == size and all(pk in playing for pk in members):
+        players = [m.pk for m in team_players(team)]
+        if len(players) == size and all(pk in playing for pk in players):
             teams.append(team)
     return teams
 

@@ -90,6 +90,7 @@ from tournaments.selectors import (
     stage_teams,
     stage_totals,
     team_history,
+    team_players,
 )
 from tournaments.signals import (
     penalties_changed,
@@ -772,6 +773,17 @@ def substitute_entry(
             substitute_for=entry,
             seeded_into=entry.seeded_into,
         )
+    if entry.team_id is not None:
+        # A pair's substitute plays in the pair (the original stays a member on record).
+        if substitute.team_id not in (None, entry.team_id):
+            raise DomainError(
+                f"{substitute} plays in another team: a substitute for a team member joins "
+                "that member's team.",
+                f"{substitute} は別のチームの一員です。補欠はメンバーのチームに入ります。",
+                "substitute_in_other_team",
+            )
+        substitute.team_id = entry.team_id
+        substitute.save(update_fields=["team"])
     if entry.status != Entry.Status.DROPPED:
         entry.status = Entry.Status.DROPPED
         entry.save(update_fields=["status"])
@@ -1736,7 +1748,7 @@ def _draw_team_round(
         table = Table.objects.create(
             round=round_, number=paired.number, explanation=paired.explanation
         )
-        first, second = (list(teams[t].members.all()) for t in paired.teams)
+        first, second = (team_players(teams[t]) for t in paired.teams)
         Seat.objects.bulk_create(
             Seat(table=table, round=round_, entry=entry, position=position)
             for position, entry in zip((1, 3, 2, 4), (*first, *second), strict=True)
@@ -1745,7 +1757,7 @@ def _draw_team_round(
         points = team_bye_points(tournament)
         Bye.objects.bulk_create(
             Bye(round=round_, entry=entry, points=points, explanation=draw.bye_explanation)
-            for entry in teams[draw.bye].members.all()
+            for entry in team_players(teams[draw.bye])
         )
     return round_
 
