@@ -107,3 +107,16 @@ def test_the_public_tournament_page_names_each_players_team(
 
     assert "Team event: two pairs a table, one match a round" in body
     assert "Team 1 Sakura" in body and "Team 5 Yama" in body
+
+
+@pytest.mark.parametrize("page", ["cards", "score-sheets", "progress"])
+def test_the_rounds_paper_and_progress_pages_open_for_a_team_event(
+    client: Client, organiser: User, drawn: Round, page: str
+) -> None:
+    tournament: Tournament = drawn.stage.tournament
+    services.publish_round(drawn, organiser)
+    client.force_login(organiser)
+
+    response = client.get(f"/organiser/{tournament.slug}/rounds/{drawn.pk}/{page}/")
+
+    assert response.status_code == 200
