@@ -51,3 +51,18 @@ def derive_deal(
     material = deal_material(seed_hex, table, set_number, game, attempt)
     deal: Deal = family_of(rules).deal(material, rules)
     return deal
+
+
+def leader_material(seed_hex: str, table: int, set_number: int) -> str:
+    return f"{seed_hex}/table/{table}/set/{set_number}/leader"
+
+
+def draw_leader(seed_hex: str, *, table: int, set_number: int, seats: int) -> int:
+    """The seat that leads a team match's first hand (掼蛋 Guandan), drawn by lot from the
+    round's seed: ``SHA-256(f"{seed}/table/{n}/set/{s}/leader")`` read as a big-endian number,
+    modulo the seats. A match's first hand has no previous finish to name its leader (at the
+    table the players cut for it), and a known-deal hand needs one before its first move; the
+    seed makes the draw as checkable as the deal once it is revealed, and a re-dealt first
+    hand (a void) keeps the same leader. (2**256 is a multiple of 4: no bias.)"""
+    digest = hashlib.sha256(leader_material(seed_hex, table, set_number).encode()).digest()
+    return int.from_bytes(digest, "big") % seats
