@@ -429,7 +429,10 @@ def _titles_before(
 def _seating_for(table: Table, tournament: Tournament, nxt: NextGame, seats: int) -> list[int]:
     """The table position at each engine seat for the table's next game: the table as drawn,
     or, with seat changes (UECda 席替え), the seating of the game's cycle drawn from the
-    round's seed (games.seating)."""
+    round's seed (games.seating). A team match keeps the table as drawn: partners face each
+    other (engine team 0 at positions 1 and 3) for the whole match."""
+    if tournament.plays_in_teams:
+        return list(range(1, seats + 1))
     cycle = seating_module.cycle_of(nxt.game_number, tournament.seat_change_every)
     return list(
         seating_module.draw_seating(
@@ -457,6 +460,8 @@ def game_opening(table: Table, nxt: NextGame) -> GameOpening:
     """How the table's game `nxt` opens (the console announces it before it starts)."""
     tournament = table.round.stage.tournament
     seats = Seat.objects.filter(table=table).count()
+    if tournament.plays_in_teams:  # no seat changes, no titles (`_start_team_hand`)
+        return GameOpening(tuple(_seating_for(table, tournament, nxt, seats)), False, False)
     return GameOpening(
         seating=tuple(_seating_for(table, tournament, nxt, seats)),
         seat_change=seating_module.starts_cycle(nxt.game_number, tournament.seat_change_every),
@@ -589,6 +594,7 @@ def _start_team_hand(table: Table, actor: AnyUser, mode: str) -> Game:
                 "団体戦の卓には4人（2チーム、パートナーは向かい合わせ）が必要です。",
             )
         seats = len(positions)
+        seating = _seating_for(table, tournament, nxt, seats)
         deal = derive_deal(
             table.round.seed_secret,
             ruleset_id=tournament.ruleset_id,
@@ -621,7 +627,7 @@ def _start_team_hand(table: Table, actor: AnyUser, mode: str) -> Game:
             counts=[len(h) for h in dealt],
             blind=None,
             titles=None,
-            seating=list(positions),
+            seating=seating,
             match=match.to_record(),
             leader=leader,
             started_by=actor if actor.is_authenticated else None,

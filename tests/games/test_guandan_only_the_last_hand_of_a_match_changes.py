@@ -8,7 +8,7 @@ import pytest
 
 from games import services
 from games.models import Game
-from tests.factories import OfficialFactory, UserFactory, guandan_table
+from tests.factories import OfficialFactory, UserFactory, guandan_table, play_guandan_hand
 from tournaments.models import Official
 
 pytestmark = pytest.mark.django_db
@@ -99,3 +99,18 @@ def test_a_team_hand_is_not_forfeited_seat_by_seat(officials: tuple) -> None:  #
     with pytest.raises(services.GameError) as refused:
         services.forfeit_seat(game, head, seat=1, reason="left the venue")
     assert refused.value.code == "forfeit_not_in_team_match"
+
+
+def test_an_earlier_hands_last_move_is_not_undone(officials: tuple) -> None:  # type: ignore[type-arg]
+    table, referee, head = officials
+    first = services.start_game(table, referee)
+    play_guandan_hand(first, referee)
+    services.start_game(table, referee)
+    first.refresh_from_db()
+
+    with pytest.raises(services.GameError) as refused:
+        services.request_undo(first, head, "misread the last play", seq=first.last_seq)
+
+    assert refused.value.code == "later_hands_follow"
+    first.refresh_from_db()
+    assert first.status == Game.Status.FINISHED
