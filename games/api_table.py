@@ -575,8 +575,11 @@ class TableGamesView(TableAPIView):
             201: GameSummarySerializer,
             **_errors(
                 conflict="game_in_play (a game is in play: its id is in game_id), "
-                "round_complete (every set is played), round_draft, round_settled, no_seats.",
-                unprocessable="leader_required (open table: say who leads), bad deal set-up.",
+                "round_complete (every set is played), round_draft, round_settled, no_seats, "
+                "match_over (a Guandan team match is over: won at A, all hands played, or "
+                "time is up).",
+                unprocessable="leader_required (open table: say who leads), "
+                "open_table_unsupported (Guandan), bad deal set-up.",
             ),
         },
     )

@@ -114,3 +114,25 @@ def test_an_earlier_hands_last_move_is_not_undone(officials: tuple) -> None:  # 
     assert refused.value.code == "later_hands_follow"
     first.refresh_from_db()
     assert first.status == Game.Status.FINISHED
+
+
+def test_a_hand_played_out_and_corrected_passes_on_the_corrected_result(officials: tuple) -> None:  # type: ignore[type-arg]
+    table, referee, head = officials
+    first = services.start_game(table, referee)
+    play_guandan_hand(first, referee, favoured=1)  # team 1 finishes 1-2: 2 → 5
+    first.refresh_from_db()
+    winner = first.results.get(place=1).seat
+    loser = (winner + 1) % 4
+
+    services.correct_result(
+        first,
+        head,
+        finishing_order=[winner, loser, (winner + 2) % 4],  # a 1-3 after all: 2 → 4
+        reason="the scorer missed a finish",
+        based_on_version=first.result_version,
+    )
+    following = services.start_game(table, referee, mode=QUICK)
+
+    assert following.match is not None
+    assert following.match["levels"] == ["2", "4"]
+    assert following.match["previous"][:3] == [winner, loser, (winner + 2) % 4]

@@ -12,7 +12,9 @@ import pytest
 from django.test import Client
 
 from games import services
+from games.engine.guandan import legal_moves
 from games.models import Game
+from games.state import canonical
 from tests.factories import OfficialFactory, UserFactory, guandan_table
 from tournaments.models import Official, Tournament
 
@@ -88,12 +90,20 @@ def test_a_referee_of_another_table_can_neither_start_nor_enter() -> None:
     referee = UserFactory()
     table = guandan_table(referee)
     stranger = UserFactory()
+    organiser = UserFactory()
+    OfficialFactory(tournament=table.round.stage.tournament, user=organiser)
     OfficialFactory(
         tournament=table.round.stage.tournament, user=stranger, role=Official.Role.REFEREE
     )
 
     with pytest.raises(services.PermissionDenied):
         services.start_game(table, stranger)
+    known = services.start_game(table, referee)
+    lead = next(iter(legal_moves(services.current_state(known))))  # type: ignore[arg-type]
+    with pytest.raises(services.PermissionDenied):
+        services.submit_move(known, canonical(known, lead), 1, stranger)
+    assert services.submit_move(known, canonical(known, lead), 1, referee).ok
+    services.void_game(known, organiser, reason="test of permissions", redeal=False)
     game = services.start_game(table, referee, mode=Game.Mode.QUICK)
     with pytest.raises(services.PermissionDenied):
         services.record_quick_result(game, stranger, [0, 2])
