@@ -88,6 +88,7 @@ CONFLICT_CODES = frozenset(
         # A team match (掼蛋 Guandan): over, or a later hand started from this one's result.
         "match_over",
         "later_hands_follow",
+        "teams_not_facing",
         # A correcting action's target is stale (games.services.STALE_TARGET_CODES).
         *services.STALE_TARGET_CODES,
     }

@@ -586,14 +586,22 @@ def _start_team_hand(table: Table, actor: AnyUser, mode: str) -> Game:
             raise GameError.of(error) from error
         tournament = table.round.stage.tournament
         nxt = next_game_numbers(table)
-        positions = sorted(Seat.objects.filter(table=table).values_list("position", flat=True))
-        if positions != [1, 2, 3, 4]:
+        teams = dict(Seat.objects.filter(table=table).values_list("position", "entry__team_id"))
+        if sorted(teams) != [1, 2, 3, 4]:
             raise GameError(
                 "no_seats",
                 "A team match needs its four players seated, two teams partners facing.",
                 "団体戦の卓には4人（2チーム、パートナーは向かい合わせ）が必要です。",
             )
-        seats = len(positions)
+        if None in teams.values() or not teams[1] == teams[3] != teams[2] == teams[4]:
+            raise GameError(
+                "teams_not_facing",
+                "A team match seats two teams, partners facing: one team at positions 1 and "
+                "3, the other at 2 and 4. Correct the seating first.",
+                "団体戦は2チームが向かい合わせに座ります(1番と3番、2番と4番の席)。先に席順を"
+                "直してください。",
+            )
+        seats = len(teams)
         seating = _seating_for(table, tournament, nxt, seats)
         deal = derive_deal(
             table.round.seed_secret,

@@ -57,3 +57,18 @@ def test_an_open_table_is_refused_for_guandan() -> None:
     assert refused.value.code == "open_table_unsupported"
     assert refused.value.message_ja
     assert not table.games.exists()
+
+
+def test_a_table_whose_partners_do_not_face_each_other_is_refused() -> None:
+    referee = UserFactory()
+    table = guandan_table(referee)
+    first, second = (table.seats.get(position=p).entry for p in (1, 2))
+    first.team, second.team = second.team, first.team
+    first.save(update_fields=["team"])
+    second.save(update_fields=["team"])
+
+    with pytest.raises(services.GameError) as refused:
+        services.start_game(table, referee)
+
+    assert refused.value.code == "teams_not_facing"
+    assert not table.games.exists()
