@@ -360,7 +360,7 @@ def _refuse_if_match_over(tournament: Tournament, table: Table) -> None:
         return
     if why == matches.WON_AT_ACE:
         en = "The match is over: a team won it at A. No further hand is played."
-        ja = "試合は終了しました。A で勝ったチームがあります。次の局はありません。"
+        ja = "試合は終了しました。Aで勝ったチームがあります。次の局はありません。"
     elif why == matches.HANDS_PLAYED:
         hands = tournament.games_per_set
         en = f"The match is over: all its {hands} hands are played."
@@ -491,7 +491,7 @@ def start_game(
     (unless it starts a title cycle), and the seating follows the tournament's seat changes.
     The round must be open (published or in play); its first game puts it in play.
 
-    A team match's hand (掼蛋 Guandan, `_team_hand`) differs: four players at their drawn
+    A team match's hand (掼蛋 Guandan, `_start_team_hand`) differs: four players at their drawn
     positions, no titles, and the match it carries from the hand before."""
     require_table_writer(actor, table)
     if mode not in Game.Mode.values:
@@ -1168,7 +1168,7 @@ def _require_last_hand(game: Game) -> None:
             "Later hands of this match started from this hand's result (levels, tribute): it "
             "can no longer change. Only the match's last hand can be corrected — void the "
             "later hands first if this one must change.",
-            "この局の結果(級・進贡)から後の局が始まっているため、変更できません。訂正できるのは"
+            "この局の結果(级・进贡)から後の局が始まっているため、変更できません。訂正できるのは"
             "試合の最後の局だけです。変更が必要なら、先に後の局を無効にしてください。",
         )
 

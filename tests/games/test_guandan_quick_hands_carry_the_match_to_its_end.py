@@ -39,7 +39,7 @@ def test_one_two_finishes_climb_two_five_eight_jack_ace_and_win_at_ace() -> None
         services.start_game(table, referee, mode=QUICK)
     assert refused.value.code == "match_over"
     assert "won it at A" in refused.value.message_en
-    assert "A で勝った" in refused.value.message_ja
+    assert "Aで勝った" in refused.value.message_ja
     assert table.games.count() == 5
 
 
