@@ -8,7 +8,9 @@ the round's secret seed, so anyone can check them once the seed is revealed.
   ``material = f"{seed}/table/{n}/set/{s}/game/{g}"`` (a UTF-8 string, `kakumei-deal/1`) and the
   tournament's pinned ruleset for a table of that many seats;
 - a game voided and re-dealt (attempt `a` ≥ 2) appends ``/attempt/{a}`` to its material, so
-  the re-deal is as verifiable as the first deal and differs from it.
+  the re-deal is as verifiable as the first deal and differs from it;
+- the leader of a team match's first hand (掼蛋 Guandan): ``SHA-256(f"{seed}/table/{n}/set/{s}/
+  leader")`` as a big-endian number modulo the seats (`draw_leader`).
 """
 
 from __future__ import annotations
