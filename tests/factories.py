@@ -421,3 +421,90 @@ def streamed(response: Any) -> str:
         return b"".join([part async for part in response.streaming_content])
 
     return async_to_sync(collect)().decode(errors="replace")
+
+
+# --- Guandan team events (gd-games) -----------------------------------------------------------
+
+
+class TeamFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = "tournaments.Team"
+
+    tournament = factory.SubFactory(TournamentFactory)
+    number = factory.Sequence(lambda n: n + 1)
+    name = factory.LazyAttribute(lambda o: f"Team {o.number}")
+
+
+def guandan_table(
+    referee: object,
+    *,
+    ruleset_id: str = "guandan-cn",
+    games_per_set: int = 20,
+    seed: str | None = None,
+    names: tuple[str, ...] = ("Aoki", "Baba", "Chiba", "Doi"),
+    **tournament: object,
+) -> Table:
+    """A published table of a Guandan team tournament (one set a round, `games_per_set` the
+    cap on a match's hands; `tournament`: more Tournament fields, e.g. match_length), seating
+    two teams of two entries partners facing: team "East" at positions 1 and 3 (engine team
+    0), team "South" at 2 and 4 (engine team 1). `referee` runs the table; `seed`: the round's
+    seed (64 hex characters), random when not given."""
+    seeded: dict[str, object] = {} if seed is None else {"seed_secret": seed}
+    table = seated_table(
+        referee,
+        names=names,
+        stage__tournament__ruleset_id=ruleset_id,
+        stage__tournament__ruleset_version=1,
+        stage__tournament__games_per_set=games_per_set,
+        stage__tournament__sets_per_round=1,
+        stage__tournament__table_size=4,
+        **{f"stage__tournament__{k}": v for k, v in tournament.items()},
+        **seeded,
+    )
+    event = table.round.stage.tournament
+    teams = (
+        TeamFactory(tournament=event, name="East"),
+        TeamFactory(tournament=event, name="South"),
+    )
+    for seat in Seat.objects.filter(table=table).select_related("entry"):
+        seat.entry.team = teams[(seat.position - 1) % 2]
+        seat.entry.save(update_fields=["team"])
+    if referee is not None:
+        OfficialFactory(tournament=event, user=referee, role=Official.Role.REFEREE)
+    return table
+
+
+def play_guandan_hand(game: object, referee: object, *, favoured: int = 0) -> int:
+    """Play a known-deal Guandan hand to its end through `submit_move`, with moves from the
+    engine's `legal_moves`, so that engine team `favoured` finishes first and second (a 1-2):
+    its players never beat their partner and play their biggest combination, the other
+    team plays only when it must lead (its smallest). Tribute decisions: the first legal one.
+    Returns the number of moves played."""
+    from games import services
+    from games.engine.guandan import PASS, PLAY, legal_moves
+    from games.models import Game
+    from games.state import canonical
+
+    assert isinstance(game, Game)
+    played = 0
+    while True:
+        game.refresh_from_db()
+        if game.status != Game.Status.IN_PLAY:
+            return played
+        state = services.current_state(game)
+        legal = list(legal_moves(state))  # type: ignore[arg-type]
+        plays = [m for m in legal if m.action == PLAY]
+        passes = [m for m in legal if m.action == PASS]
+        if not plays and not passes:
+            move = legal[0]  # a tribute decision
+        elif legal[0].seat % 2 == favoured:
+            partner_on_table = state.last == (legal[0].seat + 2) % 4
+            if passes and (partner_on_table or not plays):
+                move = passes[0]
+            else:
+                move = max(plays, key=lambda m: (len(m.cards), -len(m.wild_as)))
+        else:
+            move = passes[0] if passes else min(plays, key=lambda m: len(m.cards))
+        outcome = services.submit_move(game, canonical(game, move), game.last_seq + 1, referee)  # type: ignore[arg-type]
+        assert outcome.ok, (outcome.code, outcome.message_en)
+        played += 1
