@@ -9,8 +9,8 @@
    competitor, and ranks with ``RANK() OVER (ORDER BY <tie-break keys>)``;
 3. for a team tournament (掼蛋 Guandan), rebuild the scope's `TeamStanding` rows in the same
    savepoint (`scoring.team_standings`, in Python from `games.matches`);
-4. digest the new rows (the team rows too); equal to the stored digest → roll the savepoint back (nothing is
-   written, the version stays), else bump `StandingsVersion.version`.
+4. digest the new rows (the team rows too); equal to the stored digest → roll the savepoint
+   back (nothing is written, the version stays), else bump `StandingsVersion.version`.
 
 It never increments anything from a previous value: the rows are a function of the results
 (and penalties) alone, so a run repeated, run concurrently (the lock orders them, and each
