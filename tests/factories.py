@@ -524,3 +524,26 @@ def guandan_hand(
             points=0,
         )
     return game
+
+
+def team_league(
+    count: int = 4, *, slug: str = "gd-open", **fields: Any
+) -> tuple[Tournament, Stage, list[Any]]:
+    """A running 掼蛋 team tournament of `count` pairs ("Team n", members "<name> A/B") in
+    one stage, matches of at most 3 hands unless `fields` say otherwise."""
+    tournament = guandan_tournament(
+        **{"games_per_set": 3, "name": "Guandan Open 掼蛋大会", "slug": slug, **fields}
+    )
+    stage = StageFactory(tournament=tournament, order=1, name="Swiss スイス")
+    names = ["Aoki", "Baba", "Chiba", "Doi", "Endo", "Fujii", "Goto", "Hara", "Ito", "Jo"]
+    teams = [
+        pair(tournament, n, f"Team {n}", (f"{names[n - 1]} A", f"{names[n - 1]} B"))
+        for n in range(1, count + 1)
+    ]
+    return tournament, stage, teams
+
+
+def published_round(stage: Stage, number: int) -> Round:
+    return RoundFactory(  # type: ignore[no-any-return]
+        stage=stage, number=number, status=Round.Status.PUBLISHED, published_at=timezone.now()
+    )
