@@ -66,7 +66,9 @@ from scoring.selectors import (
     with_metric_values,
 )
 from scoring.standings import (
+    KEY_COLUMN,
     ScopeRef,
+    metric_for_tie_break,
     result_is_provisional,
     scope_metrics,
     scope_rounds,
@@ -256,6 +258,10 @@ def _frame(board: Board, version: int, cut: CutLine | None) -> dict[str, Any]:
         if board.tournament is not None
         else tie_breaks({})
     )
+    # A key naming another family's metric ranks no one here (the SQL skips it): not said
+    # (a 掼蛋 board is not ranked on 大富豪 titles).
+    metrics = scope_metrics(board.ref)
+    keys = tuple(k for k in keys if k in KEY_COLUMN or metric_for_tie_break(k, metrics) is not None)
     if cut is not None and board.stage is not None:  # the rule in the page's language
         cut = replace(cut, rule=board.stage.advancement_label)
     rounds = scope_rounds(board.ref)

@@ -532,7 +532,7 @@ def team_league(
     """A running 掼蛋 team tournament of `count` pairs ("Team n", members "<name> A/B") in
     one stage, matches of at most 3 hands unless `fields` say otherwise."""
     tournament = guandan_tournament(
-        **{"games_per_set": 3, "name": "Guandan Open 掼蛋大会", "slug": slug, **fields}
+        **{"games_per_set": 3, "name": "Guandan Open 大会", "slug": slug, **fields}
     )
     stage = StageFactory(tournament=tournament, order=1, name="Swiss スイス")
     names = ["Aoki", "Baba", "Chiba", "Doi", "Endo", "Fujii", "Goto", "Hara", "Ito", "Jo"]
