@@ -21,7 +21,14 @@ from django.utils.translation import pgettext_lazy
 from config.spreadsheet import spreadsheet_cell
 from games.engine import Metric
 from scoring.models import Standing
-from scoring.selectors import FIGURES, ROW_FIELDS, board_rows, field_figures, flag_decided
+from scoring.selectors import (
+    FIGURES,
+    ROW_FIELDS,
+    board_rows,
+    field_figures,
+    flag_decided,
+    team_board_rows,
+)
 from scoring.standings import RoundLine, ScopeRef, scope_rounds
 from tournaments.points import metric_words
 
@@ -152,6 +159,8 @@ def standings_json(ref: ScopeRef, title: str, version: int) -> dict[str, Any]:
         "version": version,
         **rounds_data(scope_rounds(ref)),
         "standings": [row_dict(row) for row in export_rows(ref)],
+        # A team tournament's team lines (`team_row_dict`); empty for everyone else.
+        "team_standings": [team_row_dict(row) for row in team_board_rows(ref)],
     }
 
 

@@ -82,13 +82,17 @@ def _scope(kind: str, scope_id: int) -> tuple[Tournament, Stage | None, list[int
     if kind == Scope.TOURNAMENT:
         tournament = Tournament.objects.get(pk=scope_id)
         stage = None
+    else:
+        stage = Stage.objects.select_related("tournament").get(pk=scope_id)
+        tournament = stage.tournament
+    if not tournament.plays_in_teams:
+        return None
+    if stage is None:
         # A playoff only orders level entrants: it never adds to the tournament's totals.
         stages = list(
             tournament.stages.exclude(kind=Stage.Kind.PLAYOFF).values_list("pk", flat=True)
         )
     else:
-        stage = Stage.objects.select_related("tournament").get(pk=scope_id)
-        tournament = stage.tournament
         stages = [stage.pk]
         if stage.carry_over_totals:
             stages += (
@@ -96,8 +100,6 @@ def _scope(kind: str, scope_id: int) -> tuple[Tournament, Stage | None, list[int
                 .exclude(kind=Stage.Kind.PLAYOFF)
                 .values_list("pk", flat=True)
             )
-    if not tournament.plays_in_teams:
-        return None
     return tournament, stage, stages
 
 

@@ -179,3 +179,13 @@ def test_a_tournament_played_alone_shows_no_team_table() -> None:
     html = browser("ja").get(f"/standings/{alone.slug}/").content.decode()
 
     assert 'data-testid="team-standings"' not in html and "個人順位表" not in html
+
+
+def test_the_json_export_and_the_embed_carry_the_team_lines(played: Tournament) -> None:
+    api = browser().get(f"/api/tournaments/{played.slug}/team-standings/").json()
+
+    export = browser().get(f"/standings/{played.slug}/standings.json").json()
+    embed = browser("ja").get(f"/embed/{played.slug}/").content.decode()
+
+    assert export["team_standings"] == api["results"]
+    assert "T1 Team 1" in embed and "勝点" in embed and "級差" in embed
