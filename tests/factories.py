@@ -423,7 +423,7 @@ def streamed(response: Any) -> str:
     return async_to_sync(collect)().decode(errors="replace")
 
 
-# --- Guandan team events (gd-games) -----------------------------------------------------------
+# --- Guandan team events ------------------------------------------------------------------
 
 
 class TeamFactory(factory.django.DjangoModelFactory):
@@ -508,3 +508,117 @@ def play_guandan_hand(game: object, referee: object, *, favoured: int = 0) -> in
         outcome = services.submit_move(game, canonical(game, move), game.last_seq + 1, referee)  # type: ignore[arg-type]
         assert outcome.ok, (outcome.code, outcome.message_en)
         played += 1
+
+
+def guandan_tournament(**fields: Any) -> Tournament:
+    """A running 掼蛋 team tournament (pairs), one match per round of at most 12 hands,
+    match points 2/1/0 unless `fields` say otherwise."""
+    defaults: dict[str, Any] = {
+        "ruleset_id": "guandan-cn",
+        "ruleset_version": 1,
+        "status": Tournament.Status.RUNNING,
+        "sets_per_round": 1,
+        "games_per_set": 12,
+    }
+    return TournamentFactory(**{**defaults, **fields})  # type: ignore[no-any-return]
+
+
+def pair(tournament: Tournament, number: int, name: str, players: tuple[str, str]) -> Any:
+    """A registered team of two checked-in entries (numbered 2n−1 and 2n)."""
+    team = TeamFactory(tournament=tournament, number=number, name=name)
+    for offset, player in enumerate(players):
+        EntryFactory(
+            tournament=tournament,
+            number=2 * number - 1 + offset,
+            player__display_name=player,
+            status=Entry.Status.CHECKED_IN,
+            team=team,
+        )
+    return team
+
+
+def match_table(round_: Round, number: int, first: Any, second: Any) -> Table:
+    """A table of `round_` where team `first` plays as engine team 0 (positions 1 and 3) and
+    `second` as team 1 (positions 2 and 4), partners facing."""
+    table = TableFactory(round=round_, number=number)
+    a1, a2 = first.members.order_by("number")
+    b1, b2 = second.members.order_by("number")
+    for position, entry in enumerate((a1, b1, a2, b2), start=1):
+        SeatFactory(table=table, position=position, entry=entry)
+    return table
+
+
+def guandan_hand(
+    table: Table,
+    hand: int,
+    levels: tuple[str, str],
+    *,
+    won: int | None = None,
+    confirmed: bool = True,
+    in_play: bool = False,
+) -> object:
+    """Hand `hand` of the match at `table`, as `games.matches` reads it: finished (confirmed
+    unless told otherwise) with each engine team's level after it (`levels`, as players say
+    them: "A", "10"), `won` the team that won the match at A; or still `in_play` (no
+    results). Written directly, without the services."""
+    from games.models import Game, GameResult
+
+    now = timezone.now()
+    status = Game.Status.IN_PLAY
+    if not in_play:
+        status = Game.Status.CONFIRMED if confirmed else Game.Status.FINISHED
+    game = GameFactory(
+        table=table,
+        set_number=1,
+        game_number=hand,
+        ruleset_id="guandan-cn",
+        status=status,
+        finished_at=None if in_play else now,
+        confirmed_at=now if status == Game.Status.CONFIRMED else None,
+    )
+    if in_play:
+        return game
+    seats = {s.position: s.entry for s in table.seats.all()}
+    # The hand's winners (the match's winner, else team 0) take 1st and 2nd; the losers
+    # share 3rd.
+    winners = [p for p in sorted(seats) if (p - 1) % 2 == (won or 0)]
+    for position, entry in sorted(seats.items()):
+        team = (position - 1) % 2
+        GameResult.objects.create(
+            game=game,
+            entry=entry,
+            seat=position - 1,
+            team=team,
+            place=winners.index(position) + 1 if position in winners else 3,
+            detail={
+                "finish": "1-2",
+                "team_level": levels[team],
+                "match_won": won == team,
+                "level_gain": 0,
+            },
+            points=0,
+        )
+    return game
+
+
+def team_league(
+    count: int = 4, *, slug: str = "gd-open", **fields: Any
+) -> tuple[Tournament, Stage, list[Any]]:
+    """A running 掼蛋 team tournament of `count` pairs ("Team n", members "<name> A/B") in
+    one stage, matches of at most 3 hands unless `fields` say otherwise."""
+    tournament = guandan_tournament(
+        **{"games_per_set": 3, "name": "Guandan Open 大会", "slug": slug, **fields}
+    )
+    stage = StageFactory(tournament=tournament, order=1, name="Swiss スイス")
+    names = ["Aoki", "Baba", "Chiba", "Doi", "Endo", "Fujii", "Goto", "Hara", "Ito", "Jo"]
+    teams = [
+        pair(tournament, n, f"Team {n}", (f"{names[n - 1]} A", f"{names[n - 1]} B"))
+        for n in range(1, count + 1)
+    ]
+    return tournament, stage, teams
+
+
+def published_round(stage: Stage, number: int) -> Round:
+    return RoundFactory(  # type: ignore[no-any-return]
+        stage=stage, number=number, status=Round.Status.PUBLISHED, published_at=timezone.now()
+    )
