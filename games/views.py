@@ -519,6 +519,33 @@ def gd_picker(game: Game, seat: int, chosen: list[str]) -> dict[str, Any] | None
     return {"seat": seat, "cards": chosen, "readings": options}
 
 
+def gd_selection(game: Game, seat: int, chosen: list[str]) -> dict[str, Any] | None:
+    """What the cards the referee has tapped make, in the engine's readings: one reading (a
+    bomb announced as such), several (the referee will choose when playing), or none."""
+    if not chosen:
+        return None
+    state = rebuild(game)
+    try:
+        selection = parse_multi(chosen)
+    except InvalidNotation:
+        return {"readings": []}
+    if state.phase != GD_PHASE_PLAY or selection not in state.hands[seat]:
+        return None
+    level = state.level
+    found = readings(selection, level)
+    return {
+        "count": len(selection),
+        "readings": [
+            {
+                "label": gd_reading(combo.kind, combo.key, combo.size, level),
+                "bomb": combo.is_bomb,
+                "beats": state.table is None or combo.beats(state.table),
+            }
+            for combo in sorted(found, key=lambda c: (c.tier, c.key))
+        ],
+    }
+
+
 def _gd_play(request: HttpRequest, table: Table, game: Game) -> HttpResponse:
     """A Guandan action: a play (with the wilds' declaration `as`), a pass, a tribute (进贡), a
     card given back (还贡), or first place taking one of two equal tributes (`take`)."""
@@ -533,6 +560,13 @@ def _gd_play(request: HttpRequest, table: Table, game: Game) -> HttpResponse:
     elif action == "take":
         source = request.POST.get("take", "")
         move = {"seat": seat, "take": int(source) if source.isdigit() else -1}
+    elif action == "read":
+        # Nothing is played: what the selection reads as, shown while the referee taps cards.
+        return render(
+            request,
+            "games/guandan_console.html#selection",
+            {"selection": gd_selection(game, seat, chosen)},
+        )
     else:
         move = {"seat": seat, "play": chosen}
         declared = request.POST.get("as", "").split()

@@ -70,6 +70,7 @@ def test_a_referee_plays_guandan_on_a_phone(
 
     for code in STRAIGHT:
         page.locator(f"[data-testid=hand] label.card:has(input[value='{code}'])").first.click()
+    expect(page.get_by_test_id("selection")).to_contain_text("straight 5–9")
     page.get_by_role("button", name="Play", exact=True).click()
     picker = page.get_by_test_id("declaration-picker")
     expect(picker.get_by_test_id("reading")).to_have_count(2)
@@ -86,9 +87,14 @@ def test_a_referee_plays_guandan_on_a_phone(
     game.refresh_from_db()
     assert game.last_seq == 4
 
+    page.get_by_role("button", name="日本語").click()
+    expect(page.get_by_test_id("level-played")).to_contain_text("2級")
+    shoot(page, artifacts, "console-ja")
+
     page.goto(f"{live_server.url}/tables/{table.pk}/live/")
     expect(page.get_by_test_id("live-turn")).to_contain_text("Aoki")
     expect(page.get_by_test_id("live-levels")).to_contain_text("Sakura")
+    expect(page.get_by_test_id("live-levels")).to_contain_text("2級")
     shoot(page, artifacts, "live")
 
 
