@@ -45,3 +45,19 @@ def test_a_full_hand_is_counted_only_as_more_than_ten() -> None:
 
     assert text.count("more than 10 cards") == 4
     assert Game.objects.get(pk=game.pk).last_seq == 1
+
+
+def test_when_the_hand_is_over_the_public_sees_the_placings_and_the_levels() -> None:
+    hands = [["3C"], ["4S", "4D"], ["5S"], ["6S", "7D"]]
+    _, table, _, client = guandan_console(hands=hands)
+    url = f"/referee/tables/{table.pk}/play/"
+    client.post(url, {"seq": 1, "seat": 0, "cards": ["3C"]})
+    client.post(url, {"seq": 2, "seat": 1, "action": "pass"})
+    client.post(url, {"seq": 3, "seat": 2, "cards": ["5S"]})
+
+    text = Client(headers={"accept-language": "en"}).get(f"/tables/{table.pk}/live/")
+
+    page = text.content.decode()
+    assert 'data-testid="live-placings"' in page
+    assert "Aoki — first out (tóuyóu)" in page and "Chiba — second out (èryóu)" in page
+    assert "Finish: 1-2" in page and "Team A: level 2 → 5" in page

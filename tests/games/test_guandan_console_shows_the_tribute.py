@@ -68,3 +68,22 @@ def test_two_big_jokers_with_the_payers_block_the_tribute() -> None:
 
     assert 'data-testid="anti-tribute"' in page and "Anti-tribute (kànggòng): Doi" in page
     assert 'data-testid="turn">Aoki (seat 1)' in page  # first place leads at once
+
+
+def test_first_place_chooses_between_two_equal_tributes_where_the_preset_says_so() -> None:
+    # pagat: after a 1-2 finish both losers pay; two equal cards and first place chooses.
+    hands = [["3S", "5S"], ["KS", "3C"], ["6S", "9D"], ["KH", "4C"]]
+    match = Match(levels=(2, 2), previous=(0, 2, 1, 3))
+    _, table, game, client = guandan_console(
+        hands=hands, match=match, ruleset_id="guandan-pagat"
+    )
+    url = f"/referee/tables/{table.pk}/play/"
+    client.post(url, {"seq": 1, "seat": 1, "cards": "KS", "action": "tribute"}, **HTMX)
+    page = client.post(
+        url, {"seq": 2, "seat": 3, "cards": "KH", "action": "tribute"}, **HTMX
+    ).content.decode()
+
+    assert 'data-testid="tribute-take-1"' in page
+    assert "Two equal tributes: Aoki chooses whose to take" in page
+    client.post(url, {"seq": 3, "seat": 0, "take": "3", "action": "take"}, **HTMX)
+    assert game.moves.get(seq=3).payload == {"seat": 0, "take": 3}
