@@ -74,9 +74,7 @@ def test_first_place_chooses_between_two_equal_tributes_where_the_preset_says_so
     # pagat: after a 1-2 finish both losers pay; two equal cards and first place chooses.
     hands = [["3S", "5S"], ["KS", "3C"], ["6S", "9D"], ["KH", "4C"]]
     match = Match(levels=(2, 2), previous=(0, 2, 1, 3))
-    _, table, game, client = guandan_console(
-        hands=hands, match=match, ruleset_id="guandan-pagat"
-    )
+    _, table, game, client = guandan_console(hands=hands, match=match, ruleset_id="guandan-pagat")
     url = f"/referee/tables/{table.pk}/play/"
     client.post(url, {"seq": 1, "seat": 1, "cards": "KS", "action": "tribute"}, **HTMX)
     page = client.post(
