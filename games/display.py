@@ -501,6 +501,12 @@ def gd_event_sentence(event: Mapping[str, object], names: Mapping[int, str]) -> 
     if kind == "played":
         combination = str(event.get("combination", ""))
         words = _("%(name)s played %(cards)s") % {**who, "cards": shown}
+        targets = event.get("as")
+        details = [GD_KINDS.get(combination, "")] if combination else []
+        if isinstance(targets, list):
+            details.append(gd_wilds_note([t for t in targets if isinstance(t, str)]))
+        if any(details):
+            words += " (" + " · ".join(d for d in details if d) + ")"
         if combination in GD_BOMB_KINDS:
             words += " — " + _("bomb (zhàdàn)!")
         return words
