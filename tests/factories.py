@@ -426,7 +426,7 @@ def streamed(response: Any) -> str:
 # --- Guandan team events (gd-console) ---------------------------------------------------------
 
 
-def guandan_table(
+def console_guandan_table(
     referee: object = None,
     *,
     names: tuple[str, ...] = ("Aoki", "Baba", "Chiba", "Doi"),
@@ -459,7 +459,7 @@ def guandan_table(
     return table
 
 
-def guandan_hand(
+def console_guandan_hand(
     table: Table,
     *,
     seed: str = "gd-console",
@@ -512,10 +512,10 @@ def guandan_console(
     *, teams: tuple[str, str] | None = None, ruleset_id: str = "guandan-cn", **hand: Any
 ) -> tuple[Any, Table, Any, Client]:
     """A referee signed in (English pages) at a Guandan table with a hand in play: (referee,
-    table, game, client). `hand`: `guandan_hand`'s options."""
+    table, game, client). `hand`: `console_guandan_hand`'s options."""
     referee = UserFactory(username="gd-referee")
-    table = guandan_table(referee, teams=teams, ruleset_id=ruleset_id)
-    game = guandan_hand(table, ruleset_id=ruleset_id, **hand)
+    table = console_guandan_table(referee, teams=teams, ruleset_id=ruleset_id)
+    game = console_guandan_hand(table, ruleset_id=ruleset_id, **hand)
     client = browser()
     client.force_login(referee)
     return referee, table, game, client

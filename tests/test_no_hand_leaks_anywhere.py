@@ -280,17 +280,19 @@ class GuandanScene:
         from games.engine.guandan import GUANDAN, Match, legal_moves, move_to_json, wild_card
         from games.engine.multideck import multi_card_name, multi_names
         from games.state import rebuild
-        from tests.factories import guandan_hand, guandan_table
+        from tests.factories import console_guandan_hand, console_guandan_table
 
         self.referee = UserFactory(username="gd-leak-ref")
-        self.table = guandan_table(self.referee, teams=("Sakura", "Momiji"))
+        self.table = console_guandan_table(self.referee, teams=("Sakura", "Momiji"))
         self.round = self.table.round
         self.tournament = self.round.stage.tournament
         self.other_referee = UserFactory(username="gd-leak-other")
         OfficialFactory(
             tournament=self.tournament, user=self.other_referee, role=Official.Role.REFEREE
         )
-        self.game = guandan_hand(self.table, match=Match(levels=(4, 2), previous=(0, 1, 2, 3)))
+        self.game = console_guandan_hand(
+            self.table, match=Match(levels=(4, 2), previous=(0, 1, 2, 3))
+        )
         for seq in range(1, 9):
             state = rebuild(self.game)
             # The card given back stays in its new holder's hand, so the check looks for it.

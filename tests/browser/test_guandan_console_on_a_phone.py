@@ -14,7 +14,7 @@ from pytest_django.live_server_helper import LiveServer
 from games.engine.guandan import Match, deal_hands, find_guandan
 from games.engine.multideck import multi_names
 from games.models import Game
-from tests.factories import UserFactory, guandan_hand, guandan_table
+from tests.factories import UserFactory, console_guandan_hand, console_guandan_table
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -59,8 +59,8 @@ def test_a_referee_plays_guandan_on_a_phone(
     page: Page, live_server: LiveServer, artifacts: Path
 ) -> None:
     referee = UserFactory(username="gd-ref")
-    table = guandan_table(referee, teams=("Sakura", "Momiji"))
-    game = guandan_hand(table, hands=dealt_with(0, STRAIGHT))
+    table = console_guandan_table(referee, teams=("Sakura", "Momiji"))
+    game = console_guandan_hand(table, hands=dealt_with(0, STRAIGHT))
     page.set_viewport_size(PHONE)
     sign_in(page, live_server, f"/referee/tables/{table.pk}/", "gd-ref")
     expect(page.get_by_test_id("turn")).to_contain_text("Aoki")
@@ -102,11 +102,11 @@ def test_the_tribute_and_the_quick_form_fit_a_phone(
     page: Page, live_server: LiveServer, artifacts: Path
 ) -> None:
     referee = UserFactory(username="gd-ref2")
-    table = guandan_table(referee)
+    table = console_guandan_table(referee)
     hands = dealt_with(0, [])
     if hands[3].count("BJ") == 2:  # no anti-tribute here
         hands[3][hands[3].index("BJ")], hands[1][0] = hands[1][0], "BJ"
-    guandan_hand(table, hands=hands, match=Match(levels=(4, 2), previous=(0, 1, 2, 3)))
+    console_guandan_hand(table, hands=hands, match=Match(levels=(4, 2), previous=(0, 1, 2, 3)))
     page.set_viewport_size(PHONE)
     sign_in(page, live_server, f"/referee/tables/{table.pk}/", "gd-ref2")
 
@@ -118,8 +118,8 @@ def test_the_tribute_and_the_quick_form_fit_a_phone(
     expect(page.get_by_test_id("tribute-return-1")).to_be_visible()
     shoot(page, artifacts, "tribute-return")
 
-    quick_table = guandan_table(referee)
-    guandan_hand(quick_table, mode="quick")
+    quick_table = console_guandan_table(referee)
+    console_guandan_hand(quick_table, mode="quick")
     page.goto(f"{live_server.url}/referee/tables/{quick_table.pk}/")
     expect(page.get_by_test_id("quick-form")).to_be_visible()
     shoot(page, artifacts, "quick-form")
