@@ -622,3 +622,101 @@ def published_round(stage: Stage, number: int) -> Round:
     return RoundFactory(  # type: ignore[no-any-return]
         stage=stage, number=number, status=Round.Status.PUBLISHED, published_at=timezone.now()
     )
+
+
+# --- Guandan team events (gd-console) ---------------------------------------------------------
+
+
+def console_guandan_table(
+    referee: object = None,
+    *,
+    names: tuple[str, ...] = ("Aoki", "Baba", "Chiba", "Doi"),
+    teams: tuple[str, str] | None = None,
+    ruleset_id: str = "guandan-cn",
+) -> Table:
+    """A published table of a 掼蛋 tournament (one set a round, its games the match's hands),
+    `referee` its referee; `teams`: the names of the two registered teams (positions 1 and 3,
+    2 and 4), or None for entries without a team."""
+    from tournaments.models import Team
+
+    table = seated_table(
+        referee,
+        names=names,
+        stage__tournament__ruleset_id=ruleset_id,
+        stage__tournament__sets_per_round=1,
+        stage__tournament__games_per_set=20,
+    )
+    tournament = table.round.stage.tournament
+    if referee is not None:
+        OfficialFactory(tournament=tournament, user=referee, role=Official.Role.REFEREE)
+    if teams is not None:
+        registered = [
+            Team.objects.create(tournament=tournament, number=n + 1, name=name)
+            for n, name in enumerate(teams)
+        ]
+        for seat in table.seats.select_related("entry"):
+            seat.entry.team = registered[(seat.position - 1) % 2]
+            seat.entry.save(update_fields=["team"])
+    return table
+
+
+def console_guandan_hand(
+    table: Table,
+    *,
+    seed: str = "gd-console",
+    hands: list[list[str]] | None = None,
+    match: object = None,
+    leader: int | None = 0,
+    game_number: int = 1,
+    mode: str = "known_deal",
+    ruleset_id: str = "guandan-cn",
+) -> Any:
+    """A hand of the table's match, stored as the games service stores one: dealt from `seed`
+    (`deal_hands`) unless `hands` are given (a smaller position for a test), starting from
+    `match` (an engine `Match`; the match's first hand by default). After a first hand the
+    tribute decides who leads, so `leader` is dropped."""
+    from games.engine.guandan import Match, deal_hands, find_guandan
+    from games.engine.multideck import multi_names
+    from games.models import Game
+
+    if hands is None:
+        hands = [multi_names(h) for h in deal_hands(seed, find_guandan(ruleset_id))]
+    carried = match if isinstance(match, Match) else Match()
+    quick = mode == "quick"
+    return Game.objects.create(
+        table=table,
+        ruleset_id=ruleset_id,
+        ruleset_version=1,
+        seats=4,
+        mode=mode,
+        hands=[] if quick else hands,
+        counts=[27] * 4 if quick else [len(h) for h in hands],
+        match=carried.to_record(),
+        leader=leader if carried.previous is None else None,
+        seating=[1, 2, 3, 4],
+        set_number=1,
+        game_number=game_number,
+    )
+
+
+# A small known position for console tests, level 2 (♥2 wild), seat 1 (engine 0) leads: ♥2 with
+# ♠5 ♦6 ♣7 ♥8 reads as a straight 4–8 or 5–9 (the referee must declare), ♣3 ♦3 is a plain pair.
+GUANDAN_SMALL_HANDS = [
+    ["2H", "5S", "6D", "7C", "8H", "3C", "3D", "KS", "KS"],
+    ["4S", "4D", "QS", "AH"],
+    ["6S", "6H", "9D", "TD"],
+    ["7S", "7D", "JC", "JD"],
+]
+
+
+def guandan_console(
+    *, teams: tuple[str, str] | None = None, ruleset_id: str = "guandan-cn", **hand: Any
+) -> tuple[Any, Table, Any, Client]:
+    """A referee signed in (English pages) at a Guandan table with a hand in play: (referee,
+    table, game, client). `hand`: `console_guandan_hand`'s options."""
+    referee = UserFactory(username="gd-referee")
+    table = console_guandan_table(referee, teams=teams, ruleset_id=ruleset_id)
+    game = console_guandan_hand(table, ruleset_id=ruleset_id, **hand)
+    client = browser()
+    client.force_login(referee)
+    return referee, table, game, client
