@@ -496,8 +496,6 @@ def start_game(
     require_table_writer(actor, table)
     if mode not in Game.Mode.values:
         raise GameError("bad_mode", f"Unknown mode {mode!r}.", "不明なモードです")
-    if table.round.stage.tournament.plays_in_teams:
-        return _start_team_hand(table, actor, mode)
     with transaction.atomic():
         locked = Table.objects.select_for_update().select_related("round__stage__tournament")
         table = locked.get(pk=table.pk)
@@ -507,45 +505,10 @@ def start_game(
             require_round_open(round_)
         except DomainError as error:
             raise GameError.of(error) from error
-        tournament = table.round.stage.tournament
         nxt = next_game_numbers(table)
-        seats = Seat.objects.filter(table=table).count()
-        if not 3 <= seats <= 5:
-            raise GameError("no_seats", "The table has no players seated.", "席が決まっていません")
-        seating = _seating_for(table, tournament, nxt, seats)
-        titles = (
-            None
-            if starts_title_cycle(tournament, nxt.game_number)
-            else _titles_before(table, nxt.set_number, nxt.game_number, seats, seating)
-        )
-        deal = derive_deal(
-            table.round.seed_secret,
-            ruleset_id=tournament.ruleset_id,
-            ruleset_version=tournament.ruleset_version,
-            seats=seats,
-            table=table.number,
-            set_number=nxt.set_number,
-            game=nxt.game_number,
-            attempt=nxt.attempt,
-        )
-        known = mode == Game.Mode.KNOWN_DEAL
-        game = Game(
-            table=table,
-            set_number=nxt.set_number,
-            game_number=nxt.game_number,
-            attempt=nxt.attempt,
-            ruleset_id=tournament.ruleset_id,
-            ruleset_version=tournament.ruleset_version,
-            mode=mode,
-            seats=seats,
-            hands=[card_names(h) for h in deal.hands] if known else [None] * seats,
-            counts=[h.bit_count() for h in deal.hands],
-            blind=card_names(deal.blind) if known else None,
-            titles=titles,
-            seating=seating,
-            leader=None if known else leader,
-            started_by=actor if actor.is_authenticated else None,
-        )
+        opening = _team_hand if table.round.stage.tournament.plays_in_teams else _set_game
+        game = opening(table, nxt, mode, leader)
+        game.started_by = actor if actor.is_authenticated else None
         if mode != Game.Mode.QUICK:
             rebuild_check(game)
         game.save()
@@ -554,15 +517,63 @@ def start_game(
     return game
 
 
-def _start_team_hand(table: Table, actor: AnyUser, mode: str) -> Game:
-    """`start_game` for a team match's table (掼蛋 Guandan): the next hand of the match.
+def _deal(table: Table, nxt: NextGame, seats: int) -> Any:
+    """The deal of the table's game `nxt`, from the round's secret seed."""
+    tournament = table.round.stage.tournament
+    return derive_deal(
+        table.round.seed_secret,
+        ruleset_id=tournament.ruleset_id,
+        ruleset_version=tournament.ruleset_version,
+        seats=seats,
+        table=table.number,
+        set_number=nxt.set_number,
+        game=nxt.game_number,
+        attempt=nxt.attempt,
+    )
+
+
+def _set_game(table: Table, nxt: NextGame, mode: str, leader: int | None) -> Game:
+    """The next game of a set (大富豪), unsaved: titles carried from the set's previous game
+    (unless it starts a title cycle), seated by the tournament's seat changes."""
+    tournament = table.round.stage.tournament
+    seats = Seat.objects.filter(table=table).count()
+    if not 3 <= seats <= 5:
+        raise GameError("no_seats", "The table has no players seated.", "席が決まっていません")
+    seating = _seating_for(table, tournament, nxt, seats)
+    titles = (
+        None
+        if starts_title_cycle(tournament, nxt.game_number)
+        else _titles_before(table, nxt.set_number, nxt.game_number, seats, seating)
+    )
+    deal = _deal(table, nxt, seats)
+    known = mode == Game.Mode.KNOWN_DEAL
+    return Game(
+        table=table,
+        set_number=nxt.set_number,
+        game_number=nxt.game_number,
+        attempt=nxt.attempt,
+        ruleset_id=tournament.ruleset_id,
+        ruleset_version=tournament.ruleset_version,
+        mode=mode,
+        seats=seats,
+        hands=[card_names(h) for h in deal.hands] if known else [None] * seats,
+        counts=[h.bit_count() for h in deal.hands],
+        blind=card_names(deal.blind) if known else None,
+        titles=titles,
+        seating=seating,
+        leader=None if known else leader,
+    )
+
+
+def _team_hand(table: Table, nxt: NextGame, mode: str, leader: int | None) -> Game:
+    """The next hand of a team match (掼蛋 Guandan), unsaved.
 
     - the deal follows from the round's seed (`derive_deal`: 27 cards a seat, no blinds);
     - the seats are the table's positions 1–4 as drawn (engine team 0 at positions 1 and 3,
       team 1 at 2 and 4): partners stay facing, so there are no seat changes;
     - `Game.match` is what the match carries into the hand (`match_for_next_hand`); its
       first hand's leader is drawn by lot from the seed (`draw_leader`), every later hand's
-      leader follows from the tribute;
+      leader follows from the tribute (a `leader` given is not used);
     - an open table is refused: the engine starts a hand only from its four known hands
       (the tribute and the level cards need them)."""
     if mode == Game.Mode.OPEN_TABLE:
@@ -573,79 +584,49 @@ def _start_team_hand(table: Table, actor: AnyUser, mode: str) -> Game:
             "掼蛋の局は手配り（手札不明）では記録できません。配布済みの局として始めるか、"
             "結果のみ（クイック入力）で記録してください。",
         )
-    with transaction.atomic():
-        table = (
-            Table.objects.select_for_update()
-            .select_related("round__stage__tournament")
-            .get(pk=table.pk)
+    tournament = table.round.stage.tournament
+    teams = dict(Seat.objects.filter(table=table).values_list("position", "entry__team_id"))
+    if sorted(teams) != [1, 2, 3, 4]:
+        raise GameError(
+            "no_seats",
+            "A team match needs its four players seated, two teams partners facing.",
+            "団体戦の卓には4人（2チーム、パートナーは向かい合わせ）が必要です。",
         )
-        round_ = Round.objects.select_for_update().get(pk=table.round_id)
-        try:
-            require_round_open(round_)
-        except DomainError as error:
-            raise GameError.of(error) from error
-        tournament = table.round.stage.tournament
-        nxt = next_game_numbers(table)
-        teams = dict(Seat.objects.filter(table=table).values_list("position", "entry__team_id"))
-        if sorted(teams) != [1, 2, 3, 4]:
-            raise GameError(
-                "no_seats",
-                "A team match needs its four players seated, two teams partners facing.",
-                "団体戦の卓には4人（2チーム、パートナーは向かい合わせ）が必要です。",
-            )
-        if None in teams.values() or not teams[1] == teams[3] != teams[2] == teams[4]:
-            raise GameError(
-                "teams_not_facing",
-                "A team match seats two teams, partners facing: one team at positions 1 and "
-                "3, the other at 2 and 4. Correct the seating first.",
-                "団体戦は2チームが向かい合わせに座ります(1番と3番、2番と4番の席)。先に席順を"
-                "直してください。",
-            )
-        seats = len(teams)
-        seating = _seating_for(table, tournament, nxt, seats)
-        deal = derive_deal(
-            table.round.seed_secret,
-            ruleset_id=tournament.ruleset_id,
-            ruleset_version=tournament.ruleset_version,
-            seats=seats,
-            table=table.number,
-            set_number=nxt.set_number,
-            game=nxt.game_number,
-            attempt=nxt.attempt,
+    if None in teams.values() or not teams[1] == teams[3] != teams[2] == teams[4]:
+        raise GameError(
+            "teams_not_facing",
+            "A team match seats two teams, partners facing: one team at positions 1 and "
+            "3, the other at 2 and 4. Correct the seating first.",
+            "団体戦は2チームが向かい合わせに座ります(1番と3番、2番と4番の席)。先に席順を"
+            "直してください。",
         )
-        dealt: Sequence[Cards] = deal.hands  # type: ignore[assignment]
-        match = matches.match_for_next_hand(table.pk, nxt.set_number)
-        leader = (
-            draw_leader(
-                table.round.seed_secret, table=table.number, set_number=nxt.set_number, seats=seats
-            )
-            if match.previous is None
-            else None
+    seats = len(teams)
+    dealt: Sequence[Cards] = _deal(table, nxt, seats).hands
+    match = matches.match_for_next_hand(table.pk, nxt.set_number)
+    first_leader = (
+        draw_leader(
+            table.round.seed_secret, table=table.number, set_number=nxt.set_number, seats=seats
         )
-        game = Game(
-            table=table,
-            set_number=nxt.set_number,
-            game_number=nxt.game_number,
-            attempt=nxt.attempt,
-            ruleset_id=tournament.ruleset_id,
-            ruleset_version=tournament.ruleset_version,
-            mode=mode,
-            seats=seats,
-            hands=[multi_names(h) for h in dealt] if mode == Game.Mode.KNOWN_DEAL else [None] * 4,
-            counts=[len(h) for h in dealt],
-            blind=None,
-            titles=None,
-            seating=seating,
-            match=match.to_record(),
-            leader=leader,
-            started_by=actor if actor.is_authenticated else None,
-        )
-        if mode != Game.Mode.QUICK:
-            rebuild_check(game)
-        game.save()
-        mark_round_in_play(round_)
-        transaction.on_commit(partial(live.notify_table_changed, table.pk, game.pk, 0))
-    return game
+        if match.previous is None
+        else None
+    )
+    return Game(
+        table=table,
+        set_number=nxt.set_number,
+        game_number=nxt.game_number,
+        attempt=nxt.attempt,
+        ruleset_id=tournament.ruleset_id,
+        ruleset_version=tournament.ruleset_version,
+        mode=mode,
+        seats=seats,
+        hands=[multi_names(h) for h in dealt] if mode == Game.Mode.KNOWN_DEAL else [None] * 4,
+        counts=[len(h) for h in dealt],
+        blind=None,
+        titles=None,
+        seating=_seating_for(table, tournament, nxt, seats),
+        match=match.to_record(),
+        leader=first_leader,
+    )
 
 
 def rebuild_check(game: Game) -> None:
