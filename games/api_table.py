@@ -85,6 +85,10 @@ CONFLICT_CODES = frozenset(
         "not_latest_game",
         "already_withdrawn",
         "seq_conflict",
+        # A team match (掼蛋 Guandan): over, or a later hand started from this one's result.
+        "match_over",
+        "later_hands_follow",
+        "teams_not_facing",
         # A correcting action's target is stale (games.services.STALE_TARGET_CODES).
         *services.STALE_TARGET_CODES,
     }
@@ -218,6 +222,18 @@ class StartGameSerializer(serializers.Serializer[Any]):
         allow_null=True,
         default=None,
         help_text="Open table: the seat holding the opening card (leader_required otherwise).",
+    )
+
+
+class QuickResultInputSerializer(PlacingInputSerializer):
+    aces_only = serializers.BooleanField(
+        required=False,
+        default=False,
+        help_text="Guandan under rules with aces_finish_demotes (guandan-pagat): the first "
+        "finisher went out with a final play of aces only (aces_only_not_in_rules elsewhere). "
+        "A Guandan finishing_order names the seats as far as they decide the hand: "
+        "[a, partner of a] (1-2), three seats (1-3 or 1-4) or all four; no fouls, no "
+        "miyako_ochi.",
     )
 
 
@@ -560,8 +576,11 @@ class TableGamesView(TableAPIView):
             201: GameSummarySerializer,
             **_errors(
                 conflict="game_in_play (a game is in play: its id is in game_id), "
-                "round_complete (every set is played), round_draft, round_settled, no_seats.",
-                unprocessable="leader_required (open table: say who leads), bad deal set-up.",
+                "round_complete (every set is played), round_draft, round_settled, no_seats, "
+                "match_over (a Guandan team match is over: won at A, all hands played, or "
+                "time is up).",
+                unprocessable="leader_required (open table: say who leads), "
+                "open_table_unsupported (Guandan), bad deal set-up.",
             ),
         },
     )
@@ -601,12 +620,13 @@ class TableGamesView(TableAPIView):
 class QuickResultView(TableAPIView):
     @extend_schema(
         operation_id="games_quick_result_create",
-        request=PlacingInputSerializer,
+        request=QuickResultInputSerializer,
         responses={
             201: GameSummarySerializer,
             **_errors(
                 conflict="not_quick (the game is recorded move by move), game_over.",
-                unprocessable="quick_incomplete, quick_miyako_missing, quick_miyako_invalid… "
+                unprocessable="quick_incomplete, quick_miyako_missing, quick_miyako_invalid, "
+                "quick_order_invalid, quick_not_in_family, aces_only_not_in_rules… "
                 "(the result is not a possible one).",
             ),
         },
@@ -614,15 +634,21 @@ class QuickResultView(TableAPIView):
     def post(self, request: Request, game_id: int) -> Response:
         """Record a quick game's result (the console's quick-result form): the finishing
         order, the fouls in order and the fallen 大富豪 (都落ち); titles and points follow from
-        the rules. The result is provisional until a second official confirms it."""
+        the rules. The result is provisional until a second official confirms it. A Guandan
+        hand takes the finishing order as far as it decides the hand, and `aces_only`."""
 
         def record(game: Game, data: dict[str, Any]) -> Response:
             services.record_quick_result(
-                game, request.user, data["finishing_order"], data["fouls"], data["miyako_ochi"]
+                game,
+                request.user,
+                data["finishing_order"],
+                data["fouls"],
+                data["miyako_ochi"],
+                aces_only=data["aces_only"],
             )
             return Response(_fresh(game), status=status.HTTP_201_CREATED)
 
-        return game_write(request, game_id, PlacingInputSerializer, record)
+        return game_write(request, game_id, QuickResultInputSerializer, record)
 
 
 class QuickResultWithdrawView(TableAPIView):

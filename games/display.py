@@ -13,11 +13,12 @@ Seats are shown 1-based, as the console's seat table numbers them (a payload's `
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, ngettext, pgettext
+from django.utils.translation import gettext_lazy, ngettext, pgettext, pgettext_lazy
 from django_stubs_ext import StrOrPromise
 
 from games.engine import InvalidNotation, format_card, parse_card
@@ -86,7 +87,7 @@ class LogLine:
 
     seq: int
     words: str
-    cards: tuple[dict[str, str], ...] = ()
+    cards: tuple[dict[str, Any], ...] = ()
     tail: str = ""
     notes: tuple[str, ...] = ()
 
@@ -286,3 +287,342 @@ def move_sentence(move: Mapping[str, object], names: Mapping[int, str]) -> str:
     if move.get("kind") == "decision":
         return _("Undo request decided")
     return str(move.get("kind", ""))
+
+
+# --- 掼蛋 (Guandan) ------------------------------------------------------------------------
+# The engine's Guandan cards are names such as "7H", "TS", "SJ" (小王), "BJ" (大王); two packs,
+# so a hand may hold a card twice. What the console and the live page need of them is here,
+# built on the engine's own helpers (`strength`, `wild_card`, `readings`), never a copy.
+
+GD_JOKERS = Labels({"SJ": pgettext_lazy("card", "SJ"), "BJ": pgettext_lazy("card", "BJ")})
+
+GD_KINDS = Labels(
+    {
+        "single": gettext_lazy("single"),
+        "pair": gettext_lazy("pair"),
+        "triple": gettext_lazy("triple"),
+        "full_house": gettext_lazy("full house"),
+        "straight": gettext_lazy("straight"),
+        "tube": gettext_lazy("three pairs in a row"),
+        "plate": gettext_lazy("two triples in a row"),
+        "bomb": gettext_lazy("bomb"),
+        "straight_flush": gettext_lazy("straight flush"),
+        "joker_bomb": gettext_lazy("four jokers"),
+    }
+)
+GD_BOMB_KINDS = frozenset({"bomb", "straight_flush", "joker_bomb"})
+
+# Places in a hand as players call them: 头游, 二游, 三游, 末游.
+GD_PLACES = Labels(
+    {
+        "1": gettext_lazy("first out (tóuyóu)"),
+        "2": gettext_lazy("second out (èryóu)"),
+        "3": gettext_lazy("third out (sānyóu)"),
+        "4": gettext_lazy("last (mòyóu)"),
+    }
+)
+
+
+def gd_rank_name(strength_or_value: int, level: int) -> str:
+    """A rank as printed on cards: a level-order strength (15: the level rank, 16/17: the
+    jokers) or a run's natural value (1: an A played low)."""
+    from games.engine.guandan import format_level
+
+    if strength_or_value == 15:
+        return format_level(level)
+    if strength_or_value == 16:
+        return GD_JOKERS["SJ"]
+    if strength_or_value == 17:
+        return GD_JOKERS["BJ"]
+    if strength_or_value == 1:
+        return "A"
+    return format_level(strength_or_value)
+
+
+def gd_card(code: str, level: int | None = None) -> dict[str, Any]:
+    """A Guandan card for templates: code (the form value), label, colour; with the hand's
+    `level`, whether it is a level card and whether it is the heart level card (逢人配, wild)."""
+    from games.engine.guandan import format_level
+
+    if code in ("SJ", "BJ"):
+        return {
+            "code": code,
+            "label": GD_JOKERS[code],
+            "colour": "joker big" if code == "BJ" else "joker",
+            "level": False,
+            "wild": False,
+        }
+    rank = "10" if code[0] == "T" else code[0]
+    symbol, colour = SUITS[code[1]]
+    is_level = level is not None and rank == format_level(level)
+    return {
+        "code": code,
+        "label": f"{symbol}{rank}",
+        "colour": colour,
+        "level": is_level,
+        "wild": is_level and code[1] == "H",
+    }
+
+
+def gd_cards(codes: list[str], level: int | None = None) -> list[dict[str, Any]]:
+    return [gd_card(c, level) for c in codes]
+
+
+def gd_hand_by_rank(
+    codes: list[str], level: int, bombs: frozenset[int] = frozenset()
+) -> list[dict[str, Any]]:
+    """A hand laid out by rank in the level's order — 2 … A with the level rank moved between
+    A and the jokers, then 小王 and 大王 — each rank with its cards (a card held twice shows
+    twice) and their count; `bombs`: the strengths a bomb can be played of (炸弹 badge)."""
+    from games.engine.guandan import strength
+    from games.engine.multideck import parse_multi_card
+
+    suit_order = "SHDC"
+    groups: dict[int, list[str]] = {}
+    for code in codes:
+        groups.setdefault(strength(parse_multi_card(code), level), []).append(code)
+    laid_out = []
+    for key in sorted(groups):
+        held = sorted(groups[key], key=lambda c: suit_order.find(c[1]) if c[1] in SUITS else 0)
+        laid_out.append(
+            {
+                "rank": gd_rank_name(key, level),
+                "strength": key,
+                "count": len(held),
+                "is_level": key == 15,
+                "bomb": key in bombs,
+                "cards": gd_cards(held, level),
+            }
+        )
+    return laid_out
+
+
+def gd_reading(kind: str, key: int, size: int, level: int) -> str:
+    """A combination in words: "straight 5–9", "bomb of four 7s" / 「7の4枚炸弾」."""
+    from games.engine.guandan import format_level
+
+    rank = gd_rank_name(key, level)
+    runs = {"straight": 5, "straight_flush": 5, "tube": 3, "plate": 2}
+    if kind in runs:
+        # A run's key is the natural value of its lowest card (1: an A played low).
+        low = "A" if key == 1 else format_level(key)
+        high = format_level(key + runs[kind] - 1)
+        span = {"low": low, "high": high}
+        if kind == "straight":
+            return _("straight %(low)s–%(high)s") % span
+        if kind == "straight_flush":
+            return _("straight flush %(low)s–%(high)s") % span
+        if kind == "tube":
+            return _("three pairs %(low)s–%(high)s") % span
+        return _("two triples %(low)s–%(high)s") % span
+    if kind == "single":
+        return _("single %(rank)s") % {"rank": rank}
+    if kind == "pair":
+        return _("pair of %(rank)s") % {"rank": rank}
+    if kind == "triple":
+        return _("three %(rank)s") % {"rank": rank}
+    if kind == "full_house":
+        return _("full house, three %(rank)s") % {"rank": rank}
+    if kind == "bomb":
+        return _("bomb of %(count)s × %(rank)s") % {"count": size, "rank": rank}
+    if kind == "joker_bomb":
+        return GD_KINDS["joker_bomb"]
+    return GD_KINDS.get(kind, kind)
+
+
+def gd_wilds_note(targets: list[str]) -> str:
+    """What the wilds of a play stand for: "wild (逢人配) as ♦6"."""
+    if not targets:
+        return ""
+    return _("wild (fengrenpei) as %(cards)s") % {
+        "cards": " ".join(str(gd_card(c)["label"]) for c in targets)
+    }
+
+
+def gd_log_line(
+    seq: int, kind: str, payload: object, *, undone: bool = False, reason: str = ""
+) -> LogLine:
+    """A Guandan log row in words: a play (with its wild declaration), a pass, a tribute (进贡),
+    a return (还贡), first place taking one of two equal tributes."""
+    if kind != "action":
+        return log_line(seq, kind, payload, undone=undone, reason=reason)
+    data: Mapping[str, object] = payload if isinstance(payload, Mapping) else {}
+    seat = data.get("seat")
+    who = seat_name(seat) if isinstance(seat, int) and not isinstance(seat, bool) else _("A seat")
+    notes = (_("undone"),) if undone else ()
+    if data.get("pass") is True:
+        return LogLine(seq, _("%(who)s passed") % {"who": who}, notes=notes)
+    if "take" in data:
+        source = data["take"]
+        source_name = seat_name(source) if isinstance(source, int) else "?"
+        words = _("%(who)s took the tribute of %(payer)s") % {"who": who, "payer": source_name}
+        return LogLine(seq, words, notes=notes)
+    for key, sentence in (
+        ("tribute", _("%(who)s paid %(cards)s as tribute (jìngòng)")),
+        ("return", _("%(who)s gave back %(cards)s (huángòng)")),
+    ):
+        if key in data:
+            words, tail = _around_cards(sentence, who=who)
+            return LogLine(seq, words, tuple(_gd_names(data[key])), tail, notes)
+    played = tuple(_gd_names(data.get("play")))
+    targets = data.get("as")
+    wild_note = (
+        gd_wilds_note([t for t in targets if isinstance(t, str)])
+        if isinstance(targets, list)
+        else ""
+    )
+    words, tail = _around_cards(_("%(who)s played %(cards)s"), who=who)
+    return LogLine(seq, words, played, tail, (*((wild_note,) if wild_note else ()), *notes))
+
+
+def _gd_names(value: object) -> list[dict[str, Any]]:
+    if not isinstance(value, list):
+        return []
+    codes = [
+        v
+        for v in value
+        if isinstance(v, str) and (v in ("SJ", "BJ") or (len(v) == 2 and v[1] in SUITS))
+    ]
+    return gd_cards(codes)
+
+
+def gd_event_sentence(event: Mapping[str, object], names: Mapping[int, str]) -> str:
+    """One public Guandan event in words for spectators (a returned card is never named while
+    the hand is on: `games.public` leaves it out)."""
+    seat = event.get("seat")
+    name = (
+        names.get(seat) or seat_name(seat)
+        if isinstance(seat, int) and not isinstance(seat, bool)
+        else _("A player")
+    )
+    who = {"name": name}
+    kind = str(event.get("kind", ""))
+    shown = " ".join(str(c["label"]) for c in _gd_names(event.get("cards")))
+    if kind == "played":
+        combination = str(event.get("combination", ""))
+        words = _("%(name)s played %(cards)s") % {**who, "cards": shown}
+        targets = event.get("as")
+        details = [GD_KINDS.get(combination, "")] if combination else []
+        if isinstance(targets, list):
+            details.append(gd_wilds_note([t for t in targets if isinstance(t, str)]))
+        if any(details):
+            words += " (" + " · ".join(d for d in details if d) + ")"
+        if combination in GD_BOMB_KINDS:
+            words += " — " + _("bomb (zhàdàn)!")
+        return words
+    if kind == "passed":
+        return _("%(name)s passed") % who
+    if kind == "trick_cleared":
+        return _("Trick cleared")
+    if kind == "jiefeng":
+        return _("%(name)s takes the lead from their partner (jiēfēng)") % who
+    if kind == "finished":
+        place = event.get("place")
+        label = GD_PLACES.get(str(place), "") if isinstance(place, int) else ""
+        return _("%(name)s went out — %(place)s") % {**who, "place": label}
+    if kind == "game_over":
+        return _("Hand over")
+    if kind == "tribute_paid":
+        return _("%(name)s paid %(cards)s as tribute (jìngòng)") % {**who, "cards": shown}
+    if kind == "tribute_received":
+        return _("%(name)s received the tribute %(cards)s") % {**who, "cards": shown}
+    if kind == "tribute_returned":
+        if shown:
+            return _("%(name)s gave back %(cards)s (huángòng)") % {**who, "cards": shown}
+        return _("%(name)s gave a card back (huángòng)") % who
+    if kind == "tribute_done":
+        return _("Tribute done: %(name)s leads") % who
+    return kind.replace("_", " ")
+
+
+def gd_move_sentence(move: Mapping[str, object], names: Mapping[int, str]) -> str:
+    events = move.get("events")
+    if isinstance(events, list) and events:
+        return " · ".join(gd_event_sentence(e, names) for e in events if isinstance(e, Mapping))
+    return move_sentence(move, names)
+
+
+def gd_match(record: object) -> dict[str, Any]:
+    """What a hand's stored `Game.match` says, for display: both teams' levels (names, "2" …
+    "A"), failed attempts at A, the declaring team (None: the match's first hand, where
+    nobody declares and 2 is played) and the level played."""
+    from games.engine.guandan import team_of
+
+    data: Mapping[str, object] = record if isinstance(record, Mapping) else {}
+    levels = data.get("levels")
+    names = (
+        [str(v) for v in levels] if isinstance(levels, list) and len(levels) == 2 else ["2", "2"]
+    )
+    failures = data.get("failures")
+    counts = (
+        [int(f) for f in failures if isinstance(f, int)]
+        if isinstance(failures, list) and len(failures) == 2
+        else [0, 0]
+    )
+    previous = data.get("previous")
+    declarer: int | None = None
+    if isinstance(previous, list) and previous and isinstance(previous[0], int):
+        declarer = team_of(previous[0])
+    elif isinstance(data.get("declarer"), int):
+        declarer = int(str(data["declarer"]))
+    return {
+        "levels": names,
+        "failures": counts,
+        "declarer": declarer,
+        "level": names[declarer] if declarer is not None else "2",
+    }
+
+
+def gd_hand_summary(
+    teams: list[dict[str, Any]], results: Mapping[int, object]
+) -> dict[str, Any] | None:
+    """A finished hand's effect on the match, from its results' `detail`: the finish (1-2,
+    1-3, 1-4), each team's level before and after (the next hand's levels), its gain, a match
+    won at A, a failed attempt at A, a team sent back to 2."""
+    if not results:
+        return None
+    by_team: dict[int, Mapping[str, object]] = {}
+    finish = ""
+    for result in results.values():
+        # A `GameResult` row, or a result as `games.public` serialises it.
+        fields = result if isinstance(result, Mapping) else vars(result)
+        detail = fields.get("detail") or {}
+        team = fields.get("team")
+        if not isinstance(team, int):
+            team = int(fields.get("seat") or 0) % 2
+        by_team.setdefault(team, detail)
+        finish = finish or str(detail.get("finish") or "")
+    rows = []
+    for team in teams:
+        index = team["index"]
+        detail = by_team.get(index if isinstance(index, int) else 0, {})
+        rows.append(
+            {
+                "name": team["name"],
+                "before": team.get("level"),
+                "after": detail.get("team_level") or team.get("level"),
+                "gain": detail.get("level_gain") or 0,
+                "match_won": bool(detail.get("match_won")),
+                "failed_at_a": bool(detail.get("failed_at_a")),
+                "demoted": bool(detail.get("demoted")),
+            }
+        )
+    return {"finish": finish, "teams": rows}
+
+
+# What the console announces of the latest move (the rest is in the log).
+GD_ANNOUNCED = frozenset({"jiefeng", "finished", "game_over", "tribute_done", "tribute_received"})
+
+
+def gd_announcements(
+    events: Sequence[Mapping[str, object]], names: Mapping[int, str]
+) -> list[dict[str, Any]]:
+    """The latest move's events worth announcing: a bomb (炸弹), 接风, a player going out,
+    the hand over, the tribute settled."""
+    found = []
+    for event in events:
+        kind = event.get("kind")
+        bomb = kind == "played" and event.get("combination") in GD_BOMB_KINDS
+        if bomb or kind in GD_ANNOUNCED:
+            found.append({"kind": kind, "bomb": bomb, "words": gd_event_sentence(event, names)})
+    return found

@@ -18,8 +18,9 @@ from dataclasses import dataclass
 
 from django.utils import timezone
 
-from games.engine.guandan import ACE, parse_level
-from games.models import Game, GameResult
+from games.engine.guandan import ACE, Match, next_match, parse_level, settle_hand
+from games.models import Game, GameResult, ResultVersion
+from games.state import rebuild, rules_for_game
 from tournaments.models import Seat, Tournament
 
 # A match won at A counts as one level past A when levels are compared.
@@ -126,18 +127,92 @@ def time_is_up(
     return (now or timezone.now()) >= match.started_at + limit
 
 
+# Why a match is over (`over_because`).
+WON_AT_ACE = "won_at_a"
+HANDS_PLAYED = "hands_played"
+TIME_UP = "time_up"
+
+
+def over_because(
+    tournament: Tournament, match: TableMatch, now: datetime.datetime | None = None
+) -> str | None:
+    """Why no hand is in play and no other will start (None: the match goes on): a team won
+    at A, the hands are all played (`games_per_set`, the cap of every match length), or the
+    time limit has passed."""
+    if match.in_play:
+        return None
+    if match.winner is not None:
+        return WON_AT_ACE
+    if match.hands >= tournament.games_per_set:
+        return HANDS_PLAYED
+    if time_is_up(tournament, match, now):
+        return TIME_UP
+    return None
+
+
 def match_over(
     tournament: Tournament, match: TableMatch, now: datetime.datetime | None = None
 ) -> bool:
-    """No hand is in play and no other will start: a team won at A, the hands are all played
-    (`games_per_set`, the cap of every match length), or the time limit has passed."""
-    if match.in_play:
-        return False
-    return (
-        match.winner is not None
-        or match.hands >= tournament.games_per_set
-        or time_is_up(tournament, match, now)
+    """No hand is in play and no other will start (`over_because` says why)."""
+    return over_because(tournament, match, now) is not None
+
+
+# --- what a match carries into its next hand ------------------------------------------------
+
+
+def finishing_order(results: Iterable[GameResult]) -> list[int]:
+    """A settled hand's finishing order as far as its results tell it: the seats by place,
+    without the two losers of a 1-2 finish (they share third place, in no order)."""
+    rows = sorted(results, key=lambda r: (r.place, r.seat))
+    places = [r.place for r in rows]
+    return [r.seat for r in rows if places.count(r.place) == 1]
+
+
+def match_after(game: Game) -> Match:
+    """The match a counted hand leaves for the next one. A hand played out whose result is
+    still the engine's: `next_match` of its final state. Any other (a quick result, a
+    correction): the same engine function (`settle_hand`) from its recorded finishing order
+    and whether the first finisher went out on aces only (`aces_only`, kept in its detail)."""
+    assert game.match is not None, "not a hand of a team match"
+    latest = (
+        ResultVersion.objects.filter(game_id=game.pk)
+        .order_by("-number")
+        .values_list("kind", flat=True)
+        .first()
     )
+    if game.mode != Game.Mode.QUICK and latest == ResultVersion.Kind.RECORDED:
+        return next_match(rebuild(game))
+    results = list(game.results.all())
+    aces_only = any(r.detail.get("aces_only") for r in results)
+    rules = rules_for_game(game)
+    order = finishing_order(results)
+    return settle_hand(rules, match_of(game), order, aces_only=aces_only)[0].match  # type: ignore[arg-type]
+
+
+def match_of(game: Game) -> Match:
+    """The match a hand started from (`Game.match`, the record form `Match.to_record`)."""
+    record = game.match or {}
+    levels = [parse_level(v) for v in record.get("levels", ["2", "2"])]
+    failures = [int(f) for f in record.get("failures", [0, 0])]
+    previous = record.get("previous")
+    return Match(
+        (levels[0], levels[1]),
+        (failures[0], failures[1]),
+        None if previous is None else tuple(previous),
+    )
+
+
+def match_for_next_hand(table_id: int, set_number: int) -> Match:
+    """What the table's match carries into its next hand: a fresh match (both teams at 2)
+    before the first counted hand, else what the last counted (not void) hand left — so a
+    voided hand re-dealt starts from the same match as the hand it replaces."""
+    last = (
+        Game.objects.filter(table_id=table_id, set_number=set_number)
+        .exclude(status=Game.Status.VOID)
+        .order_by("-game_number", "-attempt")
+        .first()
+    )
+    return Match() if last is None else match_after(last)
 
 
 def match_points(tournament: Tournament, match: TableMatch) -> Mapping[int, int]:

@@ -1,23 +1,31 @@
 """What the public may see of a game: the only serialisers public pages, the API and feeds use.
 
-Hands stay hidden until the game ends (`engine.observe(state, None)`); so do the cards of the
-exchange (a `give` payload, `exchange_given` events) and a 都落ち player's discarded hand.
-Cards already played are public. After the end everything may be shown.
+Hands stay hidden until the game ends (the family's `observe(state, None)`); so do the cards of
+the exchange (a `give` payload, `exchange_given` events), a 都落ち player's discarded hand and,
+in 掼蛋 (Guandan), the card a tribute's receiver gives back (还贡: a `return` payload,
+`tribute_returned` events; seen by its giver and receiver only). A tribute card itself is shown
+face up at the table, so it is public. Cards already played are public. After the end
+everything may be shown.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from games.engine import observe
 from games.models import LATEST_FIRST, Game, Move
 from games.results import result_fields
 from games.seating import positions_of
-from games.state import rebuild
+from games.state import family_for, rebuild
 from tournaments.models import Seat
 
 # event kind -> keys that name private cards while the game is on
-PRIVATE_EVENT_KEYS = {"exchange_given": ("cards",), "miyako_ochi": ("discarded",)}
+PRIVATE_EVENT_KEYS = {
+    "exchange_given": ("cards",),
+    "miyako_ochi": ("discarded",),
+    "tribute_returned": ("cards",),
+}
+# action payload key -> private cards while the game is on (shown as how many)
+PRIVATE_PAYLOAD_KEYS = ("give", "return")
 
 
 def public_event(event: dict[str, Any], over: bool) -> dict[str, Any]:
@@ -32,8 +40,10 @@ def public_event(event: dict[str, Any], over: bool) -> dict[str, Any]:
 
 def public_payload(row: Move, over: bool) -> dict[str, Any]:
     payload = dict(row.payload)
-    if not over and row.kind == Move.Kind.ACTION and "give" in payload:
-        payload["give"] = len(payload["give"])  # how many, not which
+    if not over and row.kind == Move.Kind.ACTION:
+        for key in PRIVATE_PAYLOAD_KEYS:
+            if key in payload:
+                payload[key] = len(payload[key])  # how many, not which
     return payload
 
 
@@ -87,6 +97,9 @@ def live_game(game: Game, recent: int = 12) -> dict[str, Any]:
         "game_number": game.game_number,
         "mode": game.mode,
         "status": game.status,
+        "family": family_for(game).name,
+        # What a partnership match (掼蛋) carried into this hand: both teams' levels.
+        "match": game.match,
         "seating": list(positions_of(game)),
         "version": game.version,
         "last_seq": game.last_seq,
@@ -94,7 +107,7 @@ def live_game(game: Game, recent: int = 12) -> dict[str, Any]:
     if game.mode == Game.Mode.QUICK:
         view["state"] = None
     else:
-        view["state"] = observe(rebuild(game), None)
+        view["state"] = family_for(game).observe(rebuild(game), None)
     rows = list(game.moves.order_by("-seq")[:recent])
     view["recent"] = [public_move(r, over) for r in reversed(rows)]
     view["results"] = [

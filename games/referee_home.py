@@ -16,6 +16,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
 from games.devices import own_devices
+from games.display import gd_match
 from games.models import LATEST_FIRST, Game
 from tournaments.models import Official, Round, Seat, Table, Tournament
 from tournaments.permissions import AnyUser
@@ -31,6 +32,8 @@ def table_status(game: Game | None) -> TableStatus:
     """Where a table's latest game stands, in words for the referee."""
     if game is None:
         return TableStatus("not_started", _("Not started"))
+    if game.match is not None:
+        return _hand_status(game)
     where = {"set": game.set_number, "game": game.game_number}
     if game.status == Game.Status.IN_PLAY:
         return TableStatus("in_play", _("Set %(set)s · game %(game)s in play") % where)
@@ -43,6 +46,21 @@ def table_status(game: Game | None) -> TableStatus:
             "confirmed", _("Set %(set)s · game %(game)s confirmed — next game to start") % where
         )
     return TableStatus("void", _("Set %(set)s · game %(game)s void") % where)
+
+
+def _hand_status(game: Game) -> TableStatus:
+    """A hand of a team match (掼蛋): its number and both teams' levels as it started."""
+    levels = gd_match(game.match)["levels"]
+    where = {"hand": game.game_number, "first": levels[0], "second": levels[1]}
+    if game.status == Game.Status.IN_PLAY:
+        return TableStatus(
+            "in_play", _("Hand %(hand)s in play · levels %(first)s–%(second)s") % where
+        )
+    if game.status == Game.Status.FINISHED:
+        return TableStatus("unconfirmed", _("Hand %(hand)s waiting for confirmation") % where)
+    if game.status == Game.Status.CONFIRMED:
+        return TableStatus("confirmed", _("Hand %(hand)s confirmed — next hand to start") % where)
+    return TableStatus("void", _("Hand %(hand)s void") % where)
 
 
 @dataclass

@@ -6,6 +6,14 @@ game's next `ResultVersion`. The game's end (`family.outcome`), a quick result, 
 a correction (their placings, `seat_results_from_placings`) all build rows with
 `result_rows`; those and a void or an undo that reopens the game (no rows) are written with
 `write_results`. Nothing here knows a family's titles: `detail` is stored as the family gives it.
+
+Points: a seat played alone scores its place's points from the tournament's table
+(`points_for`). A partnership's seat (掼蛋 Guandan: `team` set) scores its hand's level gain
+(`detail["level_gain"]`: 3, 2 or 1 for the hand's winning team's two players, 0 for the
+others and for the hand that wins the match at A): places in a partnership hand are shared
+(both losers of a 1-2 finish are third), so a place's points would say nothing, while the
+levels gained add up to how far a team climbed. Team standings rank by the match points of
+`games.matches`, not by these.
 """
 
 from __future__ import annotations
@@ -83,10 +91,17 @@ def result_rows(
                     tournament.forfeit_leaver_points
                     if leaver and tournament.forfeit_leaver_points is not None
                     else points(place=place)
+                    if r.team is None
+                    else partnership_points(r.detail)
                 ),
             )
         )
     return sorted(rows, key=lambda row: row.place)
+
+
+def partnership_points(detail: Mapping[str, Any]) -> int:
+    """A partnership seat's points for a hand: its team's level gain (see the module)."""
+    return int(detail.get("level_gain") or 0)
 
 
 def write_results(

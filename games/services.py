@@ -45,7 +45,7 @@ from django.db import transaction
 from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
 
-from games import live, refusals
+from games import live, matches, refusals
 from games import seating as seating_module
 from games.engine import (
     EngineError,
@@ -53,11 +53,12 @@ from games.engine import (
     RecordError,
     SeatResult,
     State,
-    apply,
     card_names,
-    snapshot,
 )
 from games.engine import Move as EngineMove
+from games.engine.errors import RulesError
+from games.engine.guandan import settle_hand
+from games.engine.multideck import Cards, multi_names
 from games.models import (
     LATEST_FIRST,
     Game,
@@ -77,8 +78,9 @@ from games.state import (
     parse_move,
     quick_placings,
     rebuild,
+    rules_for_game,
 )
-from tournaments.deals import derive_deal
+from tournaments.deals import derive_deal, draw_leader
 from tournaments.models import (
     AuditEntry,
     Official,
@@ -325,7 +327,9 @@ class NextGame:
 
 def next_game_numbers(table: Table) -> NextGame:
     """The table's next game; raises `GameError` while one is in play or when the round's
-    sets are all played."""
+    sets are all played — or, at a team match's table (掼蛋 Guandan: one set whose games are
+    the match's hands), when the match is over (`match_over`). A voided hand re-dealt is the
+    hand that was in play again, so it is dealt even after a time limit has passed."""
     tournament = table.round.stage.tournament
     last = table.games.order_by(*LATEST_FIRST).first()
     if last is None:
@@ -336,11 +340,36 @@ def next_game_numbers(table: Table) -> NextGame:
         )
     if last.status == Game.Status.VOID and last.redeal:
         return NextGame(last.set_number, last.game_number, last.attempt + 1)
+    if tournament.plays_in_teams:
+        _refuse_if_match_over(tournament, table)
+        # `games_per_set` caps the match's counted hands (`match_over`), not its numbers: a
+        # hand voided without a re-deal keeps its number and does not count.
+        return NextGame(last.set_number, last.game_number + 1)
     if last.game_number < tournament.games_per_set:
         return NextGame(last.set_number, last.game_number + 1)
     if last.set_number < tournament.sets_per_round:
         return NextGame(last.set_number + 1, 1)
     raise GameError("round_complete", "Every set of this round is played.", "全セット終了しました")
+
+
+def _refuse_if_match_over(tournament: Tournament, table: Table) -> None:
+    """Refuse another hand of the table's team match once it is over, saying why."""
+    found = matches.table_match(table.pk)
+    why = matches.over_because(tournament, found)
+    if why is None:
+        return
+    if why == matches.WON_AT_ACE:
+        en = "The match is over: a team won it at A. No further hand is played."
+        ja = "試合は終了しました。Aで勝ったチームがあります。次の局はありません。"
+    elif why == matches.HANDS_PLAYED:
+        hands = tournament.games_per_set
+        en = f"The match is over: all its {hands} hands are played."
+        ja = f"試合は終了しました。全{hands}局を終えました。"
+    else:
+        minutes = tournament.match_minutes
+        en = f"The match is over: its time ({minutes} minutes) is up, so no new hand starts."
+        ja = f"試合は終了しました。制限時間({minutes}分)を過ぎたため、新しい局は始めません。"
+    raise GameError("match_over", en, ja)
 
 
 def next_game_or_refusal(table: Table) -> NextGame | GameError:
@@ -400,7 +429,10 @@ def _titles_before(
 def _seating_for(table: Table, tournament: Tournament, nxt: NextGame, seats: int) -> list[int]:
     """The table position at each engine seat for the table's next game: the table as drawn,
     or, with seat changes (UECda 席替え), the seating of the game's cycle drawn from the
-    round's seed (games.seating)."""
+    round's seed (games.seating). A team match keeps the table as drawn: partners face each
+    other (engine team 0 at positions 1 and 3) for the whole match."""
+    if tournament.plays_in_teams:
+        return list(range(1, seats + 1))
     cycle = seating_module.cycle_of(nxt.game_number, tournament.seat_change_every)
     return list(
         seating_module.draw_seating(
@@ -428,6 +460,8 @@ def game_opening(table: Table, nxt: NextGame) -> GameOpening:
     """How the table's game `nxt` opens (the console announces it before it starts)."""
     tournament = table.round.stage.tournament
     seats = Seat.objects.filter(table=table).count()
+    if tournament.plays_in_teams:  # no seat changes, no titles (`_start_team_hand`)
+        return GameOpening(tuple(_seating_for(table, tournament, nxt, seats)), False, False)
     return GameOpening(
         seating=tuple(_seating_for(table, tournament, nxt, seats)),
         seat_change=seating_module.starts_cycle(nxt.game_number, tournament.seat_change_every),
@@ -455,7 +489,10 @@ def start_game(
     """Start the table's next game: the deal of a known-deal game follows from the round's
     secret seed (`tournaments.deals`); titles carry over from the previous game of the set
     (unless it starts a title cycle), and the seating follows the tournament's seat changes.
-    The round must be open (published or in play); its first game puts it in play."""
+    The round must be open (published or in play); its first game puts it in play.
+
+    A team match's hand (掼蛋 Guandan, `_start_team_hand`) differs: four players at their drawn
+    positions, no titles, and the match it carries from the hand before."""
     require_table_writer(actor, table)
     if mode not in Game.Mode.values:
         raise GameError("bad_mode", f"Unknown mode {mode!r}.", "不明なモードです")
@@ -468,51 +505,128 @@ def start_game(
             require_round_open(round_)
         except DomainError as error:
             raise GameError.of(error) from error
-        tournament = table.round.stage.tournament
         nxt = next_game_numbers(table)
-        seats = Seat.objects.filter(table=table).count()
-        if not 3 <= seats <= 5:
-            raise GameError("no_seats", "The table has no players seated.", "席が決まっていません")
-        seating = _seating_for(table, tournament, nxt, seats)
-        titles = (
-            None
-            if starts_title_cycle(tournament, nxt.game_number)
-            else _titles_before(table, nxt.set_number, nxt.game_number, seats, seating)
-        )
-        deal = derive_deal(
-            table.round.seed_secret,
-            ruleset_id=tournament.ruleset_id,
-            ruleset_version=tournament.ruleset_version,
-            seats=seats,
-            table=table.number,
-            set_number=nxt.set_number,
-            game=nxt.game_number,
-            attempt=nxt.attempt,
-        )
-        known = mode == Game.Mode.KNOWN_DEAL
-        game = Game(
-            table=table,
-            set_number=nxt.set_number,
-            game_number=nxt.game_number,
-            attempt=nxt.attempt,
-            ruleset_id=tournament.ruleset_id,
-            ruleset_version=tournament.ruleset_version,
-            mode=mode,
-            seats=seats,
-            hands=[card_names(h) for h in deal.hands] if known else [None] * seats,
-            counts=[h.bit_count() for h in deal.hands],
-            blind=card_names(deal.blind) if known else None,
-            titles=titles,
-            seating=seating,
-            leader=None if known else leader,
-            started_by=actor if actor.is_authenticated else None,
-        )
+        opening = _team_hand if table.round.stage.tournament.plays_in_teams else _set_game
+        game = opening(table, nxt, mode, leader)
+        game.started_by = actor if actor.is_authenticated else None
         if mode != Game.Mode.QUICK:
             rebuild_check(game)
         game.save()
         mark_round_in_play(round_)
         transaction.on_commit(partial(live.notify_table_changed, table.pk, game.pk, 0))
     return game
+
+
+def _deal(table: Table, nxt: NextGame, seats: int) -> Any:
+    """The deal of the table's game `nxt`, from the round's secret seed."""
+    tournament = table.round.stage.tournament
+    return derive_deal(
+        table.round.seed_secret,
+        ruleset_id=tournament.ruleset_id,
+        ruleset_version=tournament.ruleset_version,
+        seats=seats,
+        table=table.number,
+        set_number=nxt.set_number,
+        game=nxt.game_number,
+        attempt=nxt.attempt,
+    )
+
+
+def _set_game(table: Table, nxt: NextGame, mode: str, leader: int | None) -> Game:
+    """The next game of a set (大富豪), unsaved: titles carried from the set's previous game
+    (unless it starts a title cycle), seated by the tournament's seat changes."""
+    tournament = table.round.stage.tournament
+    seats = Seat.objects.filter(table=table).count()
+    if not 3 <= seats <= 5:
+        raise GameError("no_seats", "The table has no players seated.", "席が決まっていません")
+    seating = _seating_for(table, tournament, nxt, seats)
+    titles = (
+        None
+        if starts_title_cycle(tournament, nxt.game_number)
+        else _titles_before(table, nxt.set_number, nxt.game_number, seats, seating)
+    )
+    deal = _deal(table, nxt, seats)
+    known = mode == Game.Mode.KNOWN_DEAL
+    return Game(
+        table=table,
+        set_number=nxt.set_number,
+        game_number=nxt.game_number,
+        attempt=nxt.attempt,
+        ruleset_id=tournament.ruleset_id,
+        ruleset_version=tournament.ruleset_version,
+        mode=mode,
+        seats=seats,
+        hands=[card_names(h) for h in deal.hands] if known else [None] * seats,
+        counts=[h.bit_count() for h in deal.hands],
+        blind=card_names(deal.blind) if known else None,
+        titles=titles,
+        seating=seating,
+        leader=None if known else leader,
+    )
+
+
+def _team_hand(table: Table, nxt: NextGame, mode: str, leader: int | None) -> Game:
+    """The next hand of a team match (掼蛋 Guandan), unsaved.
+
+    - the deal follows from the round's seed (`derive_deal`: 27 cards a seat, no blinds);
+    - the seats are the table's positions 1–4 as drawn (engine team 0 at positions 1 and 3,
+      team 1 at 2 and 4): partners stay facing, so there are no seat changes;
+    - `Game.match` is what the match carries into the hand (`match_for_next_hand`); its
+      first hand's leader is drawn by lot from the seed (`draw_leader`), every later hand's
+      leader follows from the tribute (a `leader` given is not used);
+    - an open table is refused: the engine starts a hand only from its four known hands
+      (the tribute and the level cards need them)."""
+    if mode == Game.Mode.OPEN_TABLE:
+        raise GameError(
+            "open_table_unsupported",
+            "A Guandan hand cannot be recorded at an open table: start it with a known deal, "
+            "or enter only its result (quick mode).",
+            "掼蛋の局は手配り（手札不明）では記録できません。配布済みの局として始めるか、"
+            "結果のみ（クイック入力）で記録してください。",
+        )
+    tournament = table.round.stage.tournament
+    teams = dict(Seat.objects.filter(table=table).values_list("position", "entry__team_id"))
+    if sorted(teams) != [1, 2, 3, 4]:
+        raise GameError(
+            "no_seats",
+            "A team match needs its four players seated, two teams partners facing.",
+            "団体戦の卓には4人（2チーム、パートナーは向かい合わせ）が必要です。",
+        )
+    if None in teams.values() or not teams[1] == teams[3] != teams[2] == teams[4]:
+        raise GameError(
+            "teams_not_facing",
+            "A team match seats two teams, partners facing: one team at positions 1 and "
+            "3, the other at 2 and 4. Correct the seating first.",
+            "団体戦は2チームが向かい合わせに座ります(1番と3番、2番と4番の席)。先に席順を"
+            "直してください。",
+        )
+    seats = len(teams)
+    dealt: Sequence[Cards] = _deal(table, nxt, seats).hands
+    match = matches.match_for_next_hand(table.pk, nxt.set_number)
+    first_leader = (
+        draw_leader(
+            table.round.seed_secret, table=table.number, set_number=nxt.set_number, seats=seats
+        )
+        if match.previous is None
+        else None
+    )
+    return Game(
+        table=table,
+        set_number=nxt.set_number,
+        game_number=nxt.game_number,
+        attempt=nxt.attempt,
+        ruleset_id=tournament.ruleset_id,
+        ruleset_version=tournament.ruleset_version,
+        mode=mode,
+        seats=seats,
+        hands=[multi_names(h) for h in dealt] if mode == Game.Mode.KNOWN_DEAL else [None] * 4,
+        counts=[len(h) for h in dealt],
+        blind=None,
+        titles=None,
+        seating=_seating_for(table, tournament, nxt, seats),
+        match=match.to_record(),
+        leader=first_leader,
+    )
 
 
 def rebuild_check(game: Game) -> None:
@@ -690,7 +804,7 @@ def _submit_locked(game: Game | int, move: object, seq: int, actor: AnyUser) -> 
             )
         state = rebuild(game)
         try:
-            new_state, events = apply(state, parsed)
+            new_state, events = family.apply(state, parsed)
         except IllegalMove as error:
             return _rejected(
                 next_seq, error.code, error.message_en, error.message_ja, error.rule or ""
@@ -698,14 +812,15 @@ def _submit_locked(game: Game | int, move: object, seq: int, actor: AnyUser) -> 
         event_dicts = [e.to_dict() for e in events]
         _log(game, actor, Move.Kind.ACTION, payload, print_, seat=parsed.seat, events=event_dicts)
         _changed(game)
-        if new_state.is_over:
+        over = family.is_over(new_state)
+        if over:
             _finish(game, actor, family.outcome(new_state) or ())
-        game.state_snapshot = snapshot(new_state)
+        game.state_snapshot = family.snapshot(new_state)
         game.snapshot_version = game.version
         game.save(update_fields=[*SAVED_ON_CHANGE, "state_snapshot", "snapshot_version"])
-        if new_state.is_over:
+        if over:
             _results_changed(game, _tournament(game).pk)
-    return MoveOutcome("accepted", 201, seq, seq + 1, event_dicts, game_over=new_state.is_over)
+    return MoveOutcome("accepted", 201, seq, seq + 1, event_dicts, game_over=over)
 
 
 def _finish(game: Game, actor: AnyUser, results: Sequence[SeatResult]) -> None:
@@ -772,6 +887,8 @@ def request_undo(
             )
         if game.undo_pending_seq is not None:
             raise GameError("undo_pending", "An undo is already waiting.", "取り消しが承認待ちです")
+        if game.status != Game.Status.IN_PLAY:
+            _require_last_hand(game)
         effective = effective_actions(rows)
         if not effective:
             raise GameError(
@@ -916,9 +1033,15 @@ def record_quick_result(
     finishing_order: Sequence[int],
     fouls: Sequence[int] = (),
     miyako_ochi: int | None = None,
+    *,
+    aces_only: bool = False,
 ) -> list[GameResult]:
     """Quick mode: only the finishing order, fouls (in order) and 都落ち; the engine's title
-    rules give the placings. `finishing_order` ends with the player left holding cards."""
+    rules give the placings. `finishing_order` ends with the player left holding cards.
+
+    A team match's hand (掼蛋 Guandan) takes the finishing order as far as it decides the
+    hand (`settle_hand`), no fouls nor 都落ち, and `aces_only`: the first finisher went out
+    on a final play of aces only (rulesets with `aces_finish_demotes`)."""
     require_table_writer(actor, game.table)
     with transaction.atomic():
         game = _lock(game)
@@ -928,17 +1051,107 @@ def record_quick_result(
             )
         if game.status != Game.Status.IN_PLAY:
             raise GameError("game_over", "The game is over.", "このゲームは終了しています")
-        try:
-            placings = quick_placings(game, finishing_order, fouls, miyako_ochi)
-        except QuickError as error:
-            raise GameError(error.code, error.message_en, error.message_ja) from error
-        _finish(game, actor, seat_results_from_placings(placings))
+        _finish(game, actor, _quick_results(game, finishing_order, fouls, miyako_ochi, aces_only))
         _changed(game)
         game.save(
             update_fields=["version", "status", "finished_by", "finished_at", "result_version"]
         )
         _results_changed(game, _tournament(game).pk)
     return list(game.results.order_by("place"))
+
+
+def _quick_results(
+    game: Game,
+    finishing_order: Sequence[int],
+    fouls: Sequence[int],
+    miyako_ochi: int | None,
+    aces_only: bool,
+) -> tuple[SeatResult, ...]:
+    """The results of a game entered by its finishing order (a quick result, a correction)."""
+    if game.match is not None:
+        return _team_hand_results(game, finishing_order, fouls, miyako_ochi, aces_only)
+    if aces_only:
+        raise _aces_only_not_in_rules()
+    try:
+        placings = quick_placings(game, finishing_order, fouls, miyako_ochi)
+    except QuickError as error:
+        raise GameError.of(error) from error
+    return seat_results_from_placings(placings)
+
+
+def _team_hand_results(
+    game: Game,
+    finishing_order: Sequence[int],
+    fouls: Sequence[int],
+    miyako_ochi: int | None,
+    aces_only: bool,
+) -> tuple[SeatResult, ...]:
+    """A team match's hand settled by the engine (`settle_hand`) from the match it started
+    from and its finishing order. `aces_only` is kept in the results' detail (when true): the
+    next hand's match is settled again from them (`matches.match_after`)."""
+    if fouls or miyako_ochi is not None:
+        raise GameError(
+            "quick_not_in_family",
+            "Guandan has no fouls (反則あがり) nor 都落ち: give only the finishing order.",
+            "掼蛋には反則あがり・都落ちはありません。上がった順だけを入力してください。",
+        )
+    rules = rules_for_game(game)
+    if aces_only and not getattr(rules, "aces_finish_demotes", False):
+        raise _aces_only_not_in_rules()
+    try:
+        _, results = settle_hand(
+            rules,  # type: ignore[arg-type]
+            matches.match_of(game),
+            list(finishing_order),
+            aces_only=aces_only,
+        )
+    except RulesError as error:
+        raise GameError(
+            "quick_order_invalid",
+            "Give the seats in the order they went out, each once, as far as it decides the "
+            "hand: the first two when partners finished first and second, else the first three "
+            "(or all four).",
+            "上がった順に席を一度ずつ入力してください。1位と2位が同じチームなら2人、それ以外は"
+            "3人(または4人全員)です。",
+        ) from error
+    if not aces_only:
+        return results
+    return tuple(
+        SeatResult(r.seat, r.place, r.team, r.points, {**r.detail, "aces_only": True})
+        for r in results
+    )
+
+
+def _aces_only_not_in_rules() -> GameError:
+    return GameError(
+        "aces_only_not_in_rules",
+        "A finish on aces only changes nothing under these rules: leave it unmarked.",
+        "このルールではAのみの上がりは結果に影響しません。チェックを外してください。",
+    )
+
+
+def _require_last_hand(game: Game) -> None:
+    """A team match's later hands started from this hand's result (the levels, the tribute):
+    changing it (a correction, a withdrawal, an undo) is refused once a later hand counts."""
+    if game.match is None:
+        return
+    later = (
+        Game.objects.filter(table_id=game.table_id)
+        .filter(
+            Q(set_number__gt=game.set_number)
+            | Q(set_number=game.set_number, game_number__gt=game.game_number)
+        )
+        .exclude(status=Game.Status.VOID)
+    )
+    if later.exists():
+        raise GameError(
+            "later_hands_follow",
+            "Later hands of this match started from this hand's result (levels, tribute): it "
+            "can no longer change. Only the match's last hand can be corrected — void the "
+            "later hands first if this one must change.",
+            "この局の結果(级・进贡)から後の局が始まっているため、変更できません。訂正できるのは"
+            "試合の最後の局だけです。変更が必要なら、先に後の局を無効にしてください。",
+        )
 
 
 @refusals_recorded("withdraw_quick_result")
@@ -970,6 +1183,7 @@ def withdraw_quick_result(
                 "This game was ruled on (forfeit): correct its result instead.",
                 "裁定済みのゲームです。結果の訂正を行ってください",
             )
+        _require_last_hand(game)
         tournament = _tournament(game)
         if tournament.undo_requires_approval and not is_head_referee(actor, tournament):
             raise GameError(
@@ -1099,6 +1313,7 @@ def _correction(
     finishing_order: Sequence[int],
     fouls: Sequence[int],
     miyako_ochi: int | None,
+    aces_only: bool = False,
 ) -> tuple[list[GameResult], int | None, CorrectionPreview]:
     """The corrected result rows (unsaved), the forfeit's leaver if it still stands, and the
     side-by-side preview of exactly those rows."""
@@ -1108,18 +1323,16 @@ def _correction(
             "Only a finished game's result can be corrected.",
             "終了したゲームの結果のみ訂正できます",
         )
-    try:
-        placings = quick_placings(game, finishing_order, fouls, miyako_ochi)
-    except QuickError as error:
-        raise GameError.of(error) from error
+    _require_last_hand(game)
+    results = _quick_results(game, finishing_order, fouls, miyako_ochi, aces_only)
     # A forfeit stands while the leaver is still placed last; otherwise the correction says
     # the game ended some other way.
     leaver = game.forfeit_seat
     if leaver is not None and not any(
-        p.seat == leaver and (p.place or game.seats) == game.seats for p in placings
+        r.seat == leaver and (r.place or game.seats) == game.seats for r in results
     ):
         leaver = None
-    rows = result_rows(game, round_.stage.tournament, seat_results_from_placings(placings), leaver)
+    rows = result_rows(game, round_.stage.tournament, results, leaver)
     current = {r.seat: placing_dict(r) for r in game.results.all()}
     changes = [
         PlacingChange(r.seat, r.entry_id, current.get(r.seat), placing_dict(r)) for r in rows
@@ -1134,11 +1347,13 @@ def preview_correction(
     finishing_order: Sequence[int],
     fouls: Sequence[int] = (),
     miyako_ochi: int | None = None,
+    *,
+    aces_only: bool = False,
 ) -> CorrectionPreview:
     """The old and new placings and points side by side, before a correction is saved."""
     with transaction.atomic():
         game, round_ = _lock_for_ruling(game, actor)
-        return _correction(game, round_, finishing_order, fouls, miyako_ochi)[2]
+        return _correction(game, round_, finishing_order, fouls, miyako_ochi, aces_only)[2]
 
 
 def _refuse_stale_correction(game: Game, seen: int, reason: str) -> None:
@@ -1168,6 +1383,7 @@ def correct_result(
     finishing_order: Sequence[int],
     fouls: Sequence[int] = (),
     miyako_ochi: int | None = None,
+    aces_only: bool = False,
     reason: str,
     based_on_version: int,
 ) -> ResultVersion:
@@ -1182,7 +1398,9 @@ def correct_result(
         reason = _reason(reason, "Give a reason for the correction.", "訂正の理由が必要です")
         if game.result_version != based_on_version:
             _refuse_stale_correction(game, based_on_version, reason)
-        rows, leaver, preview = _correction(game, round_, finishing_order, fouls, miyako_ochi)
+        rows, leaver, preview = _correction(
+            game, round_, finishing_order, fouls, miyako_ochi, aces_only
+        )
         if not preview.changes_anything:
             raise GameError(
                 "correction_unchanged",
@@ -1371,6 +1589,16 @@ def forfeit_seat(
                 "game_over",
                 "Only a game in play can be forfeited.",
                 "対局中のゲームのみ棄権できます",
+            )
+        if game.match is not None:
+            # A partnership hand has no place of its own for a leaver: who wins it, and by
+            # how many levels, is the officials' ruling, not a rule.
+            raise GameError(
+                "forfeit_not_in_team_match",
+                "A team match's hand is not forfeited seat by seat: void it (and re-deal), or "
+                "rule its result by entering the finishing order in quick mode.",
+                "団体戦の局は個人の棄権として処理できません。無効(再配布)にするか、上がり順を"
+                "クイック入力して裁定してください。",
             )
         _require_version(game, version)
         tournament = round_.stage.tournament

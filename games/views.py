@@ -8,6 +8,7 @@ table; the live page is built from `games.public` alone.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from django.contrib import messages
@@ -27,22 +28,59 @@ from config.language import in_active_language
 from games import services
 from games.display import (
     GAME_STATUS_LABELS,
+    GD_BOMB_KINDS,
+    GD_KINDS,
+    GD_PLACES,
     SUITS,
     TITLE_LABELS,
     cards,
+    gd_announcements,
+    gd_card,
+    gd_cards,
+    gd_hand_by_rank,
+    gd_hand_summary,
+    gd_log_line,
+    gd_match,
+    gd_move_sentence,
+    gd_reading,
+    gd_wilds_note,
     log_line,
     move_sentence,
     title_label,
     typed_codes,
 )
-from games.engine import PHASE_EXCHANGE, PHASE_PLAY, State, card_names, is_legal, observe
+from games.engine import (
+    PHASE_EXCHANGE,
+    PHASE_PLAY,
+    InvalidNotation,
+    State,
+    card_names,
+    is_legal,
+    observe,
+)
 from games.engine import Move as EngineMove
+from games.engine.guandan import FAMILY as GUANDAN_FAMILY
+from games.engine.guandan import PHASE_NAMES as GD_PHASE_NAMES
+from games.engine.guandan import PHASE_PLAY as GD_PHASE_PLAY
+from games.engine.guandan import State as GuandanState
+from games.engine.guandan import (
+    format_level,
+    parse_level,
+    reading_of,
+    readings,
+    return_options,
+    team_of,
+    tribute_options,
+)
+from games.engine.guandan import legal_moves as gd_legal_moves
+from games.engine.guandan import pending as gd_pending
+from games.engine.multideck import multi_card_name, multi_names, parse_multi
 from games.live import current_table_version, may_watch, table_is_public
 from games.models import LATEST_FIRST, Game, Move
 from games.official_views import parse_quick_outcomes, quick_outcome_choices
 from games.public import live_table
 from games.seating import by_engine_seat, in_seating
-from games.state import effective_actions, rebuild
+from games.state import effective_actions, family_for, rebuild, rules_for_game
 from tournaments.models import Seat, Table
 from tournaments.permissions import is_head_referee
 from tournaments.referee_views import get_table_for_referee
@@ -71,6 +109,8 @@ def console_context(
     "undo", "decide"), else where `_error_place` puts a refused move's."""
     tournament = table.round.stage.tournament
     game = current_game(table)
+    if is_guandan(table, game):
+        return guandan_console_context(request, table, game, error, error_at)
     # In turn order as the current game seats them (after a seat change, not as drawn).
     seated = by_engine_seat(
         game, list(Seat.objects.filter(table=table).select_related("entry__player"))
@@ -87,28 +127,7 @@ def console_context(
         "outcome_choices": quick_outcome_choices(len(seats)),
         "can_decide": is_head_referee(request.user, tournament),
     }
-    try:
-        try:
-            require_round_open(table.round)
-        except DomainError as closed:
-            raise services.GameError.of(closed) from closed
-        ctx["next_numbers"] = nxt = services.next_game_numbers(table)
-        opening = services.game_opening(table, nxt)
-        ctx["opening"] = opening
-        # The next game's seating: the open table's leader is picked by its engine seats.
-        ctx["next_seats"] = [
-            {
-                "seat": i,
-                "chair": i + 1,
-                "name": s.entry.player.display_name,
-                "number": s.entry.number,
-            }
-            for i, s in in_seating(opening.seating, seats)
-        ]
-    except services.GameError as exc:
-        ctx["next_numbers"] = None
-        ctx["next_blocker"] = exc
-        ctx["next_blocker_message"] = in_active_language(exc.message_en, exc.message_ja)
+    ctx |= next_game_context(table, seats)
     rows: list[Move] = []
     state: State | None = None
     if game is not None:
@@ -208,6 +227,381 @@ def console_context(
             "undo" if error_at == "decide" and not ctx.get("pending_undo") else error_at
         )
     return ctx
+
+
+def next_game_context(table: Table, seats: list[Seat]) -> dict[str, Any]:
+    """The next game the console may start: its numbers, how it opens and its seating, or
+    why none may start now (`next_blocker`)."""
+    ctx: dict[str, Any] = {}
+    try:
+        try:
+            require_round_open(table.round)
+        except DomainError as closed:
+            raise services.GameError.of(closed) from closed
+        ctx["next_numbers"] = nxt = services.next_game_numbers(table)
+        opening = services.game_opening(table, nxt)
+        ctx["opening"] = opening
+        # The next game's seating: the open table's leader is picked by its engine seats.
+        ctx["next_seats"] = [
+            {
+                "seat": i,
+                "chair": i + 1,
+                "name": s.entry.player.display_name,
+                "number": s.entry.number,
+            }
+            for i, s in in_seating(opening.seating, seats)
+        ]
+    except services.GameError as exc:
+        ctx["next_numbers"] = None
+        ctx["next_blocker"] = exc
+        ctx["next_blocker_message"] = in_active_language(exc.message_en, exc.message_ja)
+    return ctx
+
+
+# --- 掼蛋 (Guandan) --------------------------------------------------------------------------
+# A Guandan hand has its own console (`games/guandan_console.html`): hands laid out by rank in
+# the level's order, the wild declaration picker, the tribute, both teams' levels. The console's
+# URLs are the same; each view asks `is_guandan` which family the table plays.
+
+# The table diagram: engine seat → where it is drawn, the seat in turn order going round
+# counterclockwise from the bottom, so partners (seats 1 and 3, 2 and 4) face each other.
+GD_PLACES_ON_TABLE = ("bottom", "right", "top", "left")
+
+
+def is_guandan(table: Table, game: Game | None) -> bool:
+    if game is not None:
+        return family_for(game).name == GUANDAN_FAMILY
+    return table.round.stage.tournament.plays_in_teams
+
+
+def _gd_team_names(seated: list[tuple[int, Seat]]) -> list[dict[str, Any]]:
+    """Engine team 0 (table positions 1 and 3) and team 1 (2 and 4): the registered team's name
+    when both partners name the same `Entry.team`, else "Team A" / "Team B"."""
+    teams = []
+    for index, fallback in enumerate((_("Team A"), _("Team B"))):
+        members = [s for i, s in seated if team_of(i) == index]
+        registered = {s.entry.team for s in members}
+        team = registered.pop() if len(registered) == 1 else None
+        teams.append(
+            {
+                "index": index,
+                "name": team.name if team is not None else fallback,
+                "number": team.number if team is not None else None,
+                "members": [s.entry.player.display_name for s in members],
+            }
+        )
+    return teams
+
+
+def _gd_last_events(rows: list[Move]) -> list[dict[str, Any]]:
+    """The events of the latest move in force: what the console announces (接风, a bomb, a
+    player going out, the tribute settled)."""
+    in_force = effective_actions(rows)
+    return list(in_force[-1].events) if in_force else []
+
+
+def guandan_console_context(
+    request: HttpRequest,
+    table: Table,
+    game: Game | None,
+    error: Failure | None = None,
+    error_at: str = "",
+    picker: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    """The Guandan console's context (see `console_context` for `error_at`); `picker`: the
+    readings of a selection the referee must declare (逢人配) before it is played."""
+    tournament = table.round.stage.tournament
+    seated = by_engine_seat(
+        game,
+        list(Seat.objects.filter(table=table).select_related("entry__player", "entry__team")),
+    )
+    ctx: dict[str, Any] = {
+        "guandan": True,
+        "table": table,
+        "round": table.round,
+        "tournament": tournament,
+        "game": game,
+        "error": error,
+        "error_message": in_active_language(error.message_en, error.message_ja) if error else "",
+        "modes": [(v, label) for v, label in Game.Mode.choices if v != Game.Mode.OPEN_TABLE],
+        "can_decide": is_head_referee(request.user, tournament),
+        "picker": picker,
+        "teams": _gd_team_names(seated),
+        "quick_places": [(n, GD_PLACES[str(n)]) for n in range(1, 5)],
+    }
+    ctx |= next_game_context(table, [s for _, s in seated])
+    rows: list[Move] = []
+    state: GuandanState | None = None
+    results: dict[int, Any] = {}
+    if game is not None:
+        rows = list(game.moves.order_by("seq"))
+        if game.mode != Game.Mode.QUICK:
+            state = rebuild(game, rows)
+        ctx["next_seq"] = game.last_seq + 1
+        ctx["pending_undo"] = next((r for r in rows if r.seq == game.undo_pending_seq), None)
+        in_force = {r.seq for r in effective_actions(rows)}
+        ctx["can_undo"] = (bool(in_force) and game.status != Game.Status.CONFIRMED) or (
+            game.mode == Game.Mode.QUICK
+            and game.status == Game.Status.FINISHED
+            and game.forfeit_seat is None
+        )
+        ctx["log"] = [
+            gd_log_line(
+                r.seq,
+                r.kind,
+                r.payload,
+                undone=r.kind == Move.Kind.ACTION and r.seq not in in_force,
+                reason=r.reason,
+            )
+            for r in reversed(rows[-8:])
+        ]
+        results = {r.seat: r for r in game.results.all()}
+        seat_names = {i: s.entry.player.display_name for i, s in seated}
+        ctx["placings"] = [
+            {
+                "result": r,
+                "name": seat_names.get(r.seat, ""),
+                "place_label": GD_PLACES.get(str(r.place), ""),
+            }
+            for r in sorted(results.values(), key=lambda r: (r.place, r.seat))
+        ]
+        ctx["game_opening"] = services.game_opening(
+            table, services.NextGame(game.set_number, game.game_number, game.attempt)
+        )
+        match = gd_match(game.match)
+        ctx["match"] = match
+        ctx["aces_rule"] = bool(getattr(rules_for_game(game), "aces_finish_demotes", False))
+        for team in ctx["teams"]:
+            i = team["index"]
+            team |= {
+                "level": match["levels"][i],
+                "failures": match["failures"][i],
+                "declares": match["declarer"] == i,
+            }
+        ctx["hand_result"] = gd_hand_summary(ctx["teams"], results)
+    level = state.level if state is not None else None
+    names = {i: s.entry.player.display_name for i, s in seated}
+    seat_rows = []
+    for i, s in seated:
+        row: dict[str, Any] = {
+            "seat": i,
+            "position": i + 1,
+            "drawn_position": s.position,
+            "name": s.entry.player.display_name,
+            "number": s.entry.number,
+            "team": team_of(i),
+            "team_name": ctx["teams"][team_of(i)]["name"],
+            "place_on_table": GD_PLACES_ON_TABLE[i % 4],
+            "result": results.get(i),
+        }
+        if state is not None and level is not None:
+            out = list(state.out)
+            row |= {
+                "count": len(state.hands[i]),
+                "is_turn": state.phase == GD_PHASE_PLAY and state.turn == i,
+                "passed": bool(state.passed >> i & 1),
+                "out_place": out.index(i) + 1 if i in out else None,
+                "out_label": GD_PLACES.get(str(out.index(i) + 1), "") if i in out else "",
+                "hand": gd_hand_by_rank(multi_names(state.hands[i]), level),
+            }
+        seat_rows.append(row)
+    ctx["seats"] = seat_rows
+    ctx["error_at"] = error_at or "page"
+    if state is not None and level is not None:
+        ctx["state"] = state
+        ctx["phase"] = GD_PHASE_NAMES[state.phase]
+        ctx["level_name"] = format_level(level)
+        ctx["wild"] = gd_card(multi_card_name(state.setup.wild), level)
+        turn_row = next((r for r in seat_rows if r.get("is_turn")), None)
+        if turn_row is not None:
+            # 炸弹 badges: the ranks the seat in turn can bomb with now (wilds included).
+            bombs = frozenset(
+                combo.key
+                for combo, _targets in (
+                    reading_of(state, m) for m in gd_legal_moves(state) if m.action == "play"
+                )
+                if combo.kind == "bomb"
+            )
+            turn_row["hand"] = gd_hand_by_rank(
+                multi_names(state.hands[turn_row["seat"]]), level, bombs
+            )
+            if picker is not None:
+                chosen = list(picker["cards"])
+                for group in turn_row["hand"]:
+                    for c in group["cards"]:
+                        if c["code"] in chosen:
+                            chosen.remove(c["code"])
+                            c["checked"] = True
+        ctx["turn_row"] = turn_row
+        ctx["tribute"] = _gd_tribute(state, names, level)
+        ctx["anti_tribute"] = state.setup.anti_tribute
+        ctx["anti_tribute_seats"] = [names.get(p, "") for p in state.setup.payers]
+        if state.table is not None:
+            ctx["trick"] = gd_cards(multi_names(state.table_cards), level)
+            ctx["trick_seat"] = state.last + 1
+            ctx["trick_name"] = names.get(state.last, "")
+            ctx["trick_kind"] = gd_reading(
+                state.table.kind, state.table.key, state.table.size, level
+            )
+            ctx["trick_bomb"] = state.table.is_bomb
+            ctx["trick_wilds"] = gd_wilds_note([multi_card_name(c) for c in state.table_as])
+        ctx["announcements"] = gd_announcements(_gd_last_events(rows), names)
+        if error is not None and not error_at:
+            ctx["error_at"] = (
+                "turn" if turn_row is not None else ("tribute" if ctx["tribute"] else "page")
+            )
+    return ctx
+
+
+def _gd_tribute(state: GuandanState, names: dict[int, str], level: int) -> list[dict[str, Any]]:
+    """The tribute decisions owed now (进贡, 还贡, first place taking one of two equal
+    tributes), each with only the cards the engine allows."""
+    owed = []
+    for decision in gd_pending(state):
+        seat = decision.seat
+        entry: dict[str, Any] = {
+            "seat": seat,
+            "position": seat + 1,
+            "name": names.get(seat, ""),
+            "kind": decision.kind,
+        }
+        if decision.kind == "tribute":
+            options = tribute_options(state, seat)
+        elif decision.kind == "return":
+            options = return_options(state, seat)
+            payer = next(p for p in range(4) if state.gets[p] == seat)
+            entry["to_name"] = names.get(payer, "")
+        else:
+            entry["payers"] = [
+                {
+                    "seat": p,
+                    "name": names.get(p, ""),
+                    "card": gd_card(multi_card_name(state.paid[p]), level),
+                }
+                for p in state.setup.payers
+            ]
+            options = []
+        entry["options"] = gd_cards([multi_card_name(c) for c in options], level)
+        owed.append(entry)
+    return owed
+
+
+def gd_picker(game: Game, seat: int, chosen: list[str]) -> dict[str, Any] | None:
+    """The readings the referee must choose between before `chosen` is played (逢人配): more
+    than one reading — following, more than one that beats the table (the engine's own rule,
+    E8); None when the engine needs no declaration (or will refuse the cards anyway)."""
+    state = rebuild(game)
+    if state.phase != GD_PHASE_PLAY or state.turn != seat:
+        return None
+    try:
+        selection = parse_multi(chosen)
+    except InvalidNotation:
+        return None
+    if selection not in state.hands[seat]:
+        return None
+    level = state.level
+    found = readings(selection, level)
+    if state.table is not None:
+        found = {c: t for c, t in found.items() if c.beats(state.table)}
+    if len(found) < 2:
+        return None
+    options = []
+    for combo, targets in sorted(found.items(), key=lambda kv: (kv[0].tier, kv[0].key)):
+        names = [multi_card_name(t) for t in targets]
+        options.append(
+            {
+                "as": " ".join(names),
+                "label": gd_reading(combo.kind, combo.key, combo.size, level),
+                "bomb": combo.is_bomb,
+                "wilds": gd_wilds_note(names),
+            }
+        )
+    return {"seat": seat, "cards": chosen, "readings": options}
+
+
+def gd_selection(game: Game, seat: int, chosen: list[str]) -> dict[str, Any] | None:
+    """What the cards the referee has tapped make, in the engine's readings: one reading (a
+    bomb announced as such), several (the referee will choose when playing), or none."""
+    if not chosen:
+        return None
+    state = rebuild(game)
+    try:
+        selection = parse_multi(chosen)
+    except InvalidNotation:
+        return {"readings": []}
+    if state.phase != GD_PHASE_PLAY or selection not in state.hands[seat]:
+        return None
+    level = state.level
+    found = readings(selection, level)
+    return {
+        "count": len(selection),
+        "readings": [
+            {
+                "label": gd_reading(combo.kind, combo.key, combo.size, level),
+                "bomb": combo.is_bomb,
+                "beats": state.table is None or combo.beats(state.table),
+            }
+            for combo in sorted(found, key=lambda c: (c.tier, c.key))
+        ],
+    }
+
+
+def _gd_play(request: HttpRequest, table: Table, game: Game) -> HttpResponse:
+    """A Guandan action: a play (with the wilds' declaration `as`), a pass, a tribute (进贡), a
+    card given back (还贡), or first place taking one of two equal tributes (`take`)."""
+    seat = int(request.POST.get("seat", "-1") or -1)
+    chosen = request.POST.getlist("cards") or typed_codes(request.POST.get("cards_text", ""))
+    action = request.POST.get("action", "play")
+    move: dict[str, Any]
+    if action == "pass":
+        move = {"seat": seat, "pass": True}
+    elif action in ("tribute", "return"):
+        move = {"seat": seat, action: chosen}
+    elif action == "take":
+        source = request.POST.get("take", "")
+        move = {"seat": seat, "take": int(source) if source.isdigit() else -1}
+    elif action == "read":
+        # Nothing is played: what the selection reads as, shown while the referee taps cards.
+        return render(
+            request,
+            "games/guandan_console.html#selection",
+            {"selection": gd_selection(game, seat, chosen)},
+        )
+    else:
+        move = {"seat": seat, "play": chosen}
+        declared = request.POST.get("as", "").split()
+        if declared:
+            move["as"] = declared
+        else:
+            picker = gd_picker(game, seat, chosen)
+            if picker is not None:
+                # Nothing is submitted: the referee declares what the wilds stand for first.
+                context = guandan_console_context(request, table, game, picker=picker)
+                htmx = getattr(request, "htmx", False)
+                template = (
+                    "games/guandan_console.html#console" if htmx else ("games/guandan_console.html")
+                )
+                return render(request, template, context)
+    outcome = services.submit_move(game, move, _seq(request), request.user)
+    if outcome.ok:
+        return render_console(request, table)
+    return render_console(request, table, outcome, status=200)
+
+
+def _gd_quick(request: HttpRequest, table: Table, game: Game) -> HttpResponse:
+    """A Guandan hand's quick result: the finishing order (first out, second …; a 1-2 finish
+    needs only two) and, where the preset has the rule, a last play of aces only."""
+    order = [
+        int(v) for v in (request.POST.get(f"place_{n}", "") for n in range(1, 5)) if v.isdigit()
+    ]
+    # gd-games extends `record_quick_result` with `aces_only` for Guandan; called through a
+    # plain callable so this view type-checks before and after that lands.
+    record: Callable[..., object] = services.record_quick_result
+    try:
+        record(game, request.user, order, aces_only=request.POST.get("aces_only") == "1")
+    except services.GameError as error:
+        return render_console(request, table, error)
+    return render_console(request, table)
 
 
 RETURN_NAMES = {"3S": gettext_lazy("♠3 return"), "3H": gettext_lazy("♥3 return")}
@@ -312,8 +706,9 @@ def render_console(
         if error is not None:
             messages.error(request, in_active_language(error.message_en, error.message_ja))
         return redirect("referee:table", table_id=table.pk)
-    template = "games/console.html#console" if htmx else "games/console.html"
     context = console_context(request, table, error, error_at)
+    page = "games/guandan_console.html" if context.get("guandan") else "games/console.html"
+    template = f"{page}#console" if htmx else page
     return render(request, template, context, status=status)
 
 
@@ -366,6 +761,8 @@ def play(request: HttpRequest, table_id: int) -> HttpResponse:
         game = _game_of(table)
     except services.GameError as error:
         return render_console(request, table, error)
+    if is_guandan(table, game):
+        return _gd_play(request, table, game)
     seat = int(request.POST.get("seat", "-1") or -1)
     picked = request.POST.getlist("cards")
     typed = typed_codes(request.POST.get("cards_text", ""))
@@ -452,6 +849,8 @@ def quick(request: HttpRequest, table_id: int) -> HttpResponse:
     table = get_table_for_referee(request, table_id)
     try:
         game = _game_of(table)
+        if is_guandan(table, game):
+            return _gd_quick(request, table, game)
         outcome = parse_quick_outcomes(request.POST, game.seats)
         services.record_quick_result(
             game, request.user, outcome.finishing_order, outcome.fouls, outcome.miyako_ochi
@@ -621,6 +1020,8 @@ def _live_fragment(table_id: int, version: str) -> str:
     may see the table (a referee's own table in a draft round is rendered for them alone)."""
     data = live_table(table_id)
     game = data["game"]
+    if game is not None and game.get("family") == GUANDAN_FAMILY:
+        return _gd_live_fragment(table_id, version, data)
     trick: list[dict[str, str]] = []
     if game and game["state"] and game["state"]["table"]:
         trick = cards(game["state"]["table"]["cards"])
@@ -665,6 +1066,99 @@ def _live_fragment(table_id: int, version: str) -> str:
         "results": results,
     }
     fragment = render_to_string("games/live.html#live", ctx)
+    if table_is_public(table_id):
+        cache.set(_fragment_key(table_id, version), fragment, LIVE_FRAGMENT_SECONDS)
+    return fragment
+
+
+def _gd_live_fragment(table_id: int, version: str, data: dict[str, Any]) -> str:
+    """The public view of a Guandan hand: both teams' levels, whose turn, the cards on the
+    table, each seat's card count (the engine shows a count above 10 to nobody but its
+    holder: rule 16), who is out, the tribute, the hand's result — never a hand."""
+    game = data["game"]
+    view = game["state"] or {}
+    names = {s["seat"]: s["player"] for s in data["seats"]}
+    team_at = dict(
+        Seat.objects.filter(table_id=table_id).values_list("position", "entry__team__name")
+    )
+    teams = []
+    for index, fallback in enumerate((_("Team A"), _("Team B"))):
+        members = [s for s in data["seats"] if team_of(s["seat"]) == index]
+        registered = {team_at.get(s["position"]) for s in members}
+        name = registered.pop() if len(registered) == 1 else None
+        teams.append({"index": index, "name": name or fallback, "members": members})
+    match = gd_match({"levels": view.get("levels")} | (game.get("match") or {}))
+    declarer = view.get("declarer")
+    for team in teams:
+        i = team["index"]
+        team |= {"level": (view.get("levels") or match["levels"])[i], "declares": declarer == i}
+    level_name = view.get("level") or match["level"]
+    level = parse_level(level_name) if level_name else None
+    out = list(view.get("out") or [])
+    seats = []
+    for s in data["seats"]:
+        i = s["seat"]
+        counts = view.get("counts") or []
+        seats.append(
+            {
+                "seat": i + 1,
+                "name": s["player"],
+                "team": team_of(i),
+                "team_name": teams[team_of(i)]["name"],
+                "place_on_table": GD_PLACES_ON_TABLE[i % 4],
+                "count": counts[i] if i < len(counts) else None,
+                "has_state": bool(view),
+                "is_turn": view.get("turn") == i,
+                "passed": i in (view.get("passed") or []),
+                "out_label": GD_PLACES.get(str(out.index(i) + 1), "") if i in out else "",
+            }
+        )
+    table_view = view.get("table")
+    trick = gd_cards(table_view["cards"], level) if table_view else []
+    combination = str(table_view["combination"]) if table_view else ""
+    results = {r["seat"]: r for r in game.get("results") or []}
+    ctx = {
+        "table_id": table_id,
+        "version": version,
+        "game": game,
+        "phase": view.get("phase"),
+        "status_label": GAME_STATUS_LABELS.get(game.get("status", ""), ""),
+        "teams": teams,
+        "declarer": declarer,
+        "level_name": level_name,
+        "wild": gd_card(f"{level_name[0] if level_name != '10' else 'T'}H", level)
+        if level_name
+        else None,
+        "turn_name": names.get(view["turn"], "") if view.get("turn") is not None else "",
+        "seats": seats,
+        "trick": trick,
+        "trick_kind": GD_KINDS.get(combination, combination),
+        "trick_bomb": combination in GD_BOMB_KINDS,
+        "trick_name": names.get(table_view["seat"], "") if table_view else "",
+        "trick_wilds": gd_wilds_note(list(table_view.get("as") or [])) if table_view else "",
+        "anti_tribute": view.get("anti_tribute") and view.get("phase") != "tribute",
+        "tributes": [
+            {
+                "name": names.get(t["seat"], ""),
+                "card": gd_card(t["card"], level),
+                "to": names.get(t["to"], "") if t.get("to", -1) >= 0 else "",
+            }
+            for t in view.get("tributes") or []
+        ],
+        "events": [
+            {"seq": m["seq"], "words": gd_move_sentence(m, names)} for m in game.get("recent", [])
+        ],
+        "placings": [
+            {
+                "name": names.get(r["seat"], ""),
+                "place_label": GD_PLACES.get(str(r["place"]), ""),
+                "place": r["place"],
+            }
+            for r in sorted(results.values(), key=lambda r: (r["place"], r["seat"]))
+        ],
+        "hand_result": gd_hand_summary(teams, results),
+    }
+    fragment = render_to_string("games/live.html#live-guandan", ctx)
     if table_is_public(table_id):
         cache.set(_fragment_key(table_id, version), fragment, LIVE_FRAGMENT_SECONDS)
     return fragment

@@ -5,6 +5,7 @@ from django.contrib import admin
 from scoring.models import (
     RecomputeRun,
     Standing,
+    TeamStanding,
     WebhookDelivery,
     WebhookEndpoint,
     WorkerHeartbeat,
@@ -35,6 +36,29 @@ class StandingAdmin(admin.ModelAdmin[Standing]):
     list_filter = ["scope"]
     # Derived rows: rebuilt by the recompute, never edited by hand.
     readonly_fields = [f.name for f in Standing._meta.fields]
+
+
+@admin.register(TeamStanding)
+class TeamStandingAdmin(admin.ModelAdmin[TeamStanding]):
+    list_display = [
+        "scope",
+        "tournament",
+        "stage",
+        "rank",
+        "team",
+        "match_points",
+        "played",
+        "wins",
+        "draws",
+        "losses",
+        "byes",
+        "level_difference",
+        "opponents_strength",
+        "provisional_matches",
+    ]
+    list_filter = ["scope"]
+    # Derived rows: rebuilt by the recompute, never edited by hand.
+    readonly_fields = [f.name for f in TeamStanding._meta.fields]
 
 
 @admin.register(RecomputeRun)

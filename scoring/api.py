@@ -23,10 +23,17 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games.auth import DeviceTokenAuthentication
-from scoring.exports import rounds_data, row_dict
-from scoring.selectors import board_rows, field_figures, flag_decided, summarise_field
-from scoring.serializers import StandingsSerializer
+from scoring.exports import rounds_data, row_dict, team_row_dict
+from scoring.selectors import (
+    board_rows,
+    field_figures,
+    flag_decided,
+    summarise_field,
+    team_board_rows,
+)
+from scoring.serializers import StandingsSerializer, TeamStandingsSerializer
 from scoring.standings import ScopeRef, scope_rounds, standings_version
+from scoring.team_standings import TEAM_TIE_BREAKS
 from tournaments.models import Entry, Season, Stage, Tournament
 from tournaments.points import tie_breaks
 from tournaments.selectors import visible_tournaments
@@ -151,3 +158,76 @@ class SeasonStandingsView(StandingsView):
         if not visible_tournaments(request.user).filter(season=season).exists():
             raise Http404("No visible tournament in this season.")
         return _board(request, self, ScopeRef.season(season.pk), str(season), None)
+
+
+# --- team standings (掼蛋 Guandan team events) -----------------------------------------------
+
+NOT_A_TEAM_EVENT = OpenApiResponse(
+    description="No such board, one you may not see (a draft), or a tournament not played in teams."
+)
+
+
+def _team_board(
+    request: Request, view: APIView, ref: ScopeRef, title: str, tournament: Tournament
+) -> Response:
+    if not tournament.plays_in_teams:
+        raise Http404("Not a team tournament.")
+    rows = team_board_rows(ref)
+    paginator = StandingsPagination()
+    # A list pages as well as a query (teams are few; every row is read anyway).
+    page: list[dict[str, Any]] | None = paginator.paginate_queryset(
+        rows,  # type: ignore[arg-type]
+        request,
+        view=view,
+    )
+    shown = rows if page is None else page
+    return Response(
+        {
+            "scope": {"kind": ref.kind, "id": ref.id},
+            "title": title,
+            "version": standings_version(ref),
+            **rounds_data(scope_rounds(ref)),
+            "any_provisional": any(row["provisional_matches"] for row in rows),
+            "tie_breaks": list(TEAM_TIE_BREAKS),
+            "count": len(rows),
+            "next": paginator.get_next_link() if page is not None else None,
+            "previous": paginator.get_previous_link() if page is not None else None,
+            "results": [team_row_dict(row) for row in shown],
+        }
+    )
+
+
+class TournamentTeamStandingsView(StandingsView):
+    @extend_schema(
+        operation_id="tournaments_team_standings_retrieve",
+        parameters=PAGE_PARAMETERS,
+        responses={200: TeamStandingsSerializer, 404: NOT_A_TEAM_EVENT},
+    )
+    def get(self, request: Request, slug: str) -> Response:
+        """A team tournament's team standings (掼蛋 Guandan), as its public board shows them:
+        rank (shared ranks flagged), match points, W-D-L, byes, level difference, opponents'
+        match points, and the match each team is playing now."""
+        tournament = get_object_or_404(visible_tournaments(request.user), slug=slug)
+        return _team_board(
+            request, self, ScopeRef.tournament(tournament.pk), tournament.name, tournament
+        )
+
+
+class StageTeamStandingsView(StandingsView):
+    @extend_schema(
+        operation_id="stages_team_standings_retrieve",
+        parameters=PAGE_PARAMETERS,
+        responses={200: TeamStandingsSerializer, 404: NOT_A_TEAM_EVENT},
+    )
+    def get(self, request: Request, stage_id: int) -> Response:
+        """A team tournament stage's team standings (with earlier stages when it carries
+        totals over), as the stage board shows them."""
+        stage = get_object_or_404(
+            Stage.objects.select_related("tournament").filter(
+                tournament__in=visible_tournaments(request.user).values("pk")
+            ),
+            pk=stage_id,
+        )
+        tournament = stage.tournament
+        title = f"{tournament.name} · {stage.name}"
+        return _team_board(request, self, ScopeRef.stage(stage.pk), title, tournament)

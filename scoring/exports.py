@@ -21,7 +21,14 @@ from django.utils.translation import pgettext_lazy
 from config.spreadsheet import spreadsheet_cell
 from games.engine import Metric
 from scoring.models import Standing
-from scoring.selectors import FIGURES, ROW_FIELDS, board_rows, field_figures, flag_decided
+from scoring.selectors import (
+    FIGURES,
+    ROW_FIELDS,
+    board_rows,
+    field_figures,
+    flag_decided,
+    team_board_rows,
+)
 from scoring.standings import RoundLine, ScopeRef, scope_rounds
 from tournaments.points import metric_words
 
@@ -152,4 +159,92 @@ def standings_json(ref: ScopeRef, title: str, version: int) -> dict[str, Any]:
         "version": version,
         **rounds_data(scope_rounds(ref)),
         "standings": [row_dict(row) for row in export_rows(ref)],
+        # A team tournament's team lines (`team_row_dict`); empty for everyone else.
+        "team_standings": [team_row_dict(row) for row in team_board_rows(ref)],
     }
+
+
+# --- team standings (掼蛋 Guandan team events) -----------------------------------------------
+
+TEAM_COLUMNS = (
+    "rank",
+    "shared",
+    "team",
+    "team_name",
+    "members",
+    "match_points",
+    "played",
+    "wins",
+    "draws",
+    "losses",
+    "byes",
+    "level_difference",
+    "opponents_strength",
+    "provisional_matches",
+)
+TEAM_COLUMN_HEADERS: dict[str, Promise] = {
+    "rank": pgettext_lazy("CSV column", "rank"),
+    "shared": pgettext_lazy("CSV column", "shared"),
+    "team": pgettext_lazy("CSV column", "team"),
+    "team_name": pgettext_lazy("CSV column", "team_name"),
+    "members": pgettext_lazy("CSV column", "members"),
+    "match_points": pgettext_lazy("CSV column", "match_points"),
+    "played": pgettext_lazy("CSV column", "played"),
+    "wins": pgettext_lazy("CSV column", "wins"),
+    "draws": pgettext_lazy("CSV column", "draws"),
+    "losses": pgettext_lazy("CSV column", "losses"),
+    "byes": pgettext_lazy("CSV column", "byes"),
+    "level_difference": pgettext_lazy("CSV column", "level_difference"),
+    "opponents_strength": pgettext_lazy("CSV column", "opponents_strength"),
+    "provisional_matches": pgettext_lazy("CSV column", "provisional_matches"),
+}
+
+
+def team_row_dict(row: Mapping[str, Any]) -> dict[str, Any]:
+    """One exported team line from a team board row (`scoring.selectors.team_board_rows`):
+    the API's fields and, in `TEAM_COLUMNS` order, the CSV's. A match in play names its
+    opponent by team number, with the levels as they stand (nothing of any hand)."""
+    in_play = row["in_play"]
+    return {
+        "rank": row["rank"],
+        "shared": bool(row["shared"]),
+        "team": row["team_number"],
+        "team_name": row["team_name"],
+        "members": list(row["members"]),
+        "match_points": row["match_points"],
+        "played": row["played"],
+        "wins": row["wins"],
+        "draws": row["draws"],
+        "losses": row["losses"],
+        "byes": row["byes"],
+        "level_difference": row["level_difference"],
+        "opponents_strength": row["opponents_strength"],
+        "provisional": row["provisional_matches"] > 0,
+        "provisional_matches": row["provisional_matches"],
+        "in_play": (
+            {
+                "table": in_play["table"],
+                "opponent": in_play["opponent_number"],
+                "opponent_name": in_play["opponent_name"],
+                "levels": list(in_play["levels"]),
+                "hands": in_play["hands"],
+            }
+            if in_play
+            else None
+        ),
+    }
+
+
+def team_standings_csv(rows: Iterable[Mapping[str, Any]]) -> str:
+    """The CSV export of team board rows, its header row in the active language; every cell
+    through `spreadsheet_cell` (a team's or a player's name cannot be a formula)."""
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow([str(TEAM_COLUMN_HEADERS[c]) for c in TEAM_COLUMNS])
+    for row in rows:
+        data = team_row_dict(row)
+        data["members"] = " / ".join(data["members"])
+        writer.writerow(
+            ["" if data[c] is None else spreadsheet_cell(data[c]) for c in TEAM_COLUMNS]
+        )
+    return out.getvalue()

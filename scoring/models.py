@@ -156,6 +156,90 @@ class Standing(models.Model):
         return f"{self.scope} #{self.rank}: {self.player_id} ({self.points})"
 
 
+class TeamStanding(models.Model):
+    """A team's line in a team tournament's standings (掼蛋 Guandan): its matches' results.
+
+    Written by `scoring.team_standings.write_team_standings` in the same transaction, under
+    the same lock and the same `StandingsVersion` as the scope's `Standing` rows. Tournament
+    and stage scopes only: a league season ranks players, not partnerships.
+    """
+
+    scope = models.CharField(max_length=12, choices=Scope.choices)
+    tournament = models.ForeignKey(
+        "tournaments.Tournament",
+        on_delete=models.CASCADE,
+        related_name="team_standings",
+        db_index=False,
+    )
+    stage = models.ForeignKey(
+        "tournaments.Stage",
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="+",
+        db_index=False,
+    )
+    team = models.ForeignKey("tournaments.Team", on_delete=models.CASCADE, related_name="+")
+    rank = models.PositiveIntegerField()
+    # Level on match points, level difference and opponents' strength with another team.
+    shared = models.BooleanField(default=False)
+    # Bye points included.
+    match_points = models.IntegerField()
+    # Matches over (won at A, hands all played, or time up); a match still going is not one.
+    played = models.PositiveIntegerField()
+    wins = models.PositiveIntegerField()
+    draws = models.PositiveIntegerField()
+    losses = models.PositiveIntegerField()
+    byes = models.PositiveIntegerField(default=0)
+    # Over its matches played: its final level minus the opponents' (won at A: one past A).
+    level_difference = models.IntegerField()
+    # The match points of the teams it has played, summed (Buchholz).
+    opponents_strength = models.IntegerField()
+    # Matches counted in `played` with a hand not yet confirmed by a second official (暫定).
+    provisional_matches = models.PositiveIntegerField(default=0)
+    # The match it is playing now, not counted yet: {"table", "opponent" (team pk),
+    # "levels": [its level, theirs] as players say them ("A", "10")}; None between matches.
+    in_play = models.JSONField(null=True, blank=True)
+    computed_at = models.DateTimeField()
+    results_version = models.PositiveIntegerField()
+
+    class Meta:
+        ordering = ["scope", "tournament", "stage", "rank", "team"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(scope="tournament", stage__isnull=True)
+                | Q(scope="stage", stage__isnull=False),
+                name="team_standing_scope_fields",
+            ),
+            models.UniqueConstraint(
+                fields=["tournament", "team"],
+                condition=Q(scope="tournament"),
+                name="team_standing_tournament_once",
+            ),
+            models.UniqueConstraint(
+                fields=["stage", "team"],
+                condition=Q(scope="stage"),
+                name="team_standing_stage_once",
+            ),
+            models.CheckConstraint(condition=Q(rank__gte=1), name="team_standing_rank_positive"),
+            models.CheckConstraint(
+                condition=Q(played=models.F("wins") + models.F("draws") + models.F("losses")),
+                name="team_standing_results_add_up",
+            ),
+            models.CheckConstraint(
+                condition=Q(provisional_matches__lte=models.F("played")),
+                name="team_standing_provisional_within_played",
+            ),
+        ]
+        indexes = [
+            models.Index(fields=["tournament", "scope", "rank"], name="team_standing_t_idx"),
+            models.Index(fields=["stage", "rank"], name="team_standing_stage_idx"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.scope} #{self.rank}: team {self.team_id} ({self.match_points})"
+
+
 class StandingsVersion(models.Model):
     """Per scope: a version bumped whenever its standings rows change, and their digest.
 

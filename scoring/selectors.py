@@ -19,7 +19,7 @@ from django.conf import settings
 from django.db.models import Count, F, Q, QuerySet, Sum
 
 from scoring.cuts import CutLine, cut_line
-from scoring.models import Scope, Standing
+from scoring.models import Scope, Standing, TeamStanding
 from scoring.standings import (
     TIE_BREAK_COLUMNS,
     ScopeRef,
@@ -27,7 +27,8 @@ from scoring.standings import (
     scope_filter,
     scope_metrics,
 )
-from tournaments.models import Stage
+from scoring.team_standings import TEAM_SCOPES, team_scope_filter
+from tournaments.models import Entry, Stage, Team
 from tournaments.points import metric_words
 
 Row = dict[str, Any]
@@ -191,3 +192,72 @@ def find_rows(ref: ScopeRef, text: str) -> list[Row]:
     size = page_size()
     found = list(board_rows(ref).filter(matches)[: FIND_LIMIT + 1])
     return [{**row, "page": rows_before(ref, row) // size + 1} for row in found]
+
+
+# --- team standings (掼蛋 Guandan team events) -----------------------------------------------
+
+# The `TeamStanding` columns a team board row shows (with the team's number, name, members).
+TEAM_ROW_FIELDS = (
+    "rank",
+    "shared",
+    "team_id",
+    "match_points",
+    "played",
+    "wins",
+    "draws",
+    "losses",
+    "byes",
+    "level_difference",
+    "opponents_strength",
+    "provisional_matches",
+    "in_play",
+)
+
+
+def signed(number: int) -> str:
+    """A difference as boards print it: +3, −3 (a minus sign), 0."""
+    if number > 0:
+        return f"+{number}"
+    return f"\u2212{-number}" if number < 0 else "0"
+
+
+def team_board_rows(ref: ScopeRef) -> list[Row]:
+    """The scope's team lines in board order (rank, then team number) as plain rows, each
+    with its team's number, name and members (by entry number) and, for a match in play, the
+    opponent's number and name; empty for a scope without team standings."""
+    if ref.kind not in TEAM_SCOPES:
+        return []
+    rows = list(
+        TeamStanding.objects.filter(**team_scope_filter(ref.kind, ref.id))
+        .order_by("rank", "team__number")
+        .values(*TEAM_ROW_FIELDS, team_number=F("team__number"), team_name=F("team__name"))
+    )
+    if not rows:
+        return rows
+    tournament_id = TeamStanding.objects.filter(**team_scope_filter(ref.kind, ref.id)).values_list(
+        "tournament_id", flat=True
+    )[0]
+    teams = {
+        pk: (number, name)
+        for pk, number, name in Team.objects.filter(tournament_id=tournament_id).values_list(
+            "pk", "number", "name"
+        )
+    }
+    members: dict[int, list[str]] = {}
+    for team_id, name in (
+        Entry.objects.filter(team__tournament_id=tournament_id)
+        .order_by("number")
+        .values_list("team_id", "player__display_name")
+    ):
+        members.setdefault(team_id, []).append(name)
+    for row in rows:
+        row["members"] = members.get(row["team_id"], [])
+        row["level_difference_text"] = signed(row["level_difference"])
+        if row["in_play"]:
+            opponent = row["in_play"]["opponent"]
+            row["in_play"] = {
+                **row["in_play"],
+                "opponent_number": teams.get(opponent, (None, ""))[0],
+                "opponent_name": teams.get(opponent, (None, ""))[1],
+            }
+    return rows

@@ -111,3 +111,66 @@ class StandingsSerializer(serializers.Serializer[Any]):
     next = serializers.URLField(allow_null=True)
     previous = serializers.URLField(allow_null=True)
     results = StandingRowSerializer(many=True)
+
+
+# --- team standings (掼蛋 Guandan team events) -----------------------------------------------
+
+
+class TeamInPlaySerializer(serializers.Serializer[Any]):
+    table = serializers.IntegerField(help_text="The table number in the current round.")
+    opponent = serializers.IntegerField(allow_null=True, help_text="The opponent's team number.")
+    opponent_name = serializers.CharField()
+    levels = serializers.ListField(
+        child=serializers.CharField(),
+        help_text='The team\'s level and the opponent\'s as they stand ("2" … "10", "J" … "A").',
+    )
+    hands = serializers.IntegerField(help_text="Hands of the match finished so far.")
+
+
+class TeamStandingRowSerializer(serializers.Serializer[Any]):
+    rank = serializers.IntegerField()
+    shared = serializers.BooleanField(help_text="Another team has the same rank (同順位).")
+    team = serializers.IntegerField(help_text="The team number.")
+    team_name = serializers.CharField()
+    members = serializers.ListField(
+        child=serializers.CharField(), help_text="Its players' names, by entry number."
+    )
+    match_points = serializers.IntegerField(help_text="Match points (勝点), byes included.")
+    played = serializers.IntegerField(help_text="Matches over (a match in play is not one).")
+    wins = serializers.IntegerField()
+    draws = serializers.IntegerField()
+    losses = serializers.IntegerField()
+    byes = serializers.IntegerField(help_text="Rounds it sat out with a bye (不戦).")
+    level_difference = serializers.IntegerField(
+        help_text="Over its matches played: its final level minus the opponents' (級差); "
+        "a match won at A counts one level past A."
+    )
+    opponents_strength = serializers.IntegerField(
+        help_text="The match points of the teams it has played, summed (Buchholz)."
+    )
+    provisional = serializers.BooleanField(
+        help_text="A match counted has a hand not yet confirmed (暫定)."
+    )
+    provisional_matches = serializers.IntegerField()
+    in_play = TeamInPlaySerializer(
+        allow_null=True, help_text="The match it is playing now, not counted yet."
+    )
+
+
+class TeamStandingsSerializer(serializers.Serializer[Any]):
+    scope = StandingsScopeSerializer()
+    title = serializers.CharField()
+    version = serializers.IntegerField(
+        help_text="The scope's standings version, shared with the individual standings."
+    )
+    complete = serializers.BooleanField(help_text="Every round of the scope is final.")
+    any_provisional = serializers.BooleanField()
+    tie_breaks = serializers.ListField(
+        child=serializers.CharField(),
+        help_text="match_points, level_difference, opponents_strength: the ranking keys.",
+    )
+    rounds = StandingsRoundSerializer(many=True)
+    count = serializers.IntegerField(help_text="Teams in all (the page holds `limit` of them).")
+    next = serializers.URLField(allow_null=True)
+    previous = serializers.URLField(allow_null=True)
+    results = TeamStandingRowSerializer(many=True)

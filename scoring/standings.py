@@ -7,8 +7,10 @@
 2. inside a savepoint, ``DELETE`` the scope's rows and re-``INSERT`` them with one
    ``INSERT … SELECT`` that aggregates `GameResult` per (competitor, table, set), then per
    competitor, and ranks with ``RANK() OVER (ORDER BY <tie-break keys>)``;
-3. digest the new rows; equal to the stored digest → roll the savepoint back (nothing is
-   written, the version stays), else bump `StandingsVersion.version`.
+3. for a team tournament (掼蛋 Guandan), rebuild the scope's `TeamStanding` rows in the same
+   savepoint (`scoring.team_standings`, in Python from `games.matches`);
+4. digest the new rows (the team rows too); equal to the stored digest → roll the savepoint
+   back (nothing is written, the version stays), else bump `StandingsVersion.version`.
 
 It never increments anything from a previous value: the rows are a function of the results
 (and penalties) alone, so a run repeated, run concurrently (the lock orders them, and each
@@ -69,6 +71,7 @@ from games.engine import Family, Metric, family_of
 from games.engine.family import MORE
 from games.models import Game, GameResult
 from scoring.models import Scope, Standing, StandingsVersion
+from scoring.team_standings import team_digest_lines, write_team_standings
 from tournaments.models import Bye, Entry, Penalty, Round, Season, Stage, Table, Tournament
 from tournaments.points import DEFAULT_TIE_BREAKS, points_for, tie_breaks
 from tournaments.rulesets import check_ruleset
@@ -577,6 +580,9 @@ def _digest(ref: ScopeRef) -> tuple[str, int]:
         # SQLite answers booleans as 0/1, PostgreSQL as bool: normalise before hashing.
         digest.update(repr(tuple(int(v) if isinstance(v, bool) else v for v in row)).encode())
         count += 1
+    # The team standings of a team tournament belong to the same version.
+    for text in team_digest_lines(ref.kind, ref.id):
+        digest.update(text.encode())
     # What the boards say about the scope's rounds belongs to the same version.
     for line in scope_rounds(ref):
         digest.update(repr((line.round_id, line.status, line.corrected)).encode())
@@ -616,6 +622,8 @@ def recompute_scope(ref: ScopeRef) -> Outcome:
                     cursor.execute(insert, [now, version.version + 1])
                 if positions:
                     _apply_playoffs(ref, positions)
+                # A team tournament's team rows: same transaction, lock and version.
+                write_team_standings(ref.kind, ref.id, now, version.version + 1)
                 digest, rows = _digest(ref)
                 if digest == version.digest:
                     raise _Unchanged

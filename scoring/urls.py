@@ -34,6 +34,16 @@ urlpatterns = [
         views.tournament_export,
         name="tournament_export",
     ),
+    path(
+        "standings/<slug:slug>/team-standings.csv",
+        views.tournament_team_export,
+        name="tournament_team_export",
+    ),
+    path(
+        "standings/<slug:slug>/stage/<int:stage_id>/team-standings.csv",
+        views.stage_team_export,
+        name="stage_team_export",
+    ),
     path("standings/<slug:slug>/print/", views.tournament_standings_print, name="tournament_print"),
     path(
         "standings/<slug:slug>/stage/<int:stage_id>/print/",

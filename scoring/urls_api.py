@@ -22,4 +22,14 @@ urlpatterns = [
         api.SeasonStandingsView.as_view(),
         name="api-season-standings",
     ),
+    path(
+        "tournaments/<slug:slug>/team-standings/",
+        api.TournamentTeamStandingsView.as_view(),
+        name="api-tournament-team-standings",
+    ),
+    path(
+        "stages/<int:stage_id>/team-standings/",
+        api.StageTeamStandingsView.as_view(),
+        name="api-stage-team-standings",
+    ),
 ]

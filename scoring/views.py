@@ -52,7 +52,7 @@ from games.display import title_label
 from games.models import GameResult
 from scoring.charts import progression_svg
 from scoring.cuts import CutLine
-from scoring.exports import export_rows, standings_csv, standings_json
+from scoring.exports import export_rows, standings_csv, standings_json, team_standings_csv
 from scoring.selectors import (
     FIND_LIMIT,
     board_rows,
@@ -62,10 +62,13 @@ from scoring.selectors import (
     metric_columns,
     page_size,
     summarise_field,
+    team_board_rows,
     with_metric_values,
 )
 from scoring.standings import (
+    KEY_COLUMN,
     ScopeRef,
+    metric_for_tie_break,
     result_is_provisional,
     scope_metrics,
     scope_rounds,
@@ -255,6 +258,10 @@ def _frame(board: Board, version: int, cut: CutLine | None) -> dict[str, Any]:
         if board.tournament is not None
         else tie_breaks({})
     )
+    # A key naming another family's metric ranks no one here (the SQL skips it): not said
+    # (a 掼蛋 board is not ranked on 大富豪 titles).
+    metrics = scope_metrics(board.ref)
+    keys = tuple(k for k in keys if k in KEY_COLUMN or metric_for_tie_break(k, metrics) is not None)
     if cut is not None and board.stage is not None:  # the rule in the page's language
         cut = replace(cut, rule=board.stage.advancement_label)
     rounds = scope_rounds(board.ref)
@@ -277,6 +284,10 @@ def _frame(board: Board, version: int, cut: CutLine | None) -> dict[str, Any]:
         "stages": (
             list(board.tournament.stages.order_by("order")) if board.tournament is not None else []
         ),
+        # A team tournament's board shows its teams first (a season ranks players only).
+        "plays_in_teams": board.season is None
+        and board.tournament is not None
+        and board.tournament.plays_in_teams,
     }
 
 
@@ -304,6 +315,8 @@ def _page_context(board: Board, version: int, page: int, path: str) -> dict[str,
     poll = f"{path}?v={version}" if page == 1 else f"{path}?page={page}&v={version}"
     return {
         **context,
+        # Teams are few: their whole table heads the first page.
+        "team_rows": team_board_rows(board.ref) if context["plays_in_teams"] and page == 1 else [],
         "rows": with_metric_values(
             flag_decided(board_rows(board.ref)[offset : offset + size], figures.decided),
             context["metric_columns"],
@@ -400,6 +413,7 @@ def _print(request: HttpRequest, address: BoardAddress) -> HttpResponse:
     )
     context = {
         **frame,
+        "team_rows": team_board_rows(board.ref) if frame["plays_in_teams"] else [],
         "rows": rows,
         "any_provisional": any(row["provisional_games"] for row in rows),
     }
@@ -466,6 +480,35 @@ def stage_export(request: HttpRequest, slug: str, stage_id: int, fmt: str) -> Ht
 @require_GET
 def season_export(request: HttpRequest, season_id: int, fmt: str) -> HttpResponse:
     return _export(request, BoardAddress(season_id=season_id), fmt, f"season-{season_id}")
+
+
+def _team_export(request: HttpRequest, address: BoardAddress, name: str) -> HttpResponse:
+    """A team tournament's team standings as CSV, built once per version and language
+    (404 for a tournament played alone)."""
+    found = _board_or_unchanged(request, address, ("team-export", "csv"), public=True)
+    if isinstance(found, HttpResponse):
+        return found
+    board = found
+    if board.tournament is None or not board.tournament.plays_in_teams:
+        raise Http404("Not a team tournament.")
+    version = standings_version(board.ref)
+    csv_text = _cached(
+        f"board:team-export:csv:{board.ref.key}:v{version}:{get_language()}",
+        lambda: team_standings_csv(team_board_rows(board.ref)),
+    )
+    response = HttpResponse(csv_text, content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{name}-team-standings.csv"'
+    return _public(response, _etag(board.ref, version, "team-export", "csv"))
+
+
+@require_GET
+def tournament_team_export(request: HttpRequest, slug: str) -> HttpResponse:
+    return _team_export(request, BoardAddress(slug), slug)
+
+
+@require_GET
+def stage_team_export(request: HttpRequest, slug: str, stage_id: int) -> HttpResponse:
+    return _team_export(request, BoardAddress(slug, stage_id=stage_id), f"{slug}-stage-{stage_id}")
 
 
 # --- players ---------------------------------------------------------------------------------

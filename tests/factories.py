@@ -423,6 +423,305 @@ def streamed(response: Any) -> str:
     return async_to_sync(collect)().decode(errors="replace")
 
 
+# --- Guandan team events ------------------------------------------------------------------
+
+
+class TeamFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = "tournaments.Team"
+
+    tournament = factory.SubFactory(TournamentFactory)
+    number = factory.Sequence(lambda n: n + 1)
+    name = factory.LazyAttribute(lambda o: f"Team {o.number}")
+
+
+def guandan_table(
+    referee: object,
+    *,
+    ruleset_id: str = "guandan-cn",
+    games_per_set: int = 20,
+    seed: str | None = None,
+    names: tuple[str, ...] = ("Aoki", "Baba", "Chiba", "Doi"),
+    **tournament: object,
+) -> Table:
+    """A published table of a Guandan team tournament (one set a round, `games_per_set` the
+    cap on a match's hands; `tournament`: more Tournament fields, e.g. match_length), seating
+    two teams of two entries partners facing: team "East" at positions 1 and 3 (engine team
+    0), team "South" at 2 and 4 (engine team 1). `referee` runs the table; `seed`: the round's
+    seed (64 hex characters), random when not given."""
+    seeded: dict[str, object] = {} if seed is None else {"seed_secret": seed}
+    table = seated_table(
+        referee,
+        names=names,
+        stage__tournament__ruleset_id=ruleset_id,
+        stage__tournament__ruleset_version=1,
+        stage__tournament__games_per_set=games_per_set,
+        stage__tournament__sets_per_round=1,
+        stage__tournament__table_size=4,
+        **{f"stage__tournament__{k}": v for k, v in tournament.items()},
+        **seeded,
+    )
+    event = table.round.stage.tournament
+    teams = (
+        TeamFactory(tournament=event, name="East"),
+        TeamFactory(tournament=event, name="South"),
+    )
+    for seat in Seat.objects.filter(table=table).select_related("entry"):
+        seat.entry.team = teams[(seat.position - 1) % 2]
+        seat.entry.save(update_fields=["team"])
+    if referee is not None:
+        OfficialFactory(tournament=event, user=referee, role=Official.Role.REFEREE)
+    return table
+
+
+def play_guandan_hand(game: object, referee: object, *, favoured: int = 0) -> int:
+    """Play a known-deal Guandan hand to its end through `submit_move`, with moves from the
+    engine's `legal_moves`, so that engine team `favoured` finishes first and second (a 1-2):
+    its players never beat their partner and play their biggest combination, the other
+    team plays only when it must lead (its smallest). Tribute decisions: the first legal one.
+    Returns the number of moves played."""
+    from games import services
+    from games.engine.guandan import PASS, PLAY, legal_moves
+    from games.models import Game
+    from games.state import canonical
+
+    assert isinstance(game, Game)
+    played = 0
+    while True:
+        game.refresh_from_db()
+        if game.status != Game.Status.IN_PLAY:
+            return played
+        state = services.current_state(game)
+        legal = list(legal_moves(state))  # type: ignore[arg-type]
+        plays = [m for m in legal if m.action == PLAY]
+        passes = [m for m in legal if m.action == PASS]
+        if not plays and not passes:
+            move = legal[0]  # a tribute decision
+        elif legal[0].seat % 2 == favoured:
+            partner_on_table = state.last == (legal[0].seat + 2) % 4
+            if passes and (partner_on_table or not plays):
+                move = passes[0]
+            else:
+                move = max(plays, key=lambda m: (len(m.cards), -len(m.wild_as)))
+        else:
+            move = passes[0] if passes else min(plays, key=lambda m: len(m.cards))
+        outcome = services.submit_move(game, canonical(game, move), game.last_seq + 1, referee)  # type: ignore[arg-type]
+        assert outcome.ok, (outcome.code, outcome.message_en)
+        played += 1
+
+
+def guandan_tournament(**fields: Any) -> Tournament:
+    """A running 掼蛋 team tournament (pairs), one match per round of at most 12 hands,
+    match points 2/1/0 unless `fields` say otherwise."""
+    defaults: dict[str, Any] = {
+        "ruleset_id": "guandan-cn",
+        "ruleset_version": 1,
+        "status": Tournament.Status.RUNNING,
+        "sets_per_round": 1,
+        "games_per_set": 12,
+    }
+    return TournamentFactory(**{**defaults, **fields})  # type: ignore[no-any-return]
+
+
+def pair(tournament: Tournament, number: int, name: str, players: tuple[str, str]) -> Any:
+    """A registered team of two checked-in entries (numbered 2n−1 and 2n)."""
+    team = TeamFactory(tournament=tournament, number=number, name=name)
+    for offset, player in enumerate(players):
+        EntryFactory(
+            tournament=tournament,
+            number=2 * number - 1 + offset,
+            player__display_name=player,
+            status=Entry.Status.CHECKED_IN,
+            team=team,
+        )
+    return team
+
+
+def match_table(round_: Round, number: int, first: Any, second: Any) -> Table:
+    """A table of `round_` where team `first` plays as engine team 0 (positions 1 and 3) and
+    `second` as team 1 (positions 2 and 4), partners facing."""
+    table = TableFactory(round=round_, number=number)
+    a1, a2 = first.members.order_by("number")
+    b1, b2 = second.members.order_by("number")
+    for position, entry in enumerate((a1, b1, a2, b2), start=1):
+        SeatFactory(table=table, position=position, entry=entry)
+    return table
+
+
+def guandan_hand(
+    table: Table,
+    hand: int,
+    levels: tuple[str, str],
+    *,
+    won: int | None = None,
+    confirmed: bool = True,
+    in_play: bool = False,
+) -> object:
+    """Hand `hand` of the match at `table`, as `games.matches` reads it: finished (confirmed
+    unless told otherwise) with each engine team's level after it (`levels`, as players say
+    them: "A", "10"), `won` the team that won the match at A; or still `in_play` (no
+    results). Written directly, without the services."""
+    from games.models import Game, GameResult
+
+    now = timezone.now()
+    status = Game.Status.IN_PLAY
+    if not in_play:
+        status = Game.Status.CONFIRMED if confirmed else Game.Status.FINISHED
+    game = GameFactory(
+        table=table,
+        set_number=1,
+        game_number=hand,
+        ruleset_id="guandan-cn",
+        status=status,
+        finished_at=None if in_play else now,
+        confirmed_at=now if status == Game.Status.CONFIRMED else None,
+    )
+    if in_play:
+        return game
+    seats = {s.position: s.entry for s in table.seats.all()}
+    # The hand's winners (the match's winner, else team 0) take 1st and 2nd; the losers
+    # share 3rd.
+    winners = [p for p in sorted(seats) if (p - 1) % 2 == (won or 0)]
+    for position, entry in sorted(seats.items()):
+        team = (position - 1) % 2
+        GameResult.objects.create(
+            game=game,
+            entry=entry,
+            seat=position - 1,
+            team=team,
+            place=winners.index(position) + 1 if position in winners else 3,
+            detail={
+                "finish": "1-2",
+                "team_level": levels[team],
+                "match_won": won == team,
+                "level_gain": 0,
+            },
+            points=0,
+        )
+    return game
+
+
+def team_league(
+    count: int = 4, *, slug: str = "gd-open", **fields: Any
+) -> tuple[Tournament, Stage, list[Any]]:
+    """A running 掼蛋 team tournament of `count` pairs ("Team n", members "<name> A/B") in
+    one stage, matches of at most 3 hands unless `fields` say otherwise."""
+    tournament = guandan_tournament(
+        **{"games_per_set": 3, "name": "Guandan Open 大会", "slug": slug, **fields}
+    )
+    stage = StageFactory(tournament=tournament, order=1, name="Swiss スイス")
+    names = ["Aoki", "Baba", "Chiba", "Doi", "Endo", "Fujii", "Goto", "Hara", "Ito", "Jo"]
+    teams = [
+        pair(tournament, n, f"Team {n}", (f"{names[n - 1]} A", f"{names[n - 1]} B"))
+        for n in range(1, count + 1)
+    ]
+    return tournament, stage, teams
+
+
+def published_round(stage: Stage, number: int) -> Round:
+    return RoundFactory(  # type: ignore[no-any-return]
+        stage=stage, number=number, status=Round.Status.PUBLISHED, published_at=timezone.now()
+    )
+
+
+# --- Guandan team events (gd-console) ---------------------------------------------------------
+
+
+def console_guandan_table(
+    referee: object = None,
+    *,
+    names: tuple[str, ...] = ("Aoki", "Baba", "Chiba", "Doi"),
+    teams: tuple[str, str] | None = None,
+    ruleset_id: str = "guandan-cn",
+) -> Table:
+    """A published table of a 掼蛋 tournament (one set a round, its games the match's hands),
+    `referee` its referee; `teams`: the names of the two registered teams (positions 1 and 3,
+    2 and 4), or None for entries without a team."""
+    from tournaments.models import Team
+
+    table = seated_table(
+        referee,
+        names=names,
+        stage__tournament__ruleset_id=ruleset_id,
+        stage__tournament__sets_per_round=1,
+        stage__tournament__games_per_set=20,
+    )
+    tournament = table.round.stage.tournament
+    if referee is not None:
+        OfficialFactory(tournament=tournament, user=referee, role=Official.Role.REFEREE)
+    if teams is not None:
+        registered = [
+            Team.objects.create(tournament=tournament, number=n + 1, name=name)
+            for n, name in enumerate(teams)
+        ]
+        for seat in table.seats.select_related("entry"):
+            seat.entry.team = registered[(seat.position - 1) % 2]
+            seat.entry.save(update_fields=["team"])
+    return table
+
+
+def console_guandan_hand(
+    table: Table,
+    *,
+    seed: str = "gd-console",
+    hands: list[list[str]] | None = None,
+    match: object = None,
+    leader: int | None = 0,
+    game_number: int = 1,
+    mode: str = "known_deal",
+    ruleset_id: str = "guandan-cn",
+) -> Any:
+    """A hand of the table's match, stored as the games service stores one: dealt from `seed`
+    (`deal_hands`) unless `hands` are given (a smaller position for a test), starting from
+    `match` (an engine `Match`; the match's first hand by default). After a first hand the
+    tribute decides who leads, so `leader` is dropped."""
+    from games.engine.guandan import Match, deal_hands, find_guandan
+    from games.engine.multideck import multi_names
+    from games.models import Game
+
+    if hands is None:
+        hands = [multi_names(h) for h in deal_hands(seed, find_guandan(ruleset_id))]
+    carried = match if isinstance(match, Match) else Match()
+    quick = mode == "quick"
+    return Game.objects.create(
+        table=table,
+        ruleset_id=ruleset_id,
+        ruleset_version=1,
+        seats=4,
+        mode=mode,
+        hands=[] if quick else hands,
+        counts=[27] * 4 if quick else [len(h) for h in hands],
+        match=carried.to_record(),
+        leader=leader if carried.previous is None else None,
+        seating=[1, 2, 3, 4],
+        set_number=1,
+        game_number=game_number,
+    )
+
+
+# A small known position for console tests, level 2 (♥2 wild), seat 1 (engine 0) leads: ♥2 with
+# ♠5 ♦6 ♣7 ♥8 reads as a straight 4–8 or 5–9 (the referee must declare), ♣3 ♦3 is a plain pair.
+GUANDAN_SMALL_HANDS = [
+    ["2H", "5S", "6D", "7C", "8H", "3C", "3D", "KS", "KS"],
+    ["4S", "4D", "QS", "AH"],
+    ["6S", "6H", "9D", "TD"],
+    ["7S", "7D", "JC", "JD"],
+]
+
+
+def guandan_console(
+    *, teams: tuple[str, str] | None = None, ruleset_id: str = "guandan-cn", **hand: Any
+) -> tuple[Any, Table, Any, Client]:
+    """A referee signed in (English pages) at a Guandan table with a hand in play: (referee,
+    table, game, client). `hand`: `console_guandan_hand`'s options."""
+    referee = UserFactory(username="gd-referee")
+    table = console_guandan_table(referee, teams=teams, ruleset_id=ruleset_id)
+    game = console_guandan_hand(table, ruleset_id=ruleset_id, **hand)
+    client = browser()
+    client.force_login(referee)
+    return referee, table, game, client
+
+
 # --- Guandan team events (gd-teams) ---
 
 

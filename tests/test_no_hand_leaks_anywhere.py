@@ -265,3 +265,134 @@ def test_after_the_reveal_the_deals_are_public_and_verifiable(scene: Scene, clie
     services.reveal_round_seed(scene.round, scene.organiser)
 
     assert "SEED" in set().union(*leaks(everything(client, scene), set(), scene.secrets).values())
+
+
+# --- 掼蛋 (Guandan): a team table in play ------------------------------------------------------
+
+GD_JOKER_LABELS = {"SJ": ("SJ", "小王"), "BJ": ("BJ", "大王")}
+
+
+class GuandanScene:
+    """A Guandan table of a team tournament with its second hand in play: the tribute paid and
+    a card given back (还贡: seen by its giver and receiver only), then a few plays."""
+
+    def __init__(self) -> None:
+        from games.engine.guandan import GUANDAN, Match, legal_moves, move_to_json, wild_card
+        from games.engine.multideck import multi_card_name, multi_names
+        from games.state import rebuild
+        from tests.factories import console_guandan_hand, console_guandan_table
+
+        self.referee = UserFactory(username="gd-leak-ref")
+        self.table = console_guandan_table(self.referee, teams=("Sakura", "Momiji"))
+        self.round = self.table.round
+        self.tournament = self.round.stage.tournament
+        self.other_referee = UserFactory(username="gd-leak-other")
+        OfficialFactory(
+            tournament=self.tournament, user=self.other_referee, role=Official.Role.REFEREE
+        )
+        self.game = console_guandan_hand(
+            self.table, match=Match(levels=(4, 2), previous=(0, 1, 2, 3))
+        )
+        for seq in range(1, 9):
+            state = rebuild(self.game)
+            # The card given back stays in its new holder's hand, so the check looks for it.
+            back = [c for c in state.returned if c >= 0]
+            move = next(m for m in legal_moves(state) if not any(c in m.cards for c in back))
+            outcome = games.submit_move(self.game, move_to_json(move), seq, self.referee)
+            assert outcome.ok, outcome
+            self.game.refresh_from_db()
+        state = rebuild(self.game)
+        assert not GUANDAN.is_over(state) and state.phase == 1  # playing, tribute settled
+        public = set(multi_names(state.played)) | {multi_card_name(wild_card(state.level))}
+        public |= {multi_card_name(c) for c in state.paid if c >= 0}  # tributes are shown
+        for row in self.game.moves.all():  # what a wild stood for is announced with the play
+            public |= set(row.payload.get("as", []))
+        held = {code for hand in state.hands for code in multi_names(hand)}
+        self.hidden = held - public
+        self.returned = {multi_card_name(c) for c in state.returned if c >= 0}
+        assert self.returned <= self.hidden
+
+    def values(self, name: str, prefix: str) -> list[str]:
+        ids = {
+            "slug": [self.tournament.slug],
+            "round_id": [self.round.pk],
+            "stage_id": [self.round.stage_id],
+            "table_id": [self.table.pk],
+            "game_id": [self.game.pk],
+            "player_id": list(self.tournament.entries.values_list("player_id", flat=True)),
+            "entry_id": list(self.tournament.entries.values_list("pk", flat=True)[:2]),
+            "season_id": [],
+        }
+        if name == "pk":
+            name = {
+                "rounds": "round_id",
+                "tables": "table_id",
+                "stages": "stage_id",
+                "entries": "entry_id",
+                "games": "game_id",
+            }.get(prefix.rstrip("/").rsplit("/", 1)[-1], "")
+        return [str(v) for v in ids.get(name, [])]
+
+
+def guandan_pages(client: Client, scene: GuandanScene) -> dict[str, str]:
+    seen = {}
+    with override_settings(LIVE_FEED_SECONDS=0.0):
+        for url in urls(scene):  # type: ignore[arg-type]
+            for extra in ({}, {"HTTP_HX_REQUEST": "true"}):
+                response = client.get(url, **extra)
+                body = (
+                    streamed(response)
+                    if response.streaming
+                    else response.content.decode(errors="replace")
+                )
+                seen[url + (" (htmx)" if extra else "")] = body
+    return seen
+
+
+def guandan_leaks(pages: dict[str, str], cards: set[str]) -> dict[str, set[str]]:
+    """Card codes (``7H``, ``SJ``) or labels as pages draw them (``♥7<``, 小王) of `cards`."""
+    found: dict[str, set[str]] = {}
+    for url, text in pages.items():
+        hits = set()
+        for code in cards:
+            if code in GD_JOKER_LABELS:
+                words = GD_JOKER_LABELS[code]
+                if any(re.search(rf"(?<![A-Za-z0-9]){w}(?![A-Za-z0-9])", text) for w in words):
+                    hits.add(code)
+                continue
+            rank = "10" if code[0] == "T" else code[0]
+            if re.search(rf"(?<![A-Za-z0-9]){code}(?![A-Za-z0-9])", text) or (
+                LABELS[code[1]] + rank + "<" in text
+            ):
+                hits.add(code)
+        if hits:
+            found[url] = hits
+    return found
+
+
+@pytest.fixture
+def guandan_scene() -> GuandanScene:
+    return GuandanScene()
+
+
+@pytest.mark.parametrize("viewer", ["public", "other_referee"])
+def test_nobody_but_the_officials_sees_a_guandan_hand_or_the_card_given_back(
+    guandan_scene: GuandanScene, client: Client, viewer: str
+) -> None:
+    if viewer == "other_referee":
+        client.force_login(guandan_scene.other_referee)
+    pages = guandan_pages(client, guandan_scene)
+
+    assert f"/tables/{guandan_scene.table.pk}/live/" in pages
+    assert guandan_leaks(pages, guandan_scene.hidden) == {}
+
+
+def test_the_guandan_tables_referee_does_see_the_hands(
+    guandan_scene: GuandanScene, client: Client
+) -> None:
+    client.force_login(guandan_scene.referee)
+
+    found = guandan_leaks(guandan_pages(client, guandan_scene), guandan_scene.hidden)
+
+    assert f"/referee/tables/{guandan_scene.table.pk}/" in found
+    assert guandan_scene.returned  # the check covers a card given back

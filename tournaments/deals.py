@@ -8,7 +8,9 @@ the round's secret seed, so anyone can check them once the seed is revealed.
   ``material = f"{seed}/table/{n}/set/{s}/game/{g}"`` (a UTF-8 string, `kakumei-deal/1`) and the
   tournament's pinned ruleset for a table of that many seats;
 - a game voided and re-dealt (attempt `a` ≥ 2) appends ``/attempt/{a}`` to its material, so
-  the re-deal is as verifiable as the first deal and differs from it.
+  the re-deal is as verifiable as the first deal and differs from it;
+- the leader of a team match's first hand (掼蛋 Guandan): ``SHA-256(f"{seed}/table/{n}/set/{s}/
+  leader")`` as a big-endian number modulo the seats (`draw_leader`).
 """
 
 from __future__ import annotations
@@ -51,3 +53,18 @@ def derive_deal(
     material = deal_material(seed_hex, table, set_number, game, attempt)
     deal: Deal = family_of(rules).deal(material, rules)
     return deal
+
+
+def leader_material(seed_hex: str, table: int, set_number: int) -> str:
+    return f"{seed_hex}/table/{table}/set/{set_number}/leader"
+
+
+def draw_leader(seed_hex: str, *, table: int, set_number: int, seats: int) -> int:
+    """The seat that leads a team match's first hand (掼蛋 Guandan), drawn by lot from the
+    round's seed: ``SHA-256(f"{seed}/table/{n}/set/{s}/leader")`` read as a big-endian number,
+    modulo the seats. A match's first hand has no previous finish to name its leader (at the
+    table the players cut for it), and a known-deal hand needs one before its first move; the
+    seed makes the draw as checkable as the deal once it is revealed, and a re-dealt first
+    hand (a void) keeps the same leader. (2**256 is a multiple of 4: no bias.)"""
+    digest = hashlib.sha256(leader_material(seed_hex, table, set_number).encode()).digest()
+    return int.from_bytes(digest, "big") % seats

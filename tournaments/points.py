@@ -105,6 +105,19 @@ METRIC_WORDS: Mapping[str, Mapping[str, MetricWords]] = {
             pgettext_lazy("CSV column", "miyako_ochi"),
         ),
     },
+    # 掼蛋 Guandan: matches won by winning at A (过A), and levels (级) gained by winning hands.
+    "guandan": {
+        "matches_won": MetricWords(
+            _("Matches won at A"),
+            _("more matches won at A"),
+            pgettext_lazy("CSV column", "matches_won"),
+        ),
+        "level_gain": MetricWords(
+            _("Levels gained"),
+            _("more levels gained"),
+            pgettext_lazy("CSV column", "level_gain"),
+        ),
+    },
 }
 
 

@@ -181,7 +181,7 @@ def _team_format_errors(values: Mapping[str, object]) -> dict[str, DomainError]:
     if "sets_per_round" in values and values["sets_per_round"] != 1:
         errors["sets_per_round"] = DomainError(
             "A team event plays one match a round (one set whose games are the hands).",
-            "チーム戦は1回戦1試合（1セット）です。",
+            "チーム戦は1回戦に1対戦（1セット）です。",
             "team_one_match",
         )
     return errors
@@ -194,7 +194,7 @@ def _match_errors(values: Mapping[str, object]) -> dict[str, DomainError]:
     if length not in Tournament.MatchLength.values:
         errors["match_length"] = DomainError(
             "Choose the match length: until A, a number of hands or a time limit.",
-            "試合の長さを選んでください（Aまで・ハンド数・時間制限）。",
+            "対戦の長さを選んでください（Aまで・局数・制限時間）。",
             "match_length_invalid",
         )
     if minutes is not None and (
@@ -210,13 +210,13 @@ def _match_errors(values: Mapping[str, object]) -> dict[str, DomainError]:
     elif length == Tournament.MatchLength.TIME and minutes is None:
         errors["match_minutes"] = DomainError(
             "A time-limited match needs its minutes.",
-            "時間制限の試合には制限時間（分）が必要です。",
+            "時間制の対戦には制限時間（分）が必要です。",
             "match_minutes_required",
         )
     if values["match_points_by"] not in Tournament.MatchPointsBy.values:
         errors["match_points_by"] = DomainError(
             "Match points go by result or by level difference.",
-            "勝ち点は勝敗か級差で決めます。",
+            "勝点は勝敗か級の差で決めます。",
             "match_points_by_invalid",
         )
     points = values["match_points"]
@@ -230,7 +230,7 @@ def _match_errors(values: Mapping[str, object]) -> dict[str, DomainError]:
         errors["match_points"] = DomainError(
             "Match points are whole numbers from 0 to 100 for a win, a draw and a loss, a "
             "win scoring at least a draw and a draw at least a loss.",
-            "勝ち点は勝ち・引き分け・負けそれぞれ0〜100の整数で、勝ち≧引き分け≧負けです。",
+            "勝点は勝ち・引き分け・負けそれぞれ0〜100の整数で、勝ち≧引き分け≧負けです。",
             "match_points_invalid",
         )
     return errors
@@ -3465,7 +3465,7 @@ def update_tournament_settings(
                         DomainError(
                             "A round is published: its matches are played to this length. "
                             "It can no longer change.",
-                            "公開済みの回戦があるため、試合の長さは変更できません。",
+                            "公開済みの回戦があるため、対戦の長さは変更できません。",
                             code="round_published",
                         ),
                     )
@@ -3475,7 +3475,7 @@ def update_tournament_settings(
                         "rescored",
                         "Matches were played: every team's match points and the standings are "
                         "recomputed.",
-                        "対局済みのため、各チームの勝ち点と順位を再計算します。",
+                        "対局済みのため、各チームの勝点と順位を再計算します。",
                     )
                 )
     else:
@@ -3483,7 +3483,7 @@ def update_tournament_settings(
             errors[field] = DomainError(
                 "Match length and match points belong to team events (掼蛋); this tournament's "
                 "players play alone.",
-                "試合の長さと勝ち点はチーム戦（掼蛋）の設定です。",
+                "対戦の長さと勝点はチーム戦（掼蛋）の設定です。",
                 code="not_a_team_event",
             )
     if "ends_on" not in errors and new["starts_on"] and new["ends_on"]:

@@ -1465,13 +1465,36 @@ class HandResult:
     demoted: int | None
 
 
-def hand_result(state: State) -> HandResult:
-    """The finished hand's level change and the next hand's :class:`Match`."""
-    if state.phase != PHASE_OVER:
-        raise RulesError("the hand is not over")
-    rules = state.rules
-    match = state.setup.match
-    order = final_order(state)
+def complete_order(order: Sequence[int]) -> tuple[int, ...]:
+    """Every seat, first place first, from the seats in finishing order as far as they decide
+    the hand: ``[a, partner of a]`` (1-2), three seats (the fourth is last), or all four. The
+    seats left are added in the direction of play from the last one named (as
+    :func:`final_order` does for a hand played out). Raises :class:`RulesError` for an
+    order that repeats a seat, names no seat 0 … 3, or does not decide the finish."""
+    order = tuple(order)
+    if any(type(s) is not int or not 0 <= s < SEATS for s in order):
+        raise RulesError("a finishing order names seats 0 … 3")
+    if len(set(order)) != len(order):
+        raise RulesError("a finishing order names each seat once")
+    decided = len(order) >= SEATS - 1 or (len(order) == 2 and order[1] == partner(order[0]))
+    if not decided:
+        raise RulesError("the finishing order does not decide the finish (1-2, 1-3 or 1-4)")
+    rest = [s for s in range(SEATS) if s not in order]
+    rest.sort(key=lambda s: (s - order[-1]) % SEATS)
+    return (*order, *rest)
+
+
+def settle_hand(
+    rules: GuandanRules, match: Match, order: Sequence[int], *, aces_only: bool = False
+) -> tuple[HandResult, tuple[SeatResult, ...]]:
+    """What a hand finished in ``order`` (as far as it decides the finish,
+    :func:`complete_order`) does to ``match``: its :class:`HandResult` and each seat's
+    result, first place first. ``aces_only``: the first finisher went out with a final play
+    of aces only (it matters only under ``aces_finish_demotes``).
+
+    The one path to a hand's result: a hand played out (:func:`hand_result`,
+    :func:`outcome`) and a hand entered by its finishing order alone come through here."""
+    order = complete_order(order)
     finish = finish_of(order)
     winner = team_of(order[0])
     gain = LEVEL_GAIN[finish]
@@ -1486,14 +1509,44 @@ def hand_result(state: State) -> HandResult:
         levels[winner] = min(ACE, levels[winner] + gain)
     if failed and declarer is not None:
         failures[declarer] += 1
-        aces_only = rules.aces_finish_demotes and winner != declarer and _only_aces(state)
+        aces_demote = rules.aces_finish_demotes and winner != declarer and aces_only
         limit = rules.a_failure_limit
-        if aces_only or (limit and failures[declarer] >= limit):
+        if aces_demote or (limit and failures[declarer] >= limit):
             levels[declarer] = 2
             failures[declarer] = 0
             demoted = declarer
-    next_match = Match((levels[0], levels[1]), (failures[0], failures[1]), order)
-    return HandResult(finish, winner, gain, next_match, won, failed, demoted)
+    following = Match((levels[0], levels[1]), (failures[0], failures[1]), order)
+    result = HandResult(finish, winner, gain, following, won, failed, demoted)
+    # After a 1-2 finish the two losers share third place (the hand ends before they are
+    # told apart, rule 9).
+    placed = {seat: min(i + 1, 3) if finish == "1-2" else i + 1 for i, seat in enumerate(order)}
+    seats = []
+    for seat in sorted(placed, key=lambda s: (placed[s], s)):
+        team = team_of(seat)
+        detail: dict[str, object] = {
+            "finish": finish,
+            "level_gain": gain if team == winner and not won else 0,
+            "team_level": format_level(levels[team]),
+            "match_won": won and team == winner,
+            "failed_at_a": failed and team == declarer,
+            "failures_at_a": failures[team],
+            "demoted": demoted == team,
+        }
+        seats.append(SeatResult(seat, placed[seat], team, None, detail))
+    return result, tuple(seats)
+
+
+def _settled(state: State) -> tuple[HandResult, tuple[SeatResult, ...]]:
+    if state.phase != PHASE_OVER:
+        raise RulesError("the hand is not over")
+    return settle_hand(
+        state.rules, state.setup.match, final_order(state), aces_only=_only_aces(state)
+    )
+
+
+def hand_result(state: State) -> HandResult:
+    """The finished hand's level change and the next hand's :class:`Match`."""
+    return _settled(state)[0]
 
 
 def _only_aces(state: State) -> bool:
@@ -1510,23 +1563,7 @@ def next_match(state: State) -> Match:
 def outcome(state: State) -> tuple[SeatResult, ...] | None:
     if state.phase != PHASE_OVER:
         return None
-    result = hand_result(state)
-    placed = places(state)
-    out = []
-    for seat in sorted(placed, key=lambda s: (placed[s], s)):
-        team = team_of(seat)
-        detail: dict[str, object] = {
-            "finish": result.finish,
-            "level_gain": result.gain if team == result.winner and not result.match_won else 0,
-            "team_level": format_level(result.match.levels[team]),
-            "match_won": result.match_won and team == result.winner,
-        }
-        declaring = team == state.setup.match.declarer
-        detail["failed_at_a"] = result.failed_at_a and declaring
-        detail["failures_at_a"] = result.match.failures[team]
-        detail["demoted"] = result.demoted == team
-        out.append(SeatResult(seat, placed[seat], team, None, detail))
-    return tuple(out)
+    return _settled(state)[1]
 
 
 def placings(state: State) -> list[dict[str, object]]:

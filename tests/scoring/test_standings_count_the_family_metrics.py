@@ -54,6 +54,9 @@ def test_the_tie_break_keys_are_the_metrics_tie_breaks_and_all_worded() -> None:
         "best_set",
     ]
     assert set(METRIC_WORDS["daifugo"]) == {m.key for m in DAIFUGO.metrics}
+    assert set(METRIC_WORDS["guandan"]) == {m.key for m in GUANDAN.metrics}
+    # Every key reads as words, not as itself.
+    assert all(str(TIE_BREAK_KEYS[k]) != k for k in TIE_BREAK_KEYS)
 
 
 def test_a_metric_the_family_declares_breaks_ties_by_its_key(
