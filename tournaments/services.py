@@ -3483,7 +3483,7 @@ def update_tournament_settings(
             errors[field] = DomainError(
                 "Match length and match points belong to team events (掼蛋); this tournament's "
                 "players play alone.",
-                "対戦の長さと勝点はチーム戦（掼蛋）の設定です。",
+                "対戦の長さと勝点はチーム戦（掼蛋・グアンダン）の設定です。",
                 code="not_a_team_event",
             )
     if "ends_on" not in errors and new["starts_on"] and new["ends_on"]:
