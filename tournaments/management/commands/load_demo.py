@@ -117,7 +117,7 @@ class Command(BaseCommand):
         tournament, _ = Tournament.objects.get_or_create(
             slug=GUANDAN_SLUG,
             defaults={
-                "name": "掼蛋 Demo Team Cup",
+                "name": "Guandan Demo Team Cup グアンダン",
                 "status": Tournament.Status.REGISTRATION,
                 "ruleset_id": "guandan-cn",
                 "ruleset_version": 1,
