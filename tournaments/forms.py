@@ -310,16 +310,23 @@ class TournamentSettingsForm(forms.Form):
     match_loss = forms.IntegerField(label=_("Match points for a loss"))
 
     # What a team event does not use: its tables seat two pairs, it plays one match a round,
-    # an odd team out has a bye, and a match has no titles to reset nor seats to change.
+    # an odd team out has a bye, and a match has no titles to reset nor seats to change; a
+    # hand scores the winning pair's level gain and the match its match points, never a
+    # points table; and a team hand is never forfeited (it is voided or ruled by its order).
     DAIFUGO_ONLY = (
         "sets_per_round",
         "title_reset_every",
         "seat_change_every",
         "table_size",
         "uneven_tables",
+        "points_preset",
         "places_3",
+        "places_4",
         "places_5",
         "last_game_bonus",
+        "tie_breaks",
+        "forfeit_others",
+        "forfeit_leaver_points",
     )
     TEAM_ONLY = (
         "match_length",
@@ -356,11 +363,11 @@ class TournamentSettingsForm(forms.Form):
                 "By result, a team with a bye scores a win's match points."
             )
         self.fields["season"].choices = [("", _("— none —")), *seasons]  # type: ignore[attr-defined]
-        self.fields["points_preset"].choices = presets  # type: ignore[attr-defined]
         self.fields["status"].choices = statuses  # type: ignore[attr-defined]
         if not team:
+            self.fields["points_preset"].choices = presets  # type: ignore[attr-defined]
             self.fields["uneven_tables"].choices = uneven  # type: ignore[attr-defined]
-        self.fields["forfeit_others"].choices = forfeit  # type: ignore[attr-defined]
+            self.fields["forfeit_others"].choices = forfeit  # type: ignore[attr-defined]
 
 
 class LeagueForm(forms.Form):

@@ -160,6 +160,8 @@ def _changes(tournament: Tournament, form: TournamentSettingsForm) -> dict[str, 
         }
     season_id = data["season"]
     changes["season"] = Season.objects.filter(pk=season_id).first() if season_id else None
+    if "points_preset" not in form.fields:  # a team event: no points table to change
+        return changes
     try:
         changes["points_table"] = _points_table(tournament, data)
     except ValidationError as error:

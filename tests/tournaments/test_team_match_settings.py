@@ -107,11 +107,16 @@ def test_the_settings_page_shows_the_match_to_a_team_event_only(
     page = client.get(f"/organiser/{event.slug}/settings/").content.decode()
     assert 'name="match_length"' in page and 'name="match_win"' in page
     assert 'name="title_reset_every"' not in page and 'name="table_size"' not in page
+    # A hand scores the winning pair's level gain and a team hand is never forfeited: no points
+    # table, tie-break keys or forfeit rule to set.
+    for unused in ("points_preset", "places_4", "tie_breaks", "forfeit_others"):
+        assert f'name="{unused}"' not in page
 
     daifugo = TournamentFactory()
     OfficialFactory(tournament=daifugo, user=organiser, role=Official.Role.ORGANISER)
     page = client.get(f"/organiser/{daifugo.slug}/settings/").content.decode()
     assert 'name="match_length"' not in page and 'name="title_reset_every"' in page
+    assert 'name="points_preset"' in page and 'name="forfeit_others"' in page
 
 
 def test_the_settings_page_saves_a_time_limit_and_explains_a_refusal_in_japanese(
@@ -121,11 +126,8 @@ def test_the_settings_page_saves_a_time_limit_and_explains_a_refusal_in_japanese
     form = {
         "name": event.name,
         "status": event.status,
-        "points_preset": "3-2-1-0",
-        "tie_breaks": "",
         "games_per_set": 30,
         "bye_points": 0,
-        "forfeit_others": "cards_left",
         "match_length": "time",
         "match_minutes": "",
         "match_points_by": "result",
@@ -140,3 +142,4 @@ def test_the_settings_page_saves_a_time_limit_and_explains_a_refusal_in_japanese
     assert saved.status_code == 200
     event.refresh_from_db()
     assert (event.match_length, event.match_minutes) == ("time", 45)
+    assert event.points_table == GuandanTournamentFactory.build().points_table  # untouched
