@@ -68,6 +68,8 @@ def test_the_english_board_reads_the_lines_in_rank_order(played: Tournament) -> 
     last = teams[teams.index('data-team="2"') :]
     assert "0-0-1" in last and "\u22127" in last
     assert "in play at table 2: level 5 vs 2 (T3)" in teams
+    # The players' table says what a player's tally is; the 大富豪 ranking words are not shown.
+    assert "Each player's own tally" in html and "Ranked by" not in html
 
 
 def test_the_stage_board_and_the_print_sheet_show_the_teams(played: Tournament) -> None:
