@@ -87,3 +87,8 @@ def test_the_new_tournament_form_makes_a_guandan_team_event(client: object) -> N
     assert response.status_code == 302
     cup = Tournament.objects.get(slug="guandan-open")
     assert (cup.games_per_set, cup.sets_per_round, cup.uneven_tables) == (30, 1, "byes")
+    # The dashboard says the team format and match points, not a points table it never uses.
+    dashboard = client.get(response["Location"], HTTP_ACCEPT_LANGUAGE="en")  # type: ignore[attr-defined]
+    page = dashboard.content.decode()
+    assert 'data-testid="team-format"' in page and "match points 2/1/0" in page
+    assert "<code>3-2-1-0</code>" not in page
