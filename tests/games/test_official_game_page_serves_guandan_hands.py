@@ -13,8 +13,10 @@ from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import reverse
 
+from games.engine.guandan import legal_moves, move_to_json
 from games.models import Game
-from games.services import confirm_game, record_quick_result
+from games.services import confirm_game, record_quick_result, request_undo, submit_move
+from games.state import rebuild
 from tests.factories import (
     OfficialFactory,
     UserFactory,
@@ -73,6 +75,8 @@ def every_official_request(game: Game) -> list[tuple[str, dict[str, str]]]:
     finishing = {"place_1": "1", "place_2": "3", "reason": "wrong order"}
     return [
         (reverse("referee:game", args=gid), {}),
+        (reverse("referee:confirm", args=gid), {}),
+        (reverse("referee:confirm", args=gid), {"by": "official"}),
         (reverse("referee:correction-preview", args=gid), finishing),
         (
             reverse("referee:correction-save", args=gid),
@@ -103,6 +107,32 @@ def test_every_page_and_action_answers_for_a_guandan_hand(
         if form:
             again = client.post(url, form, HTTP_HX_REQUEST="true")
             assert again.status_code < 500, (url, again.status_code)
+
+
+def test_the_head_referee_decides_an_undo_in_a_guandan_hand(gd_crew: GuandanCrew) -> None:
+    tournament = gd_crew.table.round.stage.tournament
+    tournament.undo_requires_approval = True
+    tournament.save(update_fields=["undo_requires_approval"])
+    game = hand(gd_crew, "in_play")
+    move = next(iter(legal_moves(rebuild(game))))
+    assert submit_move(game, move_to_json(move), 1, gd_crew.referee).ok
+    request_undo(game, gd_crew.referee, "wrong card", as_referee=True)
+    game.refresh_from_db()
+    assert game.undo_pending_seq is not None
+    client = signed_in(gd_crew.head_referee)
+
+    before = client.get(reverse("referee:game", args=[game.pk]))
+    decided = client.post(
+        reverse("referee:decide", args=[gd_crew.table.pk]),
+        {"approve": "yes", "seq": str(game.undo_pending_seq)},
+    )
+    after = client.get(reverse("referee:game", args=[game.pk]))
+
+    # Without htmx the console's forms answer with a redirect back to the console.
+    assert (before.status_code, decided.status_code, after.status_code) == (200, 302, 200)
+    game.refresh_from_db()
+    assert game.undo_pending_seq is None
+    assert [len(cards) for cards in rebuild(game).hands] == [27, 27, 27, 27]  # move undone
 
 
 def test_a_hand_in_play_offers_no_forfeit_and_says_why(gd_crew: GuandanCrew) -> None:
