@@ -14,7 +14,7 @@ from django.test import Client, override_settings
 from games.engine.guandan import GUANDAN, Match, legal_moves, move_to_json, wild_card
 from games.engine.multideck import multi_card_name, multi_names
 from games.models import Game
-from games.services import submit_move
+from games.services import record_quick_result, submit_move
 from games.state import rebuild
 from tests.factories import (
     UserFactory,
@@ -105,3 +105,21 @@ def test_the_live_api_shows_a_finished_hand_with_its_levels() -> None:
     assert {r["team"] for r in view["results"]} == {0, 1}
     assert all(r["team_level"] for r in view["results"])
     assert [r["place"] for r in view["results"]][:2] == [1, 2]
+
+
+def test_the_live_api_shows_a_quick_hand_in_play_and_recorded() -> None:
+    referee = UserFactory(username="gd-live-quick")
+    table = console_guandan_table(referee, teams=("Sakura", "Momiji"))
+    game: Game = console_guandan_hand(table, mode="quick")
+    in_play = Client().get(f"/api/tables/{table.pk}/live/")
+    record_quick_result(game, referee, [1, 3])
+
+    finished = Client().get(f"/api/tables/{table.pk}/live/")
+
+    assert in_play.status_code == 200 and json.loads(in_play.content)["game"]["state"] is None
+    results = json.loads(finished.content)["game"]["results"]
+    assert finished.status_code == 200
+    assert [(r["seat"], r["place"], r["team_level"]) for r in results][:2] == [
+        (1, 1, "5"),
+        (3, 2, "5"),
+    ]
