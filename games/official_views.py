@@ -262,6 +262,7 @@ def _result_line(data: Mapping[str, Any] | None, names: Mapping[int, str]) -> di
         "foul": bool(detail.get("foul")),
         "miyako_ochi": bool(detail.get("miyako_ochi")),
         "forfeit": bool(data.get("forfeit")),
+        "match_won": bool(detail.get("match_won")),
     }
 
 

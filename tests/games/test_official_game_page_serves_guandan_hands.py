@@ -14,7 +14,7 @@ from django.test import Client
 from django.urls import reverse
 
 from games.engine.guandan import legal_moves, move_to_json
-from games.models import Game
+from games.models import Game, GameResult
 from games.services import confirm_game, record_quick_result, request_undo, submit_move
 from games.state import rebuild
 from tests.factories import (
@@ -224,3 +224,24 @@ def test_an_earlier_hand_says_only_the_last_hand_is_corrected(gd_crew: GuandanCr
     )
 
     assert "later_hands_follow" in preview.content.decode()
+
+
+def test_the_page_speaks_japanese_and_marks_the_hand_that_won_the_match() -> None:
+    referee = UserFactory(username="gd-ja-ref")
+    table = console_guandan_table(referee, teams=("桜", "紅葉"))
+    head = UserFactory(username="gd-ja-head")
+    OfficialFactory(
+        tournament=table.round.stage.tournament, user=head, role=Official.Role.HEAD_REFEREE
+    )
+    game = console_guandan_hand(table, mode="quick")
+    record_quick_result(game, referee, [0, 2])
+    GameResult.objects.filter(game=game, team=0).update(
+        detail={"finish": "1-2", "team_level": "A", "match_won": True, "level_gain": 0}
+    )
+    client = browser("ja")
+    client.force_login(head)
+
+    page = client.get(reverse("referee:game", args=[game.pk])).content.decode()
+
+    assert "上がり順を入力します" in page
+    assert "A級" in page and "A級で勝ち抜け、試合に勝利" in page
