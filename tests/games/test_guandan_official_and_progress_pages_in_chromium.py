@@ -118,3 +118,26 @@ def test_the_progress_page_shows_each_tables_match(page: Page, live_server: Live
     expect(page.get_by_test_id("cell-1-1-5")).to_be_visible()
     expect(page.get_by_test_id("cell-1-1-6")).to_have_count(0)
     shoot(page, "guandan-progress")
+
+
+def test_a_guandan_hand_in_play_offers_a_void_and_says_why_there_is_no_forfeit(
+    page: Page, live_server: LiveServer
+) -> None:
+    referee = UserFactory(username="gd-ref")
+    table = console_guandan_table(referee, teams=("Sakura", "Momiji"))
+    head = UserFactory(username="gd-head")
+    OfficialFactory(
+        tournament=table.round.stage.tournament, user=head, role=Official.Role.HEAD_REFEREE
+    )
+    game = console_guandan_hand(table)
+
+    page.set_viewport_size(DESKTOP)
+    log_in(page, live_server.url, "gd-head", f"/referee/games/{game.pk}/")
+
+    expect(page.get_by_test_id("no-team-forfeit")).to_contain_text("void the hand")
+    expect(page.get_by_test_id("forfeit-form")).to_have_count(0)
+    shoot(page, "guandan-official-game-in-play")
+    page.get_by_test_id("void-form").get_by_label("Reason").fill("misdeal")
+    page.get_by_role("button", name="Void…").click()
+    expect(page.get_by_test_id("void-confirm")).to_be_visible()
+    shoot(page, "guandan-official-game-void-confirm")
