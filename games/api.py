@@ -402,7 +402,23 @@ class PlacingInputSerializer(serializers.Serializer[Any]):
     )
 
 
-class CorrectionSerializer(PlacingInputSerializer):
+class CorrectionInputSerializer(PlacingInputSerializer):
+    """A correction's result: 大富豪's placing input, or a 掼蛋 (Guandan) hand's finishing
+    order as far as it decides the hand, with `aces_only`."""
+
+    aces_only = serializers.BooleanField(
+        required=False,
+        default=False,
+        help_text="Guandan under rules with aces_finish_demotes (guandan-pagat): the first "
+        "finisher went out with a final play of aces only (aces_only_not_in_rules elsewhere). "
+        "A Guandan finishing_order names the seats as far as they decide the hand: "
+        "[a, partner of a] (1-2), three seats (1-3 or 1-4) or all four; no fouls, no "
+        "miyako_ochi (quick_not_in_family). Only a match's last hand is corrected "
+        "(later_hands_follow).",
+    )
+
+
+class CorrectionSerializer(CorrectionInputSerializer):
     reason = serializers.CharField(max_length=300, allow_blank=True)
     based_on_version = serializers.IntegerField(
         min_value=0, help_text="The result_version you reviewed: refused (409) if it changed."
@@ -471,8 +487,9 @@ def official_game(request: Request, game_id: int) -> Game | Response:
     )
 
 
-# GameError codes that say the game or round changed state, not that the request was malformed.
-CONFLICT_CODES = frozenset({"result_changed", "round_closed", "no_result"})
+# GameError codes that say the game or round changed state, not that the request was malformed:
+# a team match's hand that later hands started from (掼蛋) is one.
+CONFLICT_CODES = frozenset({"result_changed", "round_closed", "no_result", "later_hands_follow"})
 
 
 class GameVersionsView(APIView):
@@ -510,12 +527,18 @@ class GameCorrectionsView(APIView):
         request=CorrectionSerializer,
         responses={
             201: ResultVersionSerializer,
-            400: RulingErrorSerializer,
+            400: OpenApiResponse(
+                RulingErrorSerializer,
+                description="reason_required, correction_unchanged, quick_incomplete…; for a "
+                "Guandan hand quick_order_invalid, quick_not_in_family, "
+                "aces_only_not_in_rules.",
+            ),
             403: RulingErrorSerializer,
             409: OpenApiResponse(
                 RulingErrorSerializer,
                 description="result_changed (based_on_version is stale), round_closed, "
-                "no_result (the game has no result to correct).",
+                "no_result (the game has no result to correct), later_hands_follow (a "
+                "Guandan hand that later hands of the match started from).",
             ),
         },
     )
@@ -538,6 +561,7 @@ class GameCorrectionsView(APIView):
                 finishing_order=data["finishing_order"],
                 fouls=data["fouls"],
                 miyako_ochi=data["miyako_ochi"],
+                aces_only=data["aces_only"],
                 reason=data["reason"],
                 based_on_version=data["based_on_version"],
             )

@@ -41,6 +41,7 @@ from rest_framework.views import APIView
 from config.api_errors import bad_request
 from games import services
 from games.api import (
+    CorrectionInputSerializer,
     PlacingInputSerializer,
     PlacingRowSerializer,
     ReadOrAuthenticatedWrite,
@@ -845,12 +846,15 @@ class ForfeitView(TableAPIView):
 class CorrectionPreviewView(TableAPIView):
     @extend_schema(
         operation_id="games_correction_preview",
-        request=PlacingInputSerializer,
+        request=CorrectionInputSerializer,
         responses={
             200: CorrectionPreviewSerializer,
             **_errors(
-                conflict="no_result (the game has no result yet), round_closed.",
-                unprocessable="quick_incomplete… (not a possible result).",
+                conflict="no_result (the game has no result yet), round_closed, "
+                "later_hands_follow (a Guandan hand that later hands of the match started "
+                "from).",
+                unprocessable="quick_incomplete… (not a possible result); for a Guandan hand "
+                "quick_order_invalid, quick_not_in_family, aces_only_not_in_rules.",
             ),
         },
     )
@@ -861,7 +865,12 @@ class CorrectionPreviewView(TableAPIView):
 
         def preview(game: Game, data: dict[str, Any]) -> Response:
             found = services.preview_correction(
-                game, request.user, data["finishing_order"], data["fouls"], data["miyako_ochi"]
+                game,
+                request.user,
+                data["finishing_order"],
+                data["fouls"],
+                data["miyako_ochi"],
+                aces_only=data["aces_only"],
             )
             return Response(
                 {
@@ -882,7 +891,7 @@ class CorrectionPreviewView(TableAPIView):
                 }
             )
 
-        return game_write(request, game_id, PlacingInputSerializer, preview, ruling=True)
+        return game_write(request, game_id, CorrectionInputSerializer, preview, ruling=True)
 
 
 # --- penalties ---------------------------------------------------------------------------------

@@ -34,11 +34,11 @@ from django_htmx.http import HttpResponseClientRedirect
 
 from config.language import in_active_language
 from games import services
-from games.display import TITLE_LABELS
+from games.display import GD_PLACES, TITLE_LABELS
 from games.models import LATEST_FIRST, Game, GameResult, RejectedSubmission
 from games.results import placing_dict
 from games.seating import by_engine_seat
-from games.state import rebuild
+from games.state import rebuild, rules_for_game
 from tournaments import services as tournament_services
 from tournaments.models import AuditEntry, Entry, Official, Penalty, Round, Seat, Tournament
 from tournaments.permissions import AnyUser, is_head_referee, is_organiser
@@ -119,6 +119,36 @@ def outcomes_of(results: Iterable[GameResult]) -> dict[int, str]:
     for r in rows:
         if fell[r.seat] and not foul[r.seat]:
             values[r.seat] = "miyako"
+    return values
+
+
+# --- a team match's hand (掼蛋): corrected by its finishing order, as the console enters it ---
+
+GD_PLACE_NUMBERS = (1, 2, 3, 4)
+
+
+def is_team_hand(game: Game) -> bool:
+    """A hand of a team match (掼蛋 Guandan): its result is its finishing order, not titles."""
+    return game.match is not None
+
+
+def parse_finishing_order(data: Mapping[str, str]) -> tuple[list[int], dict[int, str], bool]:
+    """The Guandan quick form's selects `place_1`…`place_4` (a seat each; a 1-2 finish needs
+    only the first two) and its `aces_only` box: the order, the values chosen, the box."""
+    chosen = {n: str(data.get(f"place_{n}", "")) for n in GD_PLACE_NUMBERS}
+    order = [int(v) for v in chosen.values() if v.isdigit()]
+    return order, chosen, data.get("aces_only") == "1"
+
+
+def finishing_order_of(results: Iterable[GameResult]) -> dict[int, str]:
+    """The selects that reproduce a recorded hand: the seats with a place of their own, in
+    order (after a 1-2 finish the two losers share third place and are left blank)."""
+    rows = list(results)
+    counts = [r.place for r in rows]
+    own = sorted((r for r in rows if counts.count(r.place) == 1), key=lambda r: r.place)
+    values = dict.fromkeys(GD_PLACE_NUMBERS, "")
+    for n, r in zip(GD_PLACE_NUMBERS, own, strict=False):
+        values[n] = str(r.seat)
     return values
 
 
@@ -219,6 +249,9 @@ def _result_line(data: Mapping[str, Any] | None, names: Mapping[int, str]) -> di
         return {}
     detail = data.get("detail") or {}
     title = str(detail.get("title") or "")
+    if "team_level" in detail:
+        # A Guandan hand has no titles: the team's level after the hand stands in their place.
+        title = _("Level %(level)s") % {"level": detail["team_level"]}
     return {
         "seat": data.get("seat"),
         "name": names.get(int(data["entry"]), "") if "entry" in data else "",
@@ -229,6 +262,7 @@ def _result_line(data: Mapping[str, Any] | None, names: Mapping[int, str]) -> di
         "foul": bool(detail.get("foul")),
         "miyako_ochi": bool(detail.get("miyako_ochi")),
         "forfeit": bool(data.get("forfeit")),
+        "match_won": bool(detail.get("match_won")),
     }
 
 
@@ -240,6 +274,10 @@ def _forfeit_setup(game: Game, tournament: Tournament) -> dict[str, Any]:
         or game.mode == Game.Mode.QUICK
     )
     still_in = list(range(game.seats))
+    # A team hand is never forfeited (`forfeit_not_in_team_match`), and its state's `out` is a
+    # tuple of finished seats, not 大富豪's bit mask.
+    if is_team_hand(game):
+        return {"needs_order": needs_order, "still_in": []}
     if game.mode != Game.Mode.QUICK and game.status == Game.Status.IN_PLAY:
         state = rebuild(game)
         still_in = [s for s in range(game.seats) if not state.out >> s & 1 and s != state.miyako]
@@ -256,6 +294,8 @@ def game_context(request: HttpRequest, game: Game, **extra: Any) -> dict[str, An
     by_seat = {s.seat: s for s in seats}
     results = list(game.results.order_by("place"))
     rule = may_rule(user, round_)
+    team_hand = is_team_hand(game)
+    in_play_and_open = rule and round_.is_open and game.status == Game.Status.IN_PLAY
     versions = [
         {
             "v": v,
@@ -296,12 +336,19 @@ def game_context(request: HttpRequest, game: Game, **extra: Any) -> dict[str, An
         and round_.is_open
         and game.status != Game.Status.VOID
         and _is_tables_latest(game),
-        "can_forfeit": rule and round_.is_open and game.status == Game.Status.IN_PLAY,
+        "can_forfeit": in_play_and_open and not team_hand,
+        "no_team_forfeit": in_play_and_open and team_hand,
+        "team_hand": team_hand,
+        "aces_rule": team_hand
+        and bool(getattr(rules_for_game(game), "aces_finish_demotes", False)),
+        "place_labels": [(n, GD_PLACES[str(n)]) for n in GD_PLACE_NUMBERS],
+        "places": finishing_order_of(results) if team_hand else {},
+        "aces_only": any(r.detail.get("aces_only") for r in results),
         "can_penalise": is_head_referee(user, tournament),
         # Played with the titles this game's result gave: a correction does not change them.
-        "later_in_set": game.table.games.filter(
-            set_number=game.set_number, game_number__gt=game.game_number
-        )
+        "later_in_set": 0
+        if team_hand
+        else game.table.games.filter(set_number=game.set_number, game_number__gt=game.game_number)
         .exclude(status=Game.Status.VOID)
         .count(),
         "outcome_choices": quick_outcome_choices(game.seats),
@@ -363,10 +410,31 @@ def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
 # --- corrections -----------------------------------------------------------------------------
 
 
-def _correction_input(request: HttpRequest, game: Game) -> tuple[QuickOutcome, dict[int, str], str]:
+@dataclass(frozen=True, slots=True)
+class CorrectionInput:
+    """A correction form as posted: the result it asks for (`outcome`, with `aces_only` for a
+    team hand), the values to draw the form again with, and the reason."""
+
+    outcome: QuickOutcome
+    aces_only: bool
+    reason: str
+    # Drawn again with the form: 大富豪's per-seat outcomes, or a team hand's places.
+    again: dict[str, Any]
+
+
+def _correction_input(request: HttpRequest, game: Game) -> CorrectionInput:
+    reason = request.POST.get("reason", "").strip()
+    if is_team_hand(game):
+        order, places, aces_only = parse_finishing_order(request.POST)
+        return CorrectionInput(
+            QuickOutcome(order, [], None),
+            aces_only,
+            reason,
+            {"places": places, "aces_only": aces_only, "reason": reason},
+        )
     outcome = parse_quick_outcomes(request.POST, game.seats)
     chosen = {s: request.POST.get(f"outcome_{s}", "") for s in range(game.seats)}
-    return outcome, chosen, request.POST.get("reason", "").strip()
+    return CorrectionInput(outcome, False, reason, {"outcomes": chosen, "reason": reason})
 
 
 @login_required
@@ -374,15 +442,21 @@ def _correction_input(request: HttpRequest, game: Game) -> tuple[QuickOutcome, d
 def correction_preview(request: HttpRequest, game_id: int) -> HttpResponse:
     """Step 1: the result before and after the correction, side by side (nothing is saved)."""
     game = game_for_official(request, game_id)
-    outcome, chosen, reason = _correction_input(request, game)
+    posted = _correction_input(request, game)
+    outcome = posted.outcome
     try:
-        if not reason:
+        if not posted.reason:
             raise reason_required()
         preview = services.preview_correction(
-            game, request.user, outcome.finishing_order, outcome.fouls, outcome.miyako_ochi
+            game,
+            request.user,
+            outcome.finishing_order,
+            outcome.fouls,
+            outcome.miyako_ochi,
+            aces_only=posted.aces_only,
         )
     except services.GameError as error:
-        return _failed(request, game, "correction", error, outcomes=chosen, reason=reason)
+        return _failed(request, game, "correction", error, **posted.again)
     seats = {s.seat: s for s in _seats(game)}
     rows = [
         {
@@ -399,8 +473,7 @@ def correction_preview(request: HttpRequest, game_id: int) -> HttpResponse:
         "correction",
         preview=preview,
         preview_rows=rows,
-        outcomes=chosen,
-        reason=reason,
+        **posted.again,
     )
 
 
@@ -409,7 +482,8 @@ def correction_preview(request: HttpRequest, game_id: int) -> HttpResponse:
 def correction_save(request: HttpRequest, game_id: int) -> HttpResponse:
     """Step 2: save the previewed correction as a new version of the result."""
     game = game_for_official(request, game_id)
-    outcome, chosen, reason = _correction_input(request, game)
+    posted = _correction_input(request, game)
+    outcome = posted.outcome
     try:
         based_on = int(request.POST.get("based_on_version", ""))
     except ValueError:
@@ -421,12 +495,13 @@ def correction_save(request: HttpRequest, game_id: int) -> HttpResponse:
             finishing_order=outcome.finishing_order,
             fouls=outcome.fouls,
             miyako_ochi=outcome.miyako_ochi,
-            reason=reason,
+            aces_only=posted.aces_only,
+            reason=posted.reason,
             based_on_version=based_on,
         )
     except services.GameError as error:
         status = 409 if error.code in services.STALE_TARGET_CODES else 200
-        return _failed(request, game, "correction", error, status, outcomes=chosen, reason=reason)
+        return _failed(request, game, "correction", error, status, **posted.again)
     return _done(
         request, game, _("Result corrected: version %(number)s.") % {"number": version.number}
     )
@@ -520,6 +595,12 @@ def forfeit(request: HttpRequest, game_id: int) -> HttpResponse:
     order = _forfeit_order(request, game.seats, seat) if setup["needs_order"] else []
     names = {s.seat: s for s in _seats(game)}
     seen = _seen_version(request)
+    if is_team_hand(game):
+        # Nothing to confirm: the service refuses a team hand's forfeit, and says what to do.
+        try:
+            services.forfeit_seat(game, request.user, seat=seat, reason=reason, version=seen)
+        except services.GameError as error:
+            return _failed(request, game, "rulings", error)
     step = {
         "seat": seat,
         "leaver": names.get(seat),

@@ -8,7 +8,6 @@ table; the live page is built from `games.public` alone.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 from django.contrib import messages
@@ -594,11 +593,10 @@ def _gd_quick(request: HttpRequest, table: Table, game: Game) -> HttpResponse:
     order = [
         int(v) for v in (request.POST.get(f"place_{n}", "") for n in range(1, 5)) if v.isdigit()
     ]
-    # gd-games extends `record_quick_result` with `aces_only` for Guandan; called through a
-    # plain callable so this view type-checks before and after that lands.
-    record: Callable[..., object] = services.record_quick_result
     try:
-        record(game, request.user, order, aces_only=request.POST.get("aces_only") == "1")
+        services.record_quick_result(
+            game, request.user, order, aces_only=request.POST.get("aces_only") == "1"
+        )
     except services.GameError as error:
         return render_console(request, table, error)
     return render_console(request, table)

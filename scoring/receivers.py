@@ -21,10 +21,9 @@ from django.db import transaction
 
 from games.live import game_confirmed, results_changed
 from scoring import webhooks
-from scoring.exports import rounds_data, standing_dict
 from scoring.models import Scope, WebhookEvent
-from scoring.standings import ScopeRef, scope_rounds, standings, standings_changed
-from tournaments.models import Round, Stage
+from scoring.standings import ScopeRef, standings_changed
+from tournaments.models import Round, Stage, Tournament
 from tournaments.signals import (
     penalties_changed,
     round_status_changed,
@@ -77,12 +76,8 @@ def on_standings_changed(sender: Any, ref: ScopeRef, version: int, **kwargs: Any
         tournament_id = Stage.objects.values_list("tournament_id", flat=True).get(pk=ref.id)
 
     def data() -> dict[str, Any]:
-        return {
-            "scope": {"kind": ref.kind, "id": ref.id},
-            "version": version,
-            **rounds_data(scope_rounds(ref)),
-            "standings": [standing_dict(row) for row in standings(ref)],
-        }
+        tournament = Tournament.objects.get(pk=tournament_id)
+        return webhooks.standings_changed_data(ref, tournament, version)
 
     with transaction.atomic():
         webhooks.emit(tournament_id, WebhookEvent.STANDINGS_CHANGED, data)

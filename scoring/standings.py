@@ -60,7 +60,9 @@ from functools import partial
 from typing import Any
 
 from django.db import connection, transaction
-from django.db.models import Q
+from django.db.models import IntegerField, Q, Value
+from django.db.models.fields.json import KT
+from django.db.models.functions import Cast, Coalesce
 from django.dispatch import Signal
 from django.utils import timezone
 from django.utils.functional import Promise
@@ -672,13 +674,20 @@ def rescore_results(tournament: Tournament) -> int:
     catches up after the organiser changes the table. One conditional UPDATE per (table size,
     place, last game of a set or not): rows already right are not touched, so it is idempotent.
     A seat that left mid-game keeps the tournament's `forfeit_leaver_points` when it has any
-    (as `games.services` wrote it), not its place's points.
+    (as `games.services` wrote it), not its place's points. A partnership's seat (掼蛋: `team`
+    set) scores its team's level gain (`games.results.partnership_points`), which no points
+    table changes: it is re-derived from the result's detail, never from its place.
     """
     table = tournament.points_table
     results = GameResult.objects.filter(game__table__round__stage__tournament=tournament)
     changed = 0
     with transaction.atomic():
         _lock(ScopeRef.tournament(tournament.pk))
+        # `partnership_points` in SQL: the detail's level gain, 0 when it has none.
+        gain = Coalesce(Cast(KT("detail__level_gain"), IntegerField()), Value(0))
+        partnerships = results.filter(team__isnull=False)
+        changed += partnerships.exclude(points=gain).update(points=gain)
+        results = results.filter(team__isnull=True)
         leaver_points = tournament.forfeit_leaver_points
         if leaver_points is not None:
             leavers = results.filter(forfeit=True)

@@ -38,8 +38,10 @@ from django.utils import timezone
 from games import outbox
 from games.models import OutboxMessage
 from games.results import result_fields
+from scoring.exports import rounds_data, standing_dict, team_row_dict
 from scoring.models import WebhookDelivery, WebhookEndpoint, WebhookEvent
-from scoring.standings import result_is_provisional
+from scoring.selectors import team_board_rows
+from scoring.standings import ScopeRef, result_is_provisional, scope_rounds, standings
 from tournaments.models import Tournament
 from tournaments.permissions import AnyUser, require_organiser
 
@@ -287,3 +289,19 @@ def game_finished_data(game_id: int) -> dict[str, Any] | None:
             for r in results
         ],
     }
+
+
+def standings_changed_data(ref: ScopeRef, tournament: Tournament, version: int) -> dict[str, Any]:
+    """A scope's standings at `version`: its rounds, every player's line and, for a team event
+    (掼蛋 Guandan), every team's line as the team board and the team-standings API give it
+    (`team_standings`: rank, team, members, match points, W-D-L, level difference, the match
+    in play with the levels as they stand — nothing of any hand)."""
+    data: dict[str, Any] = {
+        "scope": {"kind": ref.kind, "id": ref.id},
+        "version": version,
+        **rounds_data(scope_rounds(ref)),
+        "standings": [standing_dict(row) for row in standings(ref)],
+    }
+    if tournament.plays_in_teams:
+        data["team_standings"] = [team_row_dict(row) for row in team_board_rows(ref)]
+    return data

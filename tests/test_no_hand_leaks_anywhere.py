@@ -383,7 +383,10 @@ def test_nobody_but_the_officials_sees_a_guandan_hand_or_the_card_given_back(
         client.force_login(guandan_scene.other_referee)
     pages = guandan_pages(client, guandan_scene)
 
-    assert f"/tables/{guandan_scene.table.pk}/live/" in pages
+    table = guandan_scene.table.pk
+    assert f"/tables/{table}/live/" in pages
+    # The API's view of the table and its event feed are crawled too.
+    assert {f"/api/tables/{table}/live/", f"/api/tables/{table}/events/"} <= set(pages)
     assert guandan_leaks(pages, guandan_scene.hidden) == {}
 
 

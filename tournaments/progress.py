@@ -5,6 +5,11 @@ The dashboard is polled every few seconds by every organiser and head referee wa
 whole round is read in a fixed number of queries whatever its size: its tables (with referees
 and seats), its games with their move counts and last move time (one aggregate query; the
 hands and snapshots are never loaded), and the round's blockers.
+
+A team event's table (掼蛋 Guandan) plays one match of up to `games_per_set` hands that may end
+early (won at A, the time limit): its row is the match as `games.matches` reads it — the hands
+played, both levels, in play or over and why — with one slot for the next hand while the match
+goes on, never the cap's empty slots.
 """
 
 from __future__ import annotations
@@ -14,11 +19,14 @@ from datetime import datetime
 from typing import ClassVar
 
 from django.db.models import Max, Prefetch
+from django.utils import timezone
 from django.utils.translation import gettext, gettext_lazy
 from django_stubs_ext import StrOrPromise
 
+from games.engine.guandan import format_level
+from games.matches import HANDS_PLAYED, TIME_UP, WON_AT_ACE, over_because, table_matches
 from games.models import Game, GameResult
-from tournaments.models import Round, Seat, Table
+from tournaments.models import Round, Seat, Table, Tournament
 from tournaments.selectors import Blocker, round_blockers
 
 # Wrong PINs after which a table's PIN stops working (games.services.PIN_ATTEMPTS, repeated
@@ -92,10 +100,36 @@ class Cell:
         return max(times) if times else None
 
 
+@dataclass(frozen=True)
+class MatchProgress:
+    """A team event's table: its match as its hands leave it (`games.matches.TableMatch`)."""
+
+    hands: int  # counted hands (finished or confirmed, not void)
+    levels: tuple[str, str]  # engine team 0's and team 1's level, as players say them
+    teams: tuple[str, str]  # the two teams' names ("" for a seat without a team)
+    in_play: bool
+    winner: int | None  # the engine team that won at A
+    over: str | None  # why the match is over (`games.matches.over_because`), None: it goes on
+
+    @property
+    def state(self) -> str:
+        """The match in words, in the page's language."""
+        if self.in_play:
+            return gettext("in play")
+        if self.over == WON_AT_ACE and self.winner is not None:
+            return gettext("%(team)s won at A") % {"team": self.teams[self.winner]}
+        if self.over == HANDS_PLAYED:
+            return gettext("over: every hand played")
+        if self.over == TIME_UP:
+            return gettext("over: time is up")
+        return gettext("between hands: the next hand is to start")
+
+
 @dataclass
 class TableProgress:
     table: Table
     sets: list[list[Cell]]
+    match: MatchProgress | None = None
 
     @property
     def cells(self) -> list[Cell]:
@@ -103,6 +137,8 @@ class TableProgress:
 
     @property
     def done(self) -> bool:
+        if self.match is not None and self.match.over is None:
+            return False
         return all(cell.settled for cell in self.cells)
 
     @property
@@ -172,18 +208,73 @@ def progress_tables(round_: Round) -> list[Table]:
     return list(
         round_.tables.select_related("referee")
         .prefetch_related(
-            Prefetch("seats", Seat.objects.select_related("entry__player").order_by("position"))
+            Prefetch(
+                "seats",
+                Seat.objects.select_related("entry__player", "entry__team").order_by("position"),
+            )
         )
         .order_by("number")
     )
 
 
+def _team_names(table: Table) -> tuple[str, str]:
+    """The teams as the engine numbers them: team 0 at positions 1 and 3, team 1 at 2 and 4."""
+    names = ["", ""]
+    for seat in table.seats.all():
+        team = seat.entry.team
+        if team is not None:
+            names[(seat.position - 1) % 2] = team.name
+    return names[0], names[1]
+
+
+def match_grids(
+    tournament: Tournament, tables: list[Table], games: list[Game]
+) -> list[TableProgress]:
+    """A team event's tables: each a row of the hands its match has played (a re-dealt hand's
+    voided attempts under it) and, while the match goes on between hands, the next hand's
+    slot."""
+    cells: dict[int, dict[tuple[int, int], Cell]] = {t.pk: {} for t in tables}
+    for game in games:  # attempts in order: the last one is the hand's latest
+        slots = cells.setdefault(game.table_id, {})
+        cell = slots.setdefault(
+            (game.set_number, game.game_number), Cell(game.set_number, game.game_number)
+        )
+        if cell.game is not None:
+            cell.voided.append(cell.game)
+        cell.game = game
+    matches = table_matches(t.pk for t in tables)
+    now = timezone.now()
+    grids = []
+    for table in tables:
+        found = matches[table.pk]
+        over = over_because(tournament, found, now)
+        row = [cells[table.pk][k] for k in sorted(cells[table.pk])]
+        waiting_redeal = any(c.state == "redeal_pending" for c in row)
+        if over is None and not found.in_play and not waiting_redeal:
+            last = row[-1].game_number if row else 0
+            row.append(Cell(1, last + 1))
+        match = MatchProgress(
+            hands=found.hands,
+            levels=(format_level(found.levels[0]), format_level(found.levels[1])),
+            teams=_team_names(table),
+            in_play=found.in_play,
+            winner=found.winner,
+            over=over,
+        )
+        grids.append(TableProgress(table, [row], match))
+    return grids
+
+
 def round_progress(round_: Round) -> RoundProgress:
     """Each table's grid of games (sets × games) with each game's state, in a fixed number of
-    queries, and what still blocks completing the round."""
+    queries, and what still blocks completing the round. A team event's table shows its match
+    instead (`match_grids`)."""
     tournament = round_.stage.tournament
     by_slot: dict[tuple[int, int, int], Cell] = {}
     tables = progress_tables(round_)
+    blockers = round_blockers(round_) if round_.is_open else []
+    if tournament.plays_in_teams:
+        return RoundProgress(round_, match_grids(tournament, tables, round_games(round_)), blockers)
     grids = []
     for table in tables:
         sets = []
@@ -202,7 +293,6 @@ def round_progress(round_: Round) -> RoundProgress:
         if slot.game is not None:
             slot.voided.append(slot.game)
         slot.game = game
-    blockers = round_blockers(round_) if round_.is_open else []
     return RoundProgress(round_, grids, blockers)
 
 
