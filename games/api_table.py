@@ -90,6 +90,9 @@ CONFLICT_CODES = frozenset(
         "match_over",
         "later_hands_follow",
         "teams_not_facing",
+        # A team match's record: no hand ended yet, or one not replayable from its cards.
+        "no_hands_ended",
+        "match_not_replayable",
         # A correcting action's target is stale (games.services.STALE_TARGET_CODES).
         *services.STALE_TARGET_CODES,
     }

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.urls import path
 
-from games import api, api_confirm, api_table
+from games import api, api_confirm, api_records, api_table
 
 urlpatterns = [
     path("games/<int:game_id>/moves/", api.GameMovesView.as_view(), name="api-game-moves"),
@@ -24,6 +24,11 @@ urlpatterns = [
     # Running a table (games/api_table.py; docs/api.md)
     path(
         "tables/<int:table_id>/games/", api_table.TableGamesView.as_view(), name="api-table-games"
+    ),
+    path(
+        "tables/<int:table_id>/match-record/",
+        api_records.TableMatchRecordView.as_view(),
+        name="api-table-match-record",
     ),
     path(
         "games/<int:game_id>/quick-result/",
