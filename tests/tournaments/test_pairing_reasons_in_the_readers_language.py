@@ -115,7 +115,7 @@ def test_the_japanese_reasons_say_the_facts() -> None:
 
     assert group == ("チーム 1 Sakura（勝点4）対 チーム 3 Kaze（勝点4）：勝点4点グループ内で対戦。")
     assert "チーム 1 Sakuraが下位グループへ" in floated
-    assert "他の卓で対戦（チーム 3 Kaze（対 チーム 4 Umi））" in floated
+    assert "他の卓で対戦（チーム 3 Kaze 対 チーム 4 Umi）" in floated
     assert "ラウンド1.1で対戦済み" in floated
     assert bye == "Team 5 Yama（勝点1.5）は不戦：不戦未経験のチームで最下位。"
 
