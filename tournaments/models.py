@@ -598,6 +598,10 @@ class Table(models.Model):
     )
     # Why the draw formed this table (seating.py's explanation), shown to organisers.
     explanation = models.TextField(blank=True)
+    # A team event's pairing reason as facts (`pairing.reason_record` of a `TableReason`), so
+    # pages say it in the reader's language; null for 大富豪 tables and older rows, which show
+    # `explanation`.
+    reason = models.JSONField(null=True, blank=True)
     # Printed on the table card (not on the referee's screen): a seated player types it on the
     # referee's phone to confirm a result without an account.
     confirm_pin = models.CharField(max_length=6, default=new_table_pin)
@@ -814,6 +818,8 @@ class Bye(models.Model):
     # Why the draw left this entry out (a team event's Swiss pairing says which team sat out
     # and why); stored as the draw wrote it, like `Table.explanation`.
     explanation = models.TextField(blank=True)
+    # The same as facts (`pairing.reason_record` of a `ByeReason`), like `Table.reason`.
+    reason = models.JSONField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -29,6 +29,7 @@ from tournaments.advancement import AdvancementTie
 from tournaments.entrant_views import entries_context
 from tournaments.forms import TournamentFromPresetForm
 from tournaments.models import Official, Round, Table, Tournament
+from tournaments.pairing_words import table_reason_text
 from tournaments.permissions import AnyUser, can_create_tournament
 from tournaments.qr import qr_svg
 from tournaments.ranking import stage_ranking
@@ -204,11 +205,12 @@ assert set(STEP_SERVICES) == set(ROUND_STEPS)
 
 def table_explanation(table: Table) -> str:
     """Why the draw formed the table. A random draw's reason is the same for every table, so it
-    is said in the page's language; a score draw's explanation (names, bands, the repeat
-    pairings it avoided) is shown as the draw wrote it."""
+    is said in the page's language; so is a team pairing's, from its stored facts; a score
+    draw's explanation (names, bands, the repeat pairings it avoided) is shown as the draw
+    wrote it."""
     if table.round.draw_method == "random":
         return _("Table %(number)s: random draw by lot.") % {"number": table.number}
-    return table.explanation
+    return table_reason_text(table.reason, table.explanation)
 
 
 def _round_context(round_: Round, **extra: Any) -> dict[str, Any]:

@@ -15,9 +15,12 @@ A team event seats two teams at each table, one match between them. Each round:
   without a repeat exists at all, the pairing with the fewest repeats is taken (and the
   explanation says so).
 
-Every table carries an explanation of why those two teams meet, written from the ranking
-(never the seed: the seed is secret until the round's reveal). `check_pairing` verifies any
-pairing (ours or hand-made) against the teams of the round.
+Every table carries a reason why those two teams meet, written from the ranking (never the seed:
+the seed is secret until the round's reveal): a `TableReason` (a `ByeReason` for the bye) holding
+the facts, and its English sentence (`explanation`), which `table_sentence` / `bye_sentence` build
+from those facts alone, so the record and the sentence cannot disagree; pages say the same facts
+in the reader's language (`tournaments.pairing_words`). `check_pairing` verifies any pairing
+(ours or hand-made) against the teams of the round.
 """
 
 from __future__ import annotations
@@ -25,7 +28,8 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
+from typing import Any
 
 # The most search steps spent looking for a pairing within a repeat budget: a field of a few
 # dozen teams needs far fewer; past it the budget grows (one more repeat allowed).
@@ -38,12 +42,15 @@ BYE_CANDIDATES = 4
 @dataclass(frozen=True, slots=True)
 class PairTeam:
     """One team to pair: an id (the team's primary key), a label for explanations ("Team 3
-    Sakura"), its match points and level difference so far."""
+    Sakura"), its match points and level difference so far; its number and name, when known,
+    let a page name it in its own language ("チーム 3 Sakura")."""
 
     id: int
     label: str
     match_points: float = 0
     level_difference: int = 0
+    number: int | None = None
+    name: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,6 +72,53 @@ class PairHistory:
 
 
 @dataclass(frozen=True, slots=True)
+class TeamRef:
+    """A team as a reason names it, with its match points when the draw was made."""
+
+    id: int
+    label: str
+    match_points: float = 0
+    number: int | None = None
+    name: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Elsewhere:
+    """An unplayed opponent in the floating team's group, and whom it meets instead."""
+
+    team: TeamRef
+    opponent: TeamRef
+
+
+@dataclass(frozen=True, slots=True)
+class TableReason:
+    """Why a table's two teams meet. `kind`: "lot" (first round), "group" (equal match points),
+    "float" (the first team floats down to the second's group: `elsewhere` lists its unplayed
+    group mates paired at other tables, empty when it had none). `met_in`: the earlier rounds in
+    which they met (a repeat), with `repeats` the draw's fewest possible."""
+
+    kind: str
+    first: TeamRef
+    second: TeamRef
+    group_points: float = 0
+    elsewhere: tuple[Elsewhere, ...] = ()
+    met_in: tuple[str, ...] = ()
+    repeats: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class ByeReason:
+    """Why a team has the bye. `kind`: "lot" (first round), "lowest" (the lowest ranked of the
+    teams with the `fewest` byes so far) or "next_lowest" (`passed_over`, ranked lower, sitting
+    out would have forced a repeat pairing)."""
+
+    kind: str
+    team: TeamRef
+    fewest: int = 0
+    passed_over: tuple[TeamRef, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
 class PairedTable:
     """A table: `teams[0]` plays as the first team (seats 1 and 3), `teams[1]` as the second
     (seats 2 and 4)."""
@@ -72,6 +126,7 @@ class PairedTable:
     number: int
     teams: tuple[int, int]
     explanation: str = ""
+    reason: TableReason | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,6 +136,7 @@ class TeamDraw:
     bye_explanation: str = ""
     method: str = ""  # "lot" (round 1) or "swiss"
     repeats: int = 0  # pairings of teams that met before
+    bye_reason: ByeReason | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -149,15 +205,18 @@ def swiss_pairing(teams: Sequence[PairTeam], *, seed: str, history: PairHistory)
         raise PairingError("a team is listed twice")
     lots = _lots(teams, seed)
     by_id = {t.id: t for t in teams}
-    label = {t.id: t.label for t in teams}
     if not history.started:
-        return _by_lot(teams, lots, label)
+        return _by_lot(teams, lots)
+
+    def ref(team: int) -> TeamRef:
+        found = by_id[team]
+        return TeamRef(team, found.label, found.match_points, found.number, found.name)
 
     ranked = sorted(teams, key=lambda t: (-t.match_points, -t.level_difference, lots[t.id]))
     order = [t.id for t in ranked]
     met = history.met()
     bye: int | None = None
-    bye_explanation = ""
+    bye_reason: ByeReason | None = None
     pairs: list[tuple[int, int]] | None = None
     if len(order) % 2:
         earlier = Counter(history.byes)
@@ -174,20 +233,12 @@ def swiss_pairing(teams: Sequence[PairTeam], *, seed: str, history: PairHistory)
             skipped.append(candidate)
         if pairs is None:
             skipped = []
-        why = (
-            "lowest ranked without one"
-            if fewest == 0
-            else f"every team has had a bye: lowest ranked of those with the fewest ({fewest})"
+        bye_reason = ByeReason(
+            "next_lowest" if skipped else "lowest",
+            ref(bye),
+            fewest,
+            tuple(ref(t) for t in skipped),
         )
-        if skipped:
-            why = (
-                "next lowest ranked without one"
-                if fewest == 0
-                else f"next lowest ranked of those with the fewest ({fewest})"
-            )
-            passed_over = ", ".join(label[t] for t in skipped)
-            why += f": {passed_over} sitting out would have forced a repeat pairing"
-        bye_explanation = f"{label[bye]} ({_points(by_id[bye].match_points)} MP) had a bye: {why}."
         order.remove(bye)
 
     budget = 0
@@ -198,58 +249,149 @@ def swiss_pairing(teams: Sequence[PairTeam], *, seed: str, history: PairHistory)
     rank = {t: index for index, t in enumerate(order)}
     pairs.sort(key=lambda pair: rank[pair[0]])
 
-    def group(team: int) -> str:
-        return f"{_points(by_id[team].match_points)}-point group"
-
-    def line(team: int) -> str:
-        return f"{label[team]} ({_points(by_id[team].match_points)} MP)"
-
     partner = dict(pairs) | {b: a for a, b in pairs}
     tables: list[PairedTable] = []
     for number, (high, low) in enumerate(pairs, start=1):
-        heading = f"{line(high)} v {line(low)}"
-        if by_id[high].match_points == by_id[low].match_points:
-            reason = f"paired in the {group(high)}"
-        else:
-            mates = [
-                t for t in order if t != high and by_id[t].match_points == by_id[high].match_points
-            ]
-            unplayed = [t for t in mates if frozenset((high, t)) not in met]
-            if not unplayed:
-                reason = f"{label[high]} floated down: no unplayed opponent in the {group(high)}"
-            else:
-                taken = ", ".join(f"{label[t]} (v {label[partner[t]]})" for t in unplayed)
-                reason = (
-                    f"{label[high]} floated down: its unplayed opponents in the {group(high)} "
-                    f"are paired elsewhere ({taken})"
-                )
-        rounds = met.get(frozenset((high, low)))
-        if rounds:
-            reason += (
-                f"; they met before (round {', '.join(rounds)}): no pairing without a repeat "
-                f"exists, this one has the fewest ({repeats})"
+        points = by_id[high].match_points
+        elsewhere: tuple[Elsewhere, ...] = ()
+        if points != by_id[low].match_points:
+            mates = [t for t in order if t != high and by_id[t].match_points == points]
+            elsewhere = tuple(
+                Elsewhere(ref(t), ref(partner[t])) for t in mates if frozenset((high, t)) not in met
             )
-        tables.append(PairedTable(number, (high, low), f"{heading}: {reason}."))
-    return TeamDraw(tuple(tables), bye, bye_explanation, method="swiss", repeats=repeats)
+        rounds = tuple(met.get(frozenset((high, low)), ()))
+        reason = TableReason(
+            "group" if points == by_id[low].match_points else "float",
+            ref(high),
+            ref(low),
+            points,
+            elsewhere,
+            rounds,
+            repeats if rounds else 0,
+        )
+        tables.append(PairedTable(number, (high, low), table_sentence(reason), reason))
+    return TeamDraw(
+        tuple(tables),
+        bye,
+        bye_sentence(bye_reason) if bye_reason else "",
+        method="swiss",
+        repeats=repeats,
+        bye_reason=bye_reason,
+    )
 
 
-def _by_lot(teams: Sequence[PairTeam], lots: dict[int, float], label: dict[int, str]) -> TeamDraw:
+def _by_lot(teams: Sequence[PairTeam], lots: dict[int, float]) -> TeamDraw:
     order = [t.id for t in sorted(teams, key=lambda t: lots[t.id])]
+    refs = {t.id: TeamRef(t.id, t.label, t.match_points, t.number, t.name) for t in teams}
     bye: int | None = None
-    bye_explanation = ""
+    bye_reason: ByeReason | None = None
     if len(order) % 2:
         bye = order.pop()
-        bye_explanation = f"{label[bye]} had a bye: drawn by lot (an odd number of teams)."
-    tables = tuple(
-        PairedTable(
-            number,
-            (order[2 * number - 2], order[2 * number - 1]),
-            f"{label[order[2 * number - 2]]} v {label[order[2 * number - 1]]}: "
-            "paired by lot (first round).",
-        )
-        for number in range(1, len(order) // 2 + 1)
+        bye_reason = ByeReason("lot", refs[bye])
+    tables = []
+    for number in range(1, len(order) // 2 + 1):
+        first, second = order[2 * number - 2], order[2 * number - 1]
+        reason = TableReason("lot", refs[first], refs[second])
+        tables.append(PairedTable(number, (first, second), table_sentence(reason), reason))
+    return TeamDraw(
+        tuple(tables),
+        bye,
+        bye_sentence(bye_reason) if bye_reason else "",
+        method="lot",
+        bye_reason=bye_reason,
     )
-    return TeamDraw(tables, bye, bye_explanation, method="lot")
+
+
+def table_sentence(reason: TableReason) -> str:
+    """The English sentence of a table's reason, as stored in `Table.explanation` and the API."""
+    first, second = reason.first, reason.second
+    if reason.kind == "lot":
+        return f"{first.label} v {second.label}: paired by lot (first round)."
+    heading = (
+        f"{first.label} ({_points(first.match_points)} MP) v "
+        f"{second.label} ({_points(second.match_points)} MP)"
+    )
+    group = f"{_points(reason.group_points)}-point group"
+    if reason.kind == "group":
+        why = f"paired in the {group}"
+    elif not reason.elsewhere:
+        why = f"{first.label} floated down: no unplayed opponent in the {group}"
+    else:
+        taken = ", ".join(f"{e.team.label} (v {e.opponent.label})" for e in reason.elsewhere)
+        why = (
+            f"{first.label} floated down: its unplayed opponents in the {group} "
+            f"are paired elsewhere ({taken})"
+        )
+    if reason.met_in:
+        why += (
+            f"; they met before (round {', '.join(reason.met_in)}): no pairing without a repeat "
+            f"exists, this one has the fewest ({reason.repeats})"
+        )
+    return f"{heading}: {why}."
+
+
+def bye_sentence(reason: ByeReason) -> str:
+    """The English sentence of a bye's reason, as stored in `Bye.explanation`."""
+    team = reason.team
+    if reason.kind == "lot":
+        return f"{team.label} had a bye: drawn by lot (an odd number of teams)."
+    if reason.kind == "next_lowest":
+        why = (
+            "next lowest ranked without one"
+            if reason.fewest == 0
+            else f"next lowest ranked of those with the fewest ({reason.fewest})"
+        )
+        passed_over = ", ".join(t.label for t in reason.passed_over)
+        why += f": {passed_over} sitting out would have forced a repeat pairing"
+    else:
+        why = (
+            "lowest ranked without one"
+            if reason.fewest == 0
+            else f"every team has had a bye: lowest ranked of those with the fewest "
+            f"({reason.fewest})"
+        )
+    return f"{team.label} ({_points(team.match_points)} MP) had a bye: {why}."
+
+
+def reason_record(reason: TableReason | ByeReason) -> dict[str, Any]:
+    """A reason as stored (`Table.reason`, `Bye.reason`): plain JSON values."""
+    return asdict(reason)
+
+
+def _team_ref(data: dict[str, Any]) -> TeamRef:
+    return TeamRef(
+        int(data["id"]),
+        str(data["label"]),
+        data.get("match_points", 0),
+        data.get("number"),
+        str(data.get("name", "")),
+    )
+
+
+def table_reason_of(data: dict[str, Any]) -> TableReason:
+    """A stored table reason back as a `TableReason` (`reason_record` read back)."""
+    return TableReason(
+        str(data["kind"]),
+        _team_ref(data["first"]),
+        _team_ref(data["second"]),
+        data.get("group_points", 0),
+        tuple(
+            Elsewhere(_team_ref(e["team"]), _team_ref(e["opponent"]))
+            for e in data.get("elsewhere", ())
+        ),
+        tuple(str(label) for label in data.get("met_in", ())),
+        int(data.get("repeats", 0)),
+    )
+
+
+def bye_reason_of(data: dict[str, Any]) -> ByeReason:
+    """A stored bye reason back as a `ByeReason`."""
+    return ByeReason(
+        str(data["kind"]),
+        _team_ref(data["team"]),
+        int(data.get("fewest", 0)),
+        tuple(_team_ref(t) for t in data.get("passed_over", ())),
+    )
 
 
 def repeat_pairings(draw: TeamDraw, history: PairHistory) -> int:

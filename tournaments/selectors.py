@@ -503,7 +503,13 @@ def pair_teams_of(stage: Stage) -> list[PairTeam]:
     """The stage's teams to pair, with their totals so far."""
     totals = team_match_totals(stage)
     return [
-        PairTeam(team.pk, team_label(team), *totals.get(team.pk, (0, 0)))
+        PairTeam(
+            team.pk,
+            team_label(team),
+            *totals.get(team.pk, (0, 0)),
+            number=team.number,
+            name=team.name,
+        )
         for team in stage_teams(stage)
     ]
 

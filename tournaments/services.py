@@ -1746,7 +1746,10 @@ def _draw_team_round(
         )
     for paired in draw.tables:
         table = Table.objects.create(
-            round=round_, number=paired.number, explanation=paired.explanation
+            round=round_,
+            number=paired.number,
+            explanation=paired.explanation,
+            reason=pairing.reason_record(paired.reason) if paired.reason else None,
         )
         first, second = (team_players(teams[t]) for t in paired.teams)
         Seat.objects.bulk_create(
@@ -1755,8 +1758,15 @@ def _draw_team_round(
         )
     if draw.bye is not None:
         points = team_bye_points(tournament)
+        bye_reason = pairing.reason_record(draw.bye_reason) if draw.bye_reason else None
         Bye.objects.bulk_create(
-            Bye(round=round_, entry=entry, points=points, explanation=draw.bye_explanation)
+            Bye(
+                round=round_,
+                entry=entry,
+                points=points,
+                explanation=draw.bye_explanation,
+                reason=bye_reason,
+            )
             for entry in team_players(teams[draw.bye])
         )
     return round_
