@@ -310,6 +310,8 @@ def test_a_guandan_team_event_runs_two_rounds_through_the_pages_alone(
     matches[1].record(leader % 2, 2)
     shoot(console, artifacts, "12-console-hand-played-phone")
     expect(console.get_by_test_id("hand-result")).to_contain_text("(+3)")
+    tapped = Game.objects.get(table__round=round1, table__number=1, game_number=1)
+    assert tapped.mode == Game.Mode.KNOWN_DEAL and tapped.last_seq > 20  # real plays and passes
     confirm_with_pin(console, pins[1], 1)
     # The rest as quick results: the hand-1 winner again 1-3, then the other side 1-4.
     play_quick_hands(console, matches[1], [(leader % 2, 3), (1 - leader % 2, 4)], pins[1], 1)
@@ -339,6 +341,10 @@ def test_a_guandan_team_event_runs_two_rounds_through_the_pages_alone(
     play_quick_hands(open_table(ito, 1), matches[1], [(0, 2), (1, 3), (0, 4)], pins[1], 1)
     play_quick_hands(open_table(sato, 2), matches[2], [(0, 3), (1, 4), (1, 4)], pins[2], 2)
     shoot(sato, artifacts, "21-console-round-2-phone")
+    sato.get_by_role("button", name="日本語").click()
+    expect(sato.locator("#console")).to_contain_text("試合は終了しました。全3局を終えました。")
+    expect(sato.get_by_role("heading", level=1)).to_contain_text("グアンダン")
+    shoot(sato, artifacts, "21-console-round-2-ja-phone")
     visitor.goto(f"{base}/tables/{Table.objects.get(round=round2, number=1).pk}/live/")
     assert_no_hands(visitor)
     complete_round(page, artifacts, "22-round-2-complete-desktop")
@@ -475,4 +481,5 @@ def check_public_standings(
     keys = [(expected[n].match_points, expected[n].level_difference) for n in shown]
     assert keys == sorted(keys, reverse=True)
     assert_no_hands(visitor)
+    assert visitor.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
     shoot(visitor, artifacts, f"{shot}-phone")
