@@ -310,6 +310,8 @@ def test_a_guandan_team_event_runs_two_rounds_through_the_pages_alone(
     matches[1].record(leader % 2, 2)
     shoot(console, artifacts, "12-console-hand-played-phone")
     expect(console.get_by_test_id("hand-result")).to_contain_text("(+3)")
+    # The pair left holding cards after the 1-2 finish never went out: 双下, not "third out".
+    expect(console.get_by_test_id("placings").get_by_text("not out (shuāngxià)")).to_have_count(2)
     tapped = Game.objects.get(table__round=round1, table__number=1, game_number=1)
     assert tapped.mode == Game.Mode.KNOWN_DEAL and tapped.last_seq > 20  # real plays and passes
     confirm_with_pin(console, pins[1], 1)
