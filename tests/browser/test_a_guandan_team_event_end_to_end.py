@@ -196,6 +196,7 @@ def test_a_guandan_team_event_runs_two_rounds_through_the_pages_alone(
     page.get_by_label("Address").fill(SLUG)
     page.get_by_label("Ruleset preset").select_option("guandan-cn@1")
     page.get_by_label("Starts on").fill(timezone.localdate().isoformat())
+    shoot(page, artifacts, "00-organiser-home-desktop")
     page.get_by_role("button", name="Create tournament").click()
     expect(page.get_by_role("heading", level=1)).to_have_text(NAME)
 
