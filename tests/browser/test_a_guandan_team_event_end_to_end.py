@@ -293,8 +293,9 @@ def test_a_guandan_team_event_runs_two_rounds_through_the_pages_alone(
         expect(page.locator(f"#table-{number} .explanation")).to_have_text(
             "Paired by lot (first round)."
         )
-    pins = print_table_cards(page)
     matches = {n: MatchPlayed(table_teams(round1, n)) for n in (1, 2)}
+    expect_pairings(page, matches)
+    pins = print_table_cards(page)
 
     # Table 1: the first hand played card by card; the public live page shows no hand.
     console = open_table(ito, 1)
@@ -335,7 +336,7 @@ def test_a_guandan_team_event_runs_two_rounds_through_the_pages_alone(
     for number in (1, 2):
         a, b = matches[number].teams
         assert b not in expected[a].opponents, "no repeat opponents"
-        expect(page.get_by_test_id(f"pairing-{number}")).to_contain_text(" v ")
+    expect_pairings(page, matches)
     expect(page.locator("#table-1 .explanation")).to_contain_text("paired in the 2-point group")
     expect(page.locator("#table-2 .explanation")).to_contain_text("paired in the 0-point group")
     shoot(page, artifacts, "20-round-2-pairing-desktop")
@@ -370,6 +371,16 @@ def test_a_guandan_team_event_runs_two_rounds_through_the_pages_alone(
     )
     for context in contexts:
         context.close()
+
+
+def expect_pairings(page: Page, matches: dict[int, MatchPlayed]) -> None:
+    """Each table of the round page reads "Team 1 桜 Sakura v Team 4 海 Umi"."""
+    names = {n: name for n, (name, *_) in enumerate([*CSV_PAIRS, DOOR_PAIR], start=1)}
+    for number, match in matches.items():
+        a, b = match.teams
+        expect(page.get_by_test_id(f"pairing-{number}")).to_have_text(
+            f"Team {a} {names[a]} v Team {b} {names[b]}"
+        )
 
 
 def draw_and_publish(page: Page, stage_pk: int, number: int, artifacts: Path) -> Round:
