@@ -13,7 +13,7 @@ Seats are shown 1-based, as the console's seat table numbers them (a payload's `
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -321,6 +321,16 @@ GD_PLACES = Labels(
         "4": gettext_lazy("last (mòyóu)"),
     }
 )
+# After a 1-2 finish the other pair never goes out: both share 3rd place in the results.
+GD_BOTH_DOWN = gettext_lazy("not out (shuāngxià)")
+
+
+def gd_place_label(place: int, places: Iterable[int]) -> str:
+    """A hand's place as players call it; a place 3 shared by two players (the pair left
+    holding cards after a 1-2 finish) is 双下, neither of them went out third."""
+    if place == 3 and list(places).count(3) > 1:
+        return str(GD_BOTH_DOWN)
+    return GD_PLACES.get(str(place), "")
 
 
 def gd_rank_name(strength_or_value: int, level: int) -> str:

@@ -41,6 +41,7 @@ from games.display import (
     gd_log_line,
     gd_match,
     gd_move_sentence,
+    gd_place_label,
     gd_reading,
     gd_wilds_note,
     log_line,
@@ -360,7 +361,7 @@ def guandan_console_context(
             {
                 "result": r,
                 "name": seat_names.get(r.seat, ""),
-                "place_label": GD_PLACES.get(str(r.place), ""),
+                "place_label": gd_place_label(r.place, [o.place for o in results.values()]),
             }
             for r in sorted(results.values(), key=lambda r: (r.place, r.seat))
         ]
@@ -1149,7 +1150,7 @@ def _gd_live_fragment(table_id: int, version: str, data: dict[str, Any]) -> str:
         "placings": [
             {
                 "name": names.get(r["seat"], ""),
-                "place_label": GD_PLACES.get(str(r["place"]), ""),
+                "place_label": gd_place_label(r["place"], [o["place"] for o in results.values()]),
                 "place": r["place"],
             }
             for r in sorted(results.values(), key=lambda r: (r["place"], r["seat"]))

@@ -53,9 +53,14 @@ def preview_context(
         layout = draw_layout(stage)
     except SeatingError:  # too few players: table size and policy are validated when saved
         layout = None
-        cannot_seat = _("No draw yet: at least %(count)s players are needed for a table.") % {
-            "count": MIN_TABLE
-        }
+        if tournament.plays_in_teams:
+            cannot_seat = _(
+                "No draw yet: at least 2 teams, both players checked in, are needed for a table."
+            )
+        else:
+            cannot_seat = _("No draw yet: at least %(count)s players are needed for a table.") % {
+                "count": MIN_TABLE
+            }
     else:
         cannot_seat = ""
     places = tournament.points_table.get("places", {})

@@ -240,6 +240,7 @@ class Blocker:
     game_number: int
     code: str  # not_started | in_play | undo_pending | unconfirmed | redeal_pending
     game_id: int | None = None
+    hand: bool = False  # a team match's hand (掼蛋): its tables play no sets of games
 
     MESSAGES: ClassVar[dict[str, tuple[str, str]]] = {
         "not_started": ("not started", "未開始"),
@@ -252,11 +253,15 @@ class Blocker:
     @property
     def message_en(self) -> str:
         where = f"Table {self.table}, set {self.set_number}, game {self.game_number}"
+        if self.hand:
+            where = f"Table {self.table}, hand {self.game_number}"
         return f"{where}: {self.MESSAGES[self.code][0]}"
 
     @property
     def message_ja(self) -> str:
         where = f"{self.table}卓 第{self.set_number}セット 第{self.game_number}ゲーム"
+        if self.hand:
+            where = f"{self.table}卓 第{self.game_number}局"
         return f"{where}：{self.MESSAGES[self.code][1]}"
 
 
@@ -302,12 +307,14 @@ def _match_blockers(round_: Round, games: dict[tuple[int, int, int], Game]) -> l
         for set_number, game_number, game in played:
             code = _blocking_code(game)
             if code:
-                blockers.append(Blocker(table.number, set_number, game_number, code, game.pk))
+                blockers.append(
+                    Blocker(table.number, set_number, game_number, code, game.pk, hand=True)
+                )
         if not match_over(tournament, matches[table.pk]) and not any(
             b.code in ("in_play", "undo_pending") and b.table == table.number for b in blockers
         ):
             last = played[-1][1] if played else 0
-            blockers.append(Blocker(table.number, 1, last + 1, "not_started"))
+            blockers.append(Blocker(table.number, 1, last + 1, "not_started", hand=True))
     return blockers
 
 
