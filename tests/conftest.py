@@ -106,13 +106,32 @@ def celery_worker_process(django_db_setup, django_db_blocker) -> Iterator[str]: 
 
 @pytest.fixture
 def real_celery(celery_worker_process: str, transactional_db: None) -> Iterator[str]:
-    """Send tasks through the broker to the worker process instead of running them eagerly."""
+    """Send tasks through the broker to the worker process instead of running them eagerly.
+
+    Afterwards the worker is let finish what the test set going: a task still running when
+    the test database is flushed holds its rows, and the flush deadlocks with it."""
     previous = celery_app.conf.task_always_eager
     celery_app.conf.task_always_eager = False
     try:
         yield celery_worker_process
     finally:
-        celery_app.conf.task_always_eager = previous
+        try:
+            wait_until(lambda: worker_idle(celery_worker_process), 60, "the worker to go idle")
+        finally:
+            celery_app.conf.task_always_eager = previous
+
+
+def worker_idle(node: str) -> bool:
+    """Nothing waits in the default queue and the worker runs, holds or schedules nothing."""
+    with celery_app.connection_for_read() as conn:
+        waiting = conn.default_channel.client.llen("default")  # the broker is Redis
+    inspect = celery_app.control.inspect(destination=[node], timeout=1.0)
+    busy = [
+        *(inspect.active() or {}).get(node, []),
+        *(inspect.reserved() or {}).get(node, []),
+        *(inspect.scheduled() or {}).get(node, []),
+    ]
+    return waiting == 0 and not busy
 
 
 @pytest.fixture(autouse=True)

@@ -18,12 +18,11 @@ from celery.signals import after_task_publish
 from django.db import connections, transaction
 from django.utils import timezone
 
-from config.celery import app as celery_app
 from games.live import notify_results_changed
 from games.models import GameResult
 from scoring.models import StandingsQueue, StandingsVersion
 from scoring.standings import ScopeRef, recompute_tournament, standings
-from tests.conftest import wait_until
+from tests.conftest import wait_until, worker_idle
 from tests.factories import EntryFactory, StageFactory, TournamentFactory, finished_game
 from tests.scoring.conftest import play_random_sets, seat_round
 from tests.scoring.oracle import as_lines, recount
@@ -77,18 +76,6 @@ def _counted(ref: ScopeRef, tournament: Tournament) -> bool:
     return as_lines(standings(ref)) == recount(list(results), list(DEFAULT_TIE_BREAKS))
 
 
-def _idle(node: str) -> bool:
-    with celery_app.connection_for_read() as conn:
-        waiting = conn.default_channel.client.llen("default")  # the broker is Redis
-    inspect = celery_app.control.inspect(destination=[node], timeout=1.0)
-    busy = [
-        *(inspect.active() or {}).get(node, []),
-        *(inspect.reserved() or {}).get(node, []),
-        *(inspect.scheduled() or {}).get(node, []),
-    ]
-    return waiting == 0 and not busy
-
-
 @contextmanager
 def holding(ref: ScopeRef) -> Iterator[None]:
     """Hold the scope's `StandingsVersion` row locked from another connection: a recompute
@@ -136,7 +123,7 @@ def test_a_burst_during_a_run_queues_one_more_run_which_counts_every_result(
         60,
         "the run queued during the burst",
     )
-    wait_until(lambda: _idle(real_celery), 60, "the worker to drain its queue")
+    wait_until(lambda: worker_idle(real_celery), 60, "the worker to drain its queue")
     # One run for the first game, one for the eight games of the burst: no more.
     assert len(queued_recomputes) == 2
     assert not burst_counted_by_first_run
@@ -163,6 +150,6 @@ def test_a_lock_left_by_a_dead_worker_expires_then_the_waiting_run_counts_the_re
     assert not counted_while_held
     # The waiting run stayed the queued one: the second game's request added no other.
     assert len(queued_recomputes) == 1
-    wait_until(lambda: _idle(real_celery), 60, "the worker to drain its queue")
+    wait_until(lambda: worker_idle(real_celery), 60, "the worker to drain its queue")
     lock = StandingsQueue.objects.get(tournament=tournament)
     assert (lock.running_until, lock.running_task, lock.queued_at) == (None, "", None)

@@ -13,13 +13,18 @@ from collections.abc import Callable, Iterator
 import pytest
 from django.core.management import call_command
 
-from config.celery import app as celery_app
 from games.models import GameResult
 from scoring.models import RecomputeRun, WebhookDelivery, WebhookEndpoint
 from scoring.recompute import start_run
 from scoring.standings import ScopeRef, standings
 from scoring.tasks import deliver_webhook, recompute_all
-from tests.conftest import database_url_for_test_db, spawn_worker, stop_worker, wait_until
+from tests.conftest import (
+    database_url_for_test_db,
+    spawn_worker,
+    stop_worker,
+    wait_until,
+    worker_idle,
+)
 from tests.factories import EntryFactory, StageFactory, TournamentFactory
 from tests.scoring.conftest import Receiver, play_random_sets, seat_round
 from tests.scoring.oracle import as_lines, recount
@@ -41,15 +46,6 @@ def _converged(tournament: Tournament) -> bool:
     return as_lines(standings(ScopeRef.tournament(tournament.pk))) == _expected(tournament)
 
 
-def _idle(node: str) -> bool:
-    """Nothing waits in the default queue and the worker runs nothing."""
-    with celery_app.connection_for_read() as conn:
-        waiting = conn.default_channel.client.llen("default")  # the broker is Redis
-    inspect = celery_app.control.inspect(destination=[node], timeout=1.0)
-    busy = [*(inspect.active() or {}).get(node, []), *(inspect.reserved() or {}).get(node, [])]
-    return waiting == 0 and not busy
-
-
 def test_a_simulated_tournament_is_scored_by_the_worker(real_celery: str) -> None:
     call_command("simulate_tournament", players=8, rounds=1, sets=1, seed=21, slug="sim-worker")
     tournament = Tournament.objects.get(slug="sim-worker")
@@ -59,7 +55,7 @@ def test_a_simulated_tournament_is_scored_by_the_worker(real_celery: str) -> Non
     assert len(_expected(tournament)) == 8
     # Every game's end and confirmation, the round's publication and completion each queued a
     # recompute: let the worker finish them before the test's tables are emptied.
-    wait_until(lambda: _idle(real_celery), 60, "the worker to drain its queue")
+    wait_until(lambda: worker_idle(real_celery), 60, "the worker to drain its queue")
 
 
 def test_a_failed_webhook_is_retried_by_the_worker(real_celery: str, receiver: Receiver) -> None:
