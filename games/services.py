@@ -532,6 +532,23 @@ def _deal(table: Table, nxt: NextGame, seats: int) -> Any:
     )
 
 
+def _new_game(table: Table, nxt: NextGame, mode: str, seats: int, **play: Any) -> Game:
+    """The table's next game, unsaved, under the tournament's ruleset as it stands now; `play`:
+    what the family deals and carries into it (hands, titles, a match…)."""
+    tournament = table.round.stage.tournament
+    return Game(
+        table=table,
+        set_number=nxt.set_number,
+        game_number=nxt.game_number,
+        attempt=nxt.attempt,
+        ruleset_id=tournament.ruleset_id,
+        ruleset_version=tournament.ruleset_version,
+        mode=mode,
+        seats=seats,
+        **play,
+    )
+
+
 def _set_game(table: Table, nxt: NextGame, mode: str, leader: int | None) -> Game:
     """The next game of a set (大富豪), unsaved: titles carried from the set's previous game
     (unless it starts a title cycle), seated by the tournament's seat changes."""
@@ -547,15 +564,11 @@ def _set_game(table: Table, nxt: NextGame, mode: str, leader: int | None) -> Gam
     )
     deal = _deal(table, nxt, seats)
     known = mode == Game.Mode.KNOWN_DEAL
-    return Game(
-        table=table,
-        set_number=nxt.set_number,
-        game_number=nxt.game_number,
-        attempt=nxt.attempt,
-        ruleset_id=tournament.ruleset_id,
-        ruleset_version=tournament.ruleset_version,
-        mode=mode,
-        seats=seats,
+    return _new_game(
+        table,
+        nxt,
+        mode,
+        seats,
         hands=[card_names(h) for h in deal.hands] if known else [None] * seats,
         counts=[h.bit_count() for h in deal.hands],
         blind=card_names(deal.blind) if known else None,
@@ -610,15 +623,11 @@ def _team_hand(table: Table, nxt: NextGame, mode: str, leader: int | None) -> Ga
         if match.previous is None
         else None
     )
-    return Game(
-        table=table,
-        set_number=nxt.set_number,
-        game_number=nxt.game_number,
-        attempt=nxt.attempt,
-        ruleset_id=tournament.ruleset_id,
-        ruleset_version=tournament.ruleset_version,
-        mode=mode,
-        seats=seats,
+    return _new_game(
+        table,
+        nxt,
+        mode,
+        seats,
         hands=[multi_names(h) for h in dealt] if mode == Game.Mode.KNOWN_DEAL else [None] * 4,
         counts=[len(h) for h in dealt],
         blind=None,
