@@ -44,6 +44,37 @@ def played_cards(game: Game) -> set[str]:
     return set(card_names(games.current_state(game).played))
 
 
+def url_values(
+    name: str,
+    prefix: str,
+    tournament: Tournament,
+    round_: Round,
+    *,
+    table_ids: list[int],
+    game_ids: list[int],
+) -> list[str]:
+    """Ids to put in a URL parameter (a router's `pk` depends on the resource)."""
+    ids = {
+        "slug": [tournament.slug],
+        "round_id": [round_.pk],
+        "stage_id": [round_.stage_id],
+        "table_id": table_ids,
+        "game_id": game_ids,
+        "player_id": list(tournament.entries.values_list("player_id", flat=True)),
+        "entry_id": list(tournament.entries.values_list("pk", flat=True)[:2]),
+        "season_id": [],
+    }
+    if name == "pk":
+        name = {
+            "rounds": "round_id",
+            "tables": "table_id",
+            "stages": "stage_id",
+            "entries": "entry_id",
+            "games": "game_id",
+        }.get(prefix.rstrip("/").rsplit("/", 1)[-1], "")
+    return [str(v) for v in ids.get(name, [])]
+
+
 class Scene:
     def __init__(self) -> None:
         self.organiser = UserFactory(username="org-leak", is_staff=True)
@@ -94,26 +125,14 @@ class Scene:
             self.secrets += [" ".join(hand), json.dumps(hand), json.dumps(hand, indent=None)[1:-1]]
 
     def values(self, name: str, prefix: str) -> list[str]:
-        """Ids to put in a URL parameter (a router's `pk` depends on the resource)."""
-        ids = {
-            "slug": [self.tournament.slug],
-            "round_id": [self.round.pk],
-            "stage_id": [self.round.stage_id],
-            "table_id": [self.table1.pk, self.table2.pk],
-            "game_id": [self.in_play.pk, self.voided.pk, self.redeal.pk],
-            "player_id": list(self.tournament.entries.values_list("player_id", flat=True)),
-            "entry_id": list(self.tournament.entries.values_list("pk", flat=True)[:2]),
-            "season_id": [],
-        }
-        if name == "pk":
-            name = {
-                "rounds": "round_id",
-                "tables": "table_id",
-                "stages": "stage_id",
-                "entries": "entry_id",
-                "games": "game_id",
-            }.get(prefix.rstrip("/").rsplit("/", 1)[-1], "")
-        return [str(v) for v in ids.get(name, [])]
+        return url_values(
+            name,
+            prefix,
+            self.tournament,
+            self.round,
+            table_ids=[self.table1.pk, self.table2.pk],
+            game_ids=[self.in_play.pk, self.voided.pk, self.redeal.pk],
+        )
 
 
 PARAM = re.compile(r"<(?:\w+:)?(\w+)>|\(\?P<(\w+)>[^)]*\)")
@@ -313,25 +332,14 @@ class GuandanScene:
         assert self.returned <= self.hidden
 
     def values(self, name: str, prefix: str) -> list[str]:
-        ids = {
-            "slug": [self.tournament.slug],
-            "round_id": [self.round.pk],
-            "stage_id": [self.round.stage_id],
-            "table_id": [self.table.pk],
-            "game_id": [self.game.pk],
-            "player_id": list(self.tournament.entries.values_list("player_id", flat=True)),
-            "entry_id": list(self.tournament.entries.values_list("pk", flat=True)[:2]),
-            "season_id": [],
-        }
-        if name == "pk":
-            name = {
-                "rounds": "round_id",
-                "tables": "table_id",
-                "stages": "stage_id",
-                "entries": "entry_id",
-                "games": "game_id",
-            }.get(prefix.rstrip("/").rsplit("/", 1)[-1], "")
-        return [str(v) for v in ids.get(name, [])]
+        return url_values(
+            name,
+            prefix,
+            self.tournament,
+            self.round,
+            table_ids=[self.table.pk],
+            game_ids=[self.game.pk],
+        )
 
 
 def guandan_pages(client: Client, scene: GuandanScene) -> dict[str, str]:
