@@ -43,6 +43,14 @@ def shoot(page: Page, artifacts: Path, name: str) -> None:
     page.set_viewport_size(DESKTOP)
 
 
+def log_in(page: Page, base: str, username: str, next_url: str) -> None:
+    """Sign in on the login page (factory users' password) and go on to `next_url`."""
+    page.goto(f"{base}/accounts/login/?next={next_url}")
+    page.get_by_label("User name").fill(username)
+    page.get_by_label("Password").fill("correct horse battery")
+    page.get_by_role("button", name="Log in").click()
+
+
 @pytest.fixture
 def artifacts() -> Path:
     ARTIFACTS.mkdir(exist_ok=True)
