@@ -42,7 +42,7 @@ from typing import Any, ParamSpec, TypeVar
 
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
-from django.db.models import Exists, OuterRef, Q
+from django.db.models import Exists, OuterRef, Q, QuerySet
 from django.utils import timezone
 
 from games import live, matches, refusals
@@ -1139,12 +1139,10 @@ def _aces_only_not_in_rules() -> GameError:
     )
 
 
-def _require_last_hand(game: Game) -> None:
-    """A team match's later hands started from this hand's result (the levels, the tribute):
-    changing it (a correction, a withdrawal, an undo) is refused once a later hand counts."""
-    if game.match is None:
-        return
-    later = (
+def _later_games(game: Game) -> QuerySet[Game]:
+    """The games played at the game's table after it (later sets, later games of its set),
+    void ones left out."""
+    return (
         Game.objects.filter(table_id=game.table_id)
         .filter(
             Q(set_number__gt=game.set_number)
@@ -1152,7 +1150,14 @@ def _require_last_hand(game: Game) -> None:
         )
         .exclude(status=Game.Status.VOID)
     )
-    if later.exists():
+
+
+def _require_last_hand(game: Game) -> None:
+    """A team match's later hands started from this hand's result (the levels, the tribute):
+    changing it (a correction, a withdrawal, an undo) is refused once a later hand counts."""
+    if game.match is None:
+        return
+    if _later_games(game).exists():
         raise GameError(
             "later_hands_follow",
             "Later hands of this match started from this hand's result (levels, tribute): it "
@@ -1511,15 +1516,7 @@ def void_game(
             .values_list("pk", flat=True)
             .first()
         )
-        later = (
-            Game.objects.filter(table_id=game.table_id)
-            .filter(
-                Q(set_number__gt=game.set_number)
-                | Q(set_number=game.set_number, game_number__gt=game.game_number)
-            )
-            .exclude(status=Game.Status.VOID)
-        )
-        if latest != game.pk or later.exists():
+        if latest != game.pk or _later_games(game).exists():
             raise GameError(
                 "not_latest_game",
                 "Only the table's latest game can be voided: later games were played on it.",
