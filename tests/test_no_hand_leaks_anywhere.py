@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterator
+from typing import Protocol
 
 import pytest
 from django.contrib.auth.models import User
@@ -73,6 +74,12 @@ def url_values(
             "games": "game_id",
         }.get(prefix.rstrip("/").rsplit("/", 1)[-1], "")
     return [str(v) for v in ids.get(name, [])]
+
+
+class Crawled(Protocol):
+    """A scene whose ids fill the URL parameters of every route."""
+
+    def values(self, name: str, prefix: str) -> list[str]: ...
 
 
 class Scene:
@@ -151,7 +158,7 @@ def routes(patterns: list[URLPattern | URLResolver], prefix: str = "") -> Iterat
             yield prefix + route
 
 
-def urls(scene: Scene) -> list[str]:
+def urls(scene: Crawled) -> list[str]:
     found: list[str] = []
     for route in sorted(set(routes(get_resolver().url_patterns))):
         candidates = [""]
@@ -168,7 +175,8 @@ def urls(scene: Scene) -> list[str]:
     return found
 
 
-def everything(client: Client, scene: Scene) -> dict[str, str]:
+def crawl(client: Client, scene: Crawled) -> dict[str, str]:
+    """Every page and API answer the scene's ids reach, plain and as htmx asks for it."""
     seen = {}
     with override_settings(LIVE_FEED_SECONDS=0.0):
         for url in urls(scene):
@@ -180,6 +188,12 @@ def everything(client: Client, scene: Scene) -> dict[str, str]:
                     else response.content.decode(errors="replace")
                 )
                 seen[url + (" (htmx)" if extra else "")] = body
+    return seen
+
+
+def everything(client: Client, scene: Scene) -> dict[str, str]:
+    seen = crawl(client, scene)
+    with override_settings(LIVE_FEED_SECONDS=0.0):
         verify = f"/tournaments/leak-cup/rounds/{scene.round.pk}/"
         for table in (1, 2):
             for game in (1, 2):
@@ -342,21 +356,6 @@ class GuandanScene:
         )
 
 
-def guandan_pages(client: Client, scene: GuandanScene) -> dict[str, str]:
-    seen = {}
-    with override_settings(LIVE_FEED_SECONDS=0.0):
-        for url in urls(scene):  # type: ignore[arg-type]
-            for extra in ({}, {"HTTP_HX_REQUEST": "true"}):
-                response = client.get(url, **extra)
-                body = (
-                    streamed(response)
-                    if response.streaming
-                    else response.content.decode(errors="replace")
-                )
-                seen[url + (" (htmx)" if extra else "")] = body
-    return seen
-
-
 def guandan_leaks(pages: dict[str, str], cards: set[str]) -> dict[str, set[str]]:
     """Card codes (``7H``, ``SJ``) or labels as pages draw them (``♥7<``, 小王) of `cards`."""
     found: dict[str, set[str]] = {}
@@ -389,7 +388,7 @@ def test_nobody_but_the_officials_sees_a_guandan_hand_or_the_card_given_back(
 ) -> None:
     if viewer == "other_referee":
         client.force_login(guandan_scene.other_referee)
-    pages = guandan_pages(client, guandan_scene)
+    pages = crawl(client, guandan_scene)
 
     table = guandan_scene.table.pk
     assert f"/tables/{table}/live/" in pages
@@ -403,7 +402,7 @@ def test_the_guandan_tables_referee_does_see_the_hands(
 ) -> None:
     client.force_login(guandan_scene.referee)
 
-    found = guandan_leaks(guandan_pages(client, guandan_scene), guandan_scene.hidden)
+    found = guandan_leaks(crawl(client, guandan_scene), guandan_scene.hidden)
 
     assert f"/referee/tables/{guandan_scene.table.pk}/" in found
     assert guandan_scene.returned  # the check covers a card given back
