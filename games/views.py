@@ -100,6 +100,18 @@ def current_game(table: Table) -> Game | None:
 Failure = services.MoveOutcome | services.GameError
 
 
+def _seat_row(i: int, seat: Seat) -> dict[str, Any]:
+    """A console's row for engine seat `i`: who sits there and the seat numbers people use."""
+    return {
+        "seat": i,
+        # The seat people see and say: the engine seat + 1, where the player sits now.
+        "position": i + 1,
+        "drawn_position": seat.position,
+        "name": seat.entry.player.display_name,
+        "number": seat.entry.number,
+    }
+
+
 def _moves_context(game: Game, rows: list[Move], line: Callable[..., LogLine]) -> dict[str, Any]:
     """What both consoles show of a game's moves: the next sequence number, an undo request
     waiting, whether an undo is possible, and the last eight moves in words (by `line`)."""
@@ -172,13 +184,7 @@ def console_context(
     exposed: dict[str, list[str]] = view["exposed"] if view is not None else {}  # type: ignore[assignment]
     seat_rows = []
     for i, s in seated:
-        row: dict[str, Any] = {
-            "seat": i,
-            # The seat people see and say: the engine seat + 1, where the player sits now.
-            "position": i + 1,
-            "drawn_position": s.position,
-            "name": s.entry.player.display_name,
-            "number": s.entry.number,
+        row = _seat_row(i, s) | {
             "result": results.get(i),
             "title": title_label(results[i].detail) if i in results else "",
         }
@@ -376,12 +382,7 @@ def guandan_console_context(
     names = {i: s.entry.player.display_name for i, s in seated}
     seat_rows = []
     for i, s in seated:
-        row: dict[str, Any] = {
-            "seat": i,
-            "position": i + 1,
-            "drawn_position": s.position,
-            "name": s.entry.player.display_name,
-            "number": s.entry.number,
+        row = _seat_row(i, s) | {
             "team": team_of(i),
             "team_name": ctx["teams"][team_of(i)]["name"],
             "place_on_table": GD_PLACES_ON_TABLE[i % 4],
