@@ -402,6 +402,16 @@ class PlacingInputSerializer(serializers.Serializer[Any]):
     )
 
 
+# `aces_only` and a Guandan finishing order, as a quick result and a correction both take them.
+GUANDAN_PLACING_HELP = (
+    "Guandan under rules with aces_finish_demotes (guandan-pagat): the first "
+    "finisher went out with a final play of aces only (aces_only_not_in_rules elsewhere). "
+    "A Guandan finishing_order names the seats as far as they decide the hand: "
+    "[a, partner of a] (1-2), three seats (1-3 or 1-4) or all four; no fouls, no "
+    "miyako_ochi"
+)
+
+
 class CorrectionInputSerializer(PlacingInputSerializer):
     """A correction's result: 大富豪's placing input, or a 掼蛋 (Guandan) hand's finishing
     order as far as it decides the hand, with `aces_only`."""
@@ -409,12 +419,8 @@ class CorrectionInputSerializer(PlacingInputSerializer):
     aces_only = serializers.BooleanField(
         required=False,
         default=False,
-        help_text="Guandan under rules with aces_finish_demotes (guandan-pagat): the first "
-        "finisher went out with a final play of aces only (aces_only_not_in_rules elsewhere). "
-        "A Guandan finishing_order names the seats as far as they decide the hand: "
-        "[a, partner of a] (1-2), three seats (1-3 or 1-4) or all four; no fouls, no "
-        "miyako_ochi (quick_not_in_family). Only a match's last hand is corrected "
-        "(later_hands_follow).",
+        help_text=f"{GUANDAN_PLACING_HELP} (quick_not_in_family). Only a match's last hand is "
+        "corrected (later_hands_follow).",
     )
 
 

@@ -41,6 +41,7 @@ from rest_framework.views import APIView
 from config.api_errors import bad_request
 from games import services
 from games.api import (
+    GUANDAN_PLACING_HELP,
     CorrectionInputSerializer,
     PlacingInputSerializer,
     PlacingRowSerializer,
@@ -233,11 +234,7 @@ class QuickResultInputSerializer(PlacingInputSerializer):
     aces_only = serializers.BooleanField(
         required=False,
         default=False,
-        help_text="Guandan under rules with aces_finish_demotes (guandan-pagat): the first "
-        "finisher went out with a final play of aces only (aces_only_not_in_rules elsewhere). "
-        "A Guandan finishing_order names the seats as far as they decide the hand: "
-        "[a, partner of a] (1-2), three seats (1-3 or 1-4) or all four; no fouls, no "
-        "miyako_ochi.",
+        help_text=f"{GUANDAN_PLACING_HELP}.",
     )
 
 

@@ -42,7 +42,7 @@ from typing import Any, ParamSpec, TypeVar
 
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
-from django.db.models import Exists, OuterRef, Q
+from django.db.models import Exists, OuterRef, Q, QuerySet
 from django.utils import timezone
 
 from games import live, matches, refusals
@@ -532,6 +532,23 @@ def _deal(table: Table, nxt: NextGame, seats: int) -> Any:
     )
 
 
+def _new_game(table: Table, nxt: NextGame, mode: str, seats: int, **play: Any) -> Game:
+    """The table's next game, unsaved, under the tournament's ruleset as it stands now; `play`:
+    what the family deals and carries into it (hands, titles, a match…)."""
+    tournament = table.round.stage.tournament
+    return Game(
+        table=table,
+        set_number=nxt.set_number,
+        game_number=nxt.game_number,
+        attempt=nxt.attempt,
+        ruleset_id=tournament.ruleset_id,
+        ruleset_version=tournament.ruleset_version,
+        mode=mode,
+        seats=seats,
+        **play,
+    )
+
+
 def _set_game(table: Table, nxt: NextGame, mode: str, leader: int | None) -> Game:
     """The next game of a set (大富豪), unsaved: titles carried from the set's previous game
     (unless it starts a title cycle), seated by the tournament's seat changes."""
@@ -547,15 +564,11 @@ def _set_game(table: Table, nxt: NextGame, mode: str, leader: int | None) -> Gam
     )
     deal = _deal(table, nxt, seats)
     known = mode == Game.Mode.KNOWN_DEAL
-    return Game(
-        table=table,
-        set_number=nxt.set_number,
-        game_number=nxt.game_number,
-        attempt=nxt.attempt,
-        ruleset_id=tournament.ruleset_id,
-        ruleset_version=tournament.ruleset_version,
-        mode=mode,
-        seats=seats,
+    return _new_game(
+        table,
+        nxt,
+        mode,
+        seats,
         hands=[card_names(h) for h in deal.hands] if known else [None] * seats,
         counts=[h.bit_count() for h in deal.hands],
         blind=card_names(deal.blind) if known else None,
@@ -610,15 +623,11 @@ def _team_hand(table: Table, nxt: NextGame, mode: str, leader: int | None) -> Ga
         if match.previous is None
         else None
     )
-    return Game(
-        table=table,
-        set_number=nxt.set_number,
-        game_number=nxt.game_number,
-        attempt=nxt.attempt,
-        ruleset_id=tournament.ruleset_id,
-        ruleset_version=tournament.ruleset_version,
-        mode=mode,
-        seats=seats,
+    return _new_game(
+        table,
+        nxt,
+        mode,
+        seats,
         hands=[multi_names(h) for h in dealt] if mode == Game.Mode.KNOWN_DEAL else [None] * 4,
         counts=[len(h) for h in dealt],
         blind=None,
@@ -1130,12 +1139,10 @@ def _aces_only_not_in_rules() -> GameError:
     )
 
 
-def _require_last_hand(game: Game) -> None:
-    """A team match's later hands started from this hand's result (the levels, the tribute):
-    changing it (a correction, a withdrawal, an undo) is refused once a later hand counts."""
-    if game.match is None:
-        return
-    later = (
+def _later_games(game: Game) -> QuerySet[Game]:
+    """The games played at the game's table after it (later sets, later games of its set),
+    void ones left out."""
+    return (
         Game.objects.filter(table_id=game.table_id)
         .filter(
             Q(set_number__gt=game.set_number)
@@ -1143,7 +1150,14 @@ def _require_last_hand(game: Game) -> None:
         )
         .exclude(status=Game.Status.VOID)
     )
-    if later.exists():
+
+
+def _require_last_hand(game: Game) -> None:
+    """A team match's later hands started from this hand's result (the levels, the tribute):
+    changing it (a correction, a withdrawal, an undo) is refused once a later hand counts."""
+    if game.match is None:
+        return
+    if _later_games(game).exists():
         raise GameError(
             "later_hands_follow",
             "Later hands of this match started from this hand's result (levels, tribute): it "
@@ -1502,15 +1516,7 @@ def void_game(
             .values_list("pk", flat=True)
             .first()
         )
-        later = (
-            Game.objects.filter(table_id=game.table_id)
-            .filter(
-                Q(set_number__gt=game.set_number)
-                | Q(set_number=game.set_number, game_number__gt=game.game_number)
-            )
-            .exclude(status=Game.Status.VOID)
-        )
-        if latest != game.pk or later.exists():
+        if latest != game.pk or _later_games(game).exists():
             raise GameError(
                 "not_latest_game",
                 "Only the table's latest game can be voided: later games were played on it.",

@@ -8,6 +8,7 @@ table; the live page is built from `games.public` alone.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from django.contrib import messages
@@ -32,6 +33,7 @@ from games.display import (
     GD_PLACES,
     SUITS,
     TITLE_LABELS,
+    LogLine,
     cards,
     gd_announcements,
     gd_card,
@@ -99,6 +101,44 @@ def current_game(table: Table) -> Game | None:
 Failure = services.MoveOutcome | services.GameError
 
 
+def _seat_row(i: int, seat: Seat) -> dict[str, Any]:
+    """A console's row for engine seat `i`: who sits there and the seat numbers people use."""
+    return {
+        "seat": i,
+        # The seat people see and say: the engine seat + 1, where the player sits now.
+        "position": i + 1,
+        "drawn_position": seat.position,
+        "name": seat.entry.player.display_name,
+        "number": seat.entry.number,
+    }
+
+
+def _moves_context(game: Game, rows: list[Move], line: Callable[..., LogLine]) -> dict[str, Any]:
+    """What both consoles show of a game's moves: the next sequence number, an undo request
+    waiting, whether an undo is possible, and the last eight moves in words (by `line`)."""
+    in_force = {r.seq for r in effective_actions(rows)}
+    return {
+        "next_seq": game.last_seq + 1,
+        "pending_undo": next((r for r in rows if r.seq == game.undo_pending_seq), None),
+        "can_undo": (bool(in_force) and game.status != Game.Status.CONFIRMED)
+        or (
+            game.mode == Game.Mode.QUICK
+            and game.status == Game.Status.FINISHED
+            and game.forfeit_seat is None
+        ),
+        "log": [
+            line(
+                r.seq,
+                r.kind,
+                r.payload,
+                undone=r.kind == Move.Kind.ACTION and r.seq not in in_force,
+                reason=r.reason,
+            )
+            for r in reversed(rows[-8:])
+        ],
+    }
+
+
 def console_context(
     request: HttpRequest,
     table: Table,
@@ -134,24 +174,7 @@ def console_context(
         rows = list(game.moves.order_by("seq"))
         if game.mode != Game.Mode.QUICK:
             state = rebuild(game, rows)
-        ctx["next_seq"] = game.last_seq + 1
-        ctx["pending_undo"] = next((r for r in rows if r.seq == game.undo_pending_seq), None)
-        in_force = {r.seq for r in effective_actions(rows)}
-        ctx["can_undo"] = (bool(in_force) and game.status != Game.Status.CONFIRMED) or (
-            game.mode == Game.Mode.QUICK
-            and game.status == Game.Status.FINISHED
-            and game.forfeit_seat is None
-        )
-        ctx["log"] = [
-            log_line(
-                r.seq,
-                r.kind,
-                r.payload,
-                undone=r.kind == Move.Kind.ACTION and r.seq not in in_force,
-                reason=r.reason,
-            )
-            for r in reversed(rows[-8:])
-        ]
+        ctx |= _moves_context(game, rows, log_line)
         results = {r.seat: r for r in game.results.all()}
         ctx["results"] = sorted(results.values(), key=lambda r: r.place)
     else:
@@ -162,13 +185,7 @@ def console_context(
     exposed: dict[str, list[str]] = view["exposed"] if view is not None else {}  # type: ignore[assignment]
     seat_rows = []
     for i, s in seated:
-        row: dict[str, Any] = {
-            "seat": i,
-            # The seat people see and say: the engine seat + 1, where the player sits now.
-            "position": i + 1,
-            "drawn_position": s.position,
-            "name": s.entry.player.display_name,
-            "number": s.entry.number,
+        row = _seat_row(i, s) | {
             "result": results.get(i),
             "title": title_label(results[i].detail) if i in results else "",
         }
@@ -337,24 +354,7 @@ def guandan_console_context(
         rows = list(game.moves.order_by("seq"))
         if game.mode != Game.Mode.QUICK:
             state = rebuild(game, rows)
-        ctx["next_seq"] = game.last_seq + 1
-        ctx["pending_undo"] = next((r for r in rows if r.seq == game.undo_pending_seq), None)
-        in_force = {r.seq for r in effective_actions(rows)}
-        ctx["can_undo"] = (bool(in_force) and game.status != Game.Status.CONFIRMED) or (
-            game.mode == Game.Mode.QUICK
-            and game.status == Game.Status.FINISHED
-            and game.forfeit_seat is None
-        )
-        ctx["log"] = [
-            gd_log_line(
-                r.seq,
-                r.kind,
-                r.payload,
-                undone=r.kind == Move.Kind.ACTION and r.seq not in in_force,
-                reason=r.reason,
-            )
-            for r in reversed(rows[-8:])
-        ]
+        ctx |= _moves_context(game, rows, gd_log_line)
         results = {r.seat: r for r in game.results.all()}
         seat_names = {i: s.entry.player.display_name for i, s in seated}
         ctx["placings"] = [
@@ -383,12 +383,7 @@ def guandan_console_context(
     names = {i: s.entry.player.display_name for i, s in seated}
     seat_rows = []
     for i, s in seated:
-        row: dict[str, Any] = {
-            "seat": i,
-            "position": i + 1,
-            "drawn_position": s.position,
-            "name": s.entry.player.display_name,
-            "number": s.entry.number,
+        row = _seat_row(i, s) | {
             "team": team_of(i),
             "team_name": ctx["teams"][team_of(i)]["name"],
             "place_on_table": GD_PLACES_ON_TABLE[i % 4],

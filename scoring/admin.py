@@ -46,15 +46,7 @@ class TeamStandingAdmin(admin.ModelAdmin[TeamStanding]):
         "stage",
         "rank",
         "team",
-        "match_points",
-        "played",
-        "wins",
-        "draws",
-        "losses",
-        "byes",
-        "level_difference",
-        "opponents_strength",
-        "provisional_matches",
+        *TeamStanding.RECORD_FIELDS,
     ]
     list_filter = ["scope"]
     # Derived rows: rebuilt by the recompute, never edited by hand.

@@ -106,6 +106,16 @@ def _board(
     return Response(frame)
 
 
+def _visible_stage(request: Request, stage_id: int) -> Stage:
+    """The stage, with its tournament, if the user may see that tournament; else 404."""
+    return get_object_or_404(
+        Stage.objects.select_related("tournament").filter(
+            tournament__in=visible_tournaments(request.user).values("pk")
+        ),
+        pk=stage_id,
+    )
+
+
 class StandingsView(APIView):
     authentication_classes = [DeviceTokenAuthentication, SessionAuthentication]
     permission_classes = [permissions.AllowAny]
@@ -135,12 +145,7 @@ class StageStandingsView(StandingsView):
     def get(self, request: Request, stage_id: int) -> Response:
         """A stage's standings (with earlier stages when it carries totals over) and its cut
         line on confirmed results, as the stage board shows them."""
-        stage = get_object_or_404(
-            Stage.objects.select_related("tournament").filter(
-                tournament__in=visible_tournaments(request.user).values("pk")
-            ),
-            pk=stage_id,
-        )
+        stage = _visible_stage(request, stage_id)
         tournament = stage.tournament
         title = f"{tournament.name} · {stage.name}"
         return _board(request, self, ScopeRef.stage(stage.pk), title, tournament, stage)
@@ -222,12 +227,7 @@ class StageTeamStandingsView(StandingsView):
     def get(self, request: Request, stage_id: int) -> Response:
         """A team tournament stage's team standings (with earlier stages when it carries
         totals over), as the stage board shows them."""
-        stage = get_object_or_404(
-            Stage.objects.select_related("tournament").filter(
-                tournament__in=visible_tournaments(request.user).values("pk")
-            ),
-            pk=stage_id,
-        )
+        stage = _visible_stage(request, stage_id)
         tournament = stage.tournament
         title = f"{tournament.name} · {stage.name}"
         return _team_board(request, self, ScopeRef.stage(stage.pk), title, tournament)

@@ -20,7 +20,7 @@ from django.utils.translation import pgettext_lazy
 
 from config.spreadsheet import spreadsheet_cell
 from games.engine import Metric
-from scoring.models import Standing
+from scoring.models import Standing, TeamStanding
 from scoring.selectors import (
     FIGURES,
     ROW_FIELDS,
@@ -172,15 +172,7 @@ TEAM_COLUMNS = (
     "team",
     "team_name",
     "members",
-    "match_points",
-    "played",
-    "wins",
-    "draws",
-    "losses",
-    "byes",
-    "level_difference",
-    "opponents_strength",
-    "provisional_matches",
+    *TeamStanding.RECORD_FIELDS,
 )
 TEAM_COLUMN_HEADERS: dict[str, Promise] = {
     "rank": pgettext_lazy("CSV column", "rank"),

@@ -11,6 +11,7 @@ over) or a league season (every tournament of the season, per player).
 from __future__ import annotations
 
 import secrets
+from typing import ClassVar
 from uuid import uuid4
 
 from django.db import models
@@ -202,6 +203,20 @@ class TeamStanding(models.Model):
     in_play = models.JSONField(null=True, blank=True)
     computed_at = models.DateTimeField()
     results_version = models.PositiveIntegerField()
+
+    # A line's record, in the order boards, exports, the admin and the digest list it: one
+    # list, so a column added here reaches all of them.
+    RECORD_FIELDS: ClassVar[tuple[str, ...]] = (
+        "match_points",
+        "played",
+        "wins",
+        "draws",
+        "losses",
+        "byes",
+        "level_difference",
+        "opponents_strength",
+        "provisional_matches",
+    )
 
     class Meta:
         ordering = ["scope", "tournament", "stage", "rank", "team"]

@@ -201,15 +201,7 @@ TEAM_ROW_FIELDS = (
     "rank",
     "shared",
     "team_id",
-    "match_points",
-    "played",
-    "wins",
-    "draws",
-    "losses",
-    "byes",
-    "level_difference",
-    "opponents_strength",
-    "provisional_matches",
+    *TeamStanding.RECORD_FIELDS,
     "in_play",
 )
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterator
+from typing import Protocol
 
 import pytest
 from django.contrib.auth.models import User
@@ -42,6 +43,43 @@ def held_cards(game: Game) -> set[str]:
 
 def played_cards(game: Game) -> set[str]:
     return set(card_names(games.current_state(game).played))
+
+
+def url_values(
+    name: str,
+    prefix: str,
+    tournament: Tournament,
+    round_: Round,
+    *,
+    table_ids: list[int],
+    game_ids: list[int],
+) -> list[str]:
+    """Ids to put in a URL parameter (a router's `pk` depends on the resource)."""
+    ids = {
+        "slug": [tournament.slug],
+        "round_id": [round_.pk],
+        "stage_id": [round_.stage_id],
+        "table_id": table_ids,
+        "game_id": game_ids,
+        "player_id": list(tournament.entries.values_list("player_id", flat=True)),
+        "entry_id": list(tournament.entries.values_list("pk", flat=True)[:2]),
+        "season_id": [],
+    }
+    if name == "pk":
+        name = {
+            "rounds": "round_id",
+            "tables": "table_id",
+            "stages": "stage_id",
+            "entries": "entry_id",
+            "games": "game_id",
+        }.get(prefix.rstrip("/").rsplit("/", 1)[-1], "")
+    return [str(v) for v in ids.get(name, [])]
+
+
+class Crawled(Protocol):
+    """A scene whose ids fill the URL parameters of every route."""
+
+    def values(self, name: str, prefix: str) -> list[str]: ...
 
 
 class Scene:
@@ -94,26 +132,14 @@ class Scene:
             self.secrets += [" ".join(hand), json.dumps(hand), json.dumps(hand, indent=None)[1:-1]]
 
     def values(self, name: str, prefix: str) -> list[str]:
-        """Ids to put in a URL parameter (a router's `pk` depends on the resource)."""
-        ids = {
-            "slug": [self.tournament.slug],
-            "round_id": [self.round.pk],
-            "stage_id": [self.round.stage_id],
-            "table_id": [self.table1.pk, self.table2.pk],
-            "game_id": [self.in_play.pk, self.voided.pk, self.redeal.pk],
-            "player_id": list(self.tournament.entries.values_list("player_id", flat=True)),
-            "entry_id": list(self.tournament.entries.values_list("pk", flat=True)[:2]),
-            "season_id": [],
-        }
-        if name == "pk":
-            name = {
-                "rounds": "round_id",
-                "tables": "table_id",
-                "stages": "stage_id",
-                "entries": "entry_id",
-                "games": "game_id",
-            }.get(prefix.rstrip("/").rsplit("/", 1)[-1], "")
-        return [str(v) for v in ids.get(name, [])]
+        return url_values(
+            name,
+            prefix,
+            self.tournament,
+            self.round,
+            table_ids=[self.table1.pk, self.table2.pk],
+            game_ids=[self.in_play.pk, self.voided.pk, self.redeal.pk],
+        )
 
 
 PARAM = re.compile(r"<(?:\w+:)?(\w+)>|\(\?P<(\w+)>[^)]*\)")
@@ -132,7 +158,7 @@ def routes(patterns: list[URLPattern | URLResolver], prefix: str = "") -> Iterat
             yield prefix + route
 
 
-def urls(scene: Scene) -> list[str]:
+def urls(scene: Crawled) -> list[str]:
     found: list[str] = []
     for route in sorted(set(routes(get_resolver().url_patterns))):
         candidates = [""]
@@ -149,7 +175,8 @@ def urls(scene: Scene) -> list[str]:
     return found
 
 
-def everything(client: Client, scene: Scene) -> dict[str, str]:
+def crawl(client: Client, scene: Crawled) -> dict[str, str]:
+    """Every page and API answer the scene's ids reach, plain and as htmx asks for it."""
     seen = {}
     with override_settings(LIVE_FEED_SECONDS=0.0):
         for url in urls(scene):
@@ -161,6 +188,12 @@ def everything(client: Client, scene: Scene) -> dict[str, str]:
                     else response.content.decode(errors="replace")
                 )
                 seen[url + (" (htmx)" if extra else "")] = body
+    return seen
+
+
+def everything(client: Client, scene: Scene) -> dict[str, str]:
+    seen = crawl(client, scene)
+    with override_settings(LIVE_FEED_SECONDS=0.0):
         verify = f"/tournaments/leak-cup/rounds/{scene.round.pk}/"
         for table in (1, 2):
             for game in (1, 2):
@@ -313,40 +346,14 @@ class GuandanScene:
         assert self.returned <= self.hidden
 
     def values(self, name: str, prefix: str) -> list[str]:
-        ids = {
-            "slug": [self.tournament.slug],
-            "round_id": [self.round.pk],
-            "stage_id": [self.round.stage_id],
-            "table_id": [self.table.pk],
-            "game_id": [self.game.pk],
-            "player_id": list(self.tournament.entries.values_list("player_id", flat=True)),
-            "entry_id": list(self.tournament.entries.values_list("pk", flat=True)[:2]),
-            "season_id": [],
-        }
-        if name == "pk":
-            name = {
-                "rounds": "round_id",
-                "tables": "table_id",
-                "stages": "stage_id",
-                "entries": "entry_id",
-                "games": "game_id",
-            }.get(prefix.rstrip("/").rsplit("/", 1)[-1], "")
-        return [str(v) for v in ids.get(name, [])]
-
-
-def guandan_pages(client: Client, scene: GuandanScene) -> dict[str, str]:
-    seen = {}
-    with override_settings(LIVE_FEED_SECONDS=0.0):
-        for url in urls(scene):  # type: ignore[arg-type]
-            for extra in ({}, {"HTTP_HX_REQUEST": "true"}):
-                response = client.get(url, **extra)
-                body = (
-                    streamed(response)
-                    if response.streaming
-                    else response.content.decode(errors="replace")
-                )
-                seen[url + (" (htmx)" if extra else "")] = body
-    return seen
+        return url_values(
+            name,
+            prefix,
+            self.tournament,
+            self.round,
+            table_ids=[self.table.pk],
+            game_ids=[self.game.pk],
+        )
 
 
 def guandan_leaks(pages: dict[str, str], cards: set[str]) -> dict[str, set[str]]:
@@ -381,7 +388,7 @@ def test_nobody_but_the_officials_sees_a_guandan_hand_or_the_card_given_back(
 ) -> None:
     if viewer == "other_referee":
         client.force_login(guandan_scene.other_referee)
-    pages = guandan_pages(client, guandan_scene)
+    pages = crawl(client, guandan_scene)
 
     table = guandan_scene.table.pk
     assert f"/tables/{table}/live/" in pages
@@ -395,7 +402,7 @@ def test_the_guandan_tables_referee_does_see_the_hands(
 ) -> None:
     client.force_login(guandan_scene.referee)
 
-    found = guandan_leaks(guandan_pages(client, guandan_scene), guandan_scene.hidden)
+    found = guandan_leaks(crawl(client, guandan_scene), guandan_scene.hidden)
 
     assert f"/referee/tables/{guandan_scene.table.pk}/" in found
     assert guandan_scene.returned  # the check covers a card given back

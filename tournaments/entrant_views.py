@@ -478,6 +478,15 @@ def _team_row(
     return _section(request, team.tournament, status=status, **extra)
 
 
+def _team_added(request: HtmxHttpRequest, tournament: Tournament, team: Team) -> HttpResponse:
+    """Entered anew or paired from entrants, a new team is announced the same way."""
+    return _done(
+        request,
+        tournament,
+        _("Added team %(number)s %(name)s.") % {"number": team.number, "name": team.name},
+    )
+
+
 @login_required
 @require_POST
 def add_team(request: HtmxHttpRequest, slug: str) -> HttpResponse:
@@ -501,11 +510,7 @@ def add_team(request: HtmxHttpRequest, slug: str) -> HttpResponse:
         except services.DomainError as error:
             form.add_error(None, _refusal(error))
         else:
-            return _done(
-                request,
-                tournament,
-                _("Added team %(number)s %(name)s.") % {"number": team.number, "name": team.name},
-            )
+            return _team_added(request, tournament, team)
     return _section(request, tournament, 422, team_form=form, team_open=True)
 
 
@@ -524,11 +529,7 @@ def pair_entrants(request: HtmxHttpRequest, slug: str) -> HttpResponse:
         except services.DomainError as error:
             form.add_error(None, _refusal(error))
         else:
-            return _done(
-                request,
-                tournament,
-                _("Added team %(number)s %(name)s.") % {"number": team.number, "name": team.name},
-            )
+            return _team_added(request, tournament, team)
     return _section(request, tournament, 422, pair_form=form, pair_open=True)
 
 

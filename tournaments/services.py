@@ -1653,22 +1653,15 @@ def draw_round(
     if violations:  # never expected: the checker guards the generator
         raise AssertionError(f"invalid draw: {violations}")
 
-    round_ = Round.objects.create(
-        stage=stage,
+    round_ = _new_round(
+        stage,
+        actor,
         number=number,
-        seed_secret=round_seed,
-        seed_commitment=commitment_for(round_seed),
+        round_seed=round_seed,
         draw_method=draw.method,
+        unfinished=unfinished,
+        override_reason=override_reason,
     )
-    if unfinished:
-        record_audit(
-            tournament,
-            actor,
-            AuditEntry.Action.DRAW_OVERRIDE,
-            round_=round_,
-            reason=override_reason,
-            data={"open_rounds": [r.number for r in unfinished]},
-        )
     for drawn in draw.tables:
         # The explanation shows the seed only as "by lot": it must not leak before reveal.
         explanation = drawn.explanation.replace(f", seed {draw_seed}", "")
@@ -1682,6 +1675,37 @@ def draw_round(
     Bye.objects.bulk_create(
         Bye(round=round_, entry_id=entry_id, points=tournament.bye_points) for entry_id in draw.byes
     )
+    return round_
+
+
+def _new_round(
+    stage: Stage,
+    actor: AnyUser,
+    *,
+    number: int,
+    round_seed: str,
+    draw_method: str,
+    unfinished: Sequence[Round],
+    override_reason: str,
+) -> Round:
+    """The drawn round's row, committed to its secret seed; a draw over rounds still open is
+    audited with the organiser's reason."""
+    round_ = Round.objects.create(
+        stage=stage,
+        number=number,
+        seed_secret=round_seed,
+        seed_commitment=commitment_for(round_seed),
+        draw_method=draw_method,
+    )
+    if unfinished:
+        record_audit(
+            stage.tournament,
+            actor,
+            AuditEntry.Action.DRAW_OVERRIDE,
+            round_=round_,
+            reason=override_reason,
+            data={"open_rounds": [r.number for r in unfinished]},
+        )
     return round_
 
 
@@ -1728,22 +1752,15 @@ def _draw_team_round(
     if violations:  # never expected: the checker guards the pairing
         raise AssertionError(f"invalid pairing: {violations}")
 
-    round_ = Round.objects.create(
-        stage=stage,
+    round_ = _new_round(
+        stage,
+        actor,
         number=number,
-        seed_secret=round_seed,
-        seed_commitment=commitment_for(round_seed),
+        round_seed=round_seed,
         draw_method=draw.method,
+        unfinished=unfinished,
+        override_reason=override_reason,
     )
-    if unfinished:
-        record_audit(
-            tournament,
-            actor,
-            AuditEntry.Action.DRAW_OVERRIDE,
-            round_=round_,
-            reason=override_reason,
-            data={"open_rounds": [r.number for r in unfinished]},
-        )
     for paired in draw.tables:
         table = Table.objects.create(
             round=round_,

@@ -11,22 +11,12 @@ from playwright.sync_api import Browser, Page, expect
 from pytest_django.live_server_helper import LiveServer
 
 from games.models import DeviceToken
+from tests.browser.conftest import DESKTOP, PHONE, shoot
 from tests.factories import EntryFactory, UserFactory
 from tournaments import services
 from tournaments.models import Entry, Round, Tournament
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-PHONE = {"width": 390, "height": 844}
-DESKTOP = {"width": 1280, "height": 900}
-
-
-def shoot(page: Page, artifacts: Path, name: str) -> None:
-    page.set_viewport_size(DESKTOP)
-    page.screenshot(path=str(artifacts / f"{name}-desktop.png"), full_page=True)
-    page.set_viewport_size(PHONE)
-    page.screenshot(path=str(artifacts / f"{name}-phone.png"), full_page=True)
-    page.set_viewport_size(DESKTOP)
 
 
 @pytest.fixture

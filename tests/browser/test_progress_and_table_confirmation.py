@@ -13,6 +13,7 @@ from playwright.sync_api import Browser, Page, expect
 from pytest_django.live_server_helper import LiveServer
 
 from games.models import Game
+from tests.browser.conftest import log_in
 from tests.factories import EntryFactory, OfficialFactory, UserFactory
 from tournaments import services
 from tournaments.models import Entry, Official, Round, Tournament
@@ -28,13 +29,6 @@ def shoot(page: Page, artifacts: Path, name: str) -> None:
     page.screenshot(path=str(artifacts / f"{name}-desktop.png"), full_page=True)
     page.set_viewport_size(PHONE)
     page.screenshot(path=str(artifacts / f"{name}-phone.png"), full_page=True)
-
-
-def log_in(page: Page, base: str, username: str, next_url: str) -> None:
-    page.goto(f"{base}/accounts/login/?next={next_url}")
-    page.get_by_label("User name").fill(username)
-    page.get_by_label("Password").fill("correct horse battery")
-    page.get_by_role("button", name="Log in").click()
 
 
 @pytest.fixture

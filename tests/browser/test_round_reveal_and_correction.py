@@ -12,23 +12,12 @@ from pytest_django.live_server_helper import LiveServer
 
 from games import services as games
 from games.models import Game, ResultVersion
+from tests.browser.conftest import DESKTOP, shoot
 from tests.factories import EntryFactory, OfficialFactory, UserFactory
 from tournaments import services
 from tournaments.models import AuditEntry, Entry, Official, Round, Tournament
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-PHONE = {"width": 390, "height": 844}
-DESKTOP = {"width": 1280, "height": 900}
-
-
-def shoot(page: Page, artifacts: Path, name: str) -> None:
-    """The page as it is now, at desktop and at phone size."""
-    page.set_viewport_size(DESKTOP)
-    page.screenshot(path=str(artifacts / f"{name}-desktop.png"), full_page=True)
-    page.set_viewport_size(PHONE)
-    page.screenshot(path=str(artifacts / f"{name}-phone.png"), full_page=True)
-    page.set_viewport_size(DESKTOP)
 
 
 @pytest.fixture

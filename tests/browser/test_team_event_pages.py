@@ -11,6 +11,7 @@ import pytest
 from playwright.sync_api import Page, expect
 from pytest_django.live_server_helper import LiveServer
 
+from tests.browser.conftest import DESKTOP, PHONE, shoot
 from tests.factories import UserFactory, finished_match
 from tournaments import services
 from tournaments.models import Round, Tournament
@@ -18,8 +19,6 @@ from tournaments.services import TeamMember
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-PHONE = {"width": 390, "height": 844}
-DESKTOP = {"width": 1280, "height": 900}
 PAIRS = [
     ("桜 Sakura", "佐藤 葵", "鈴木 海斗"),
     ("富士 Fuji", "高橋 凛", "田中 悠斗"),
@@ -27,14 +26,6 @@ PAIRS = [
     ("海 Umi", "山本 空", "中村 恵美"),
     ("山 Yama", "小林 太郎", "吉田 奈々"),
 ]
-
-
-def shoot(page: Page, artifacts: Path, name: str) -> None:
-    page.set_viewport_size(DESKTOP)
-    page.screenshot(path=str(artifacts / f"{name}-desktop.png"), full_page=True)
-    page.set_viewport_size(PHONE)
-    page.screenshot(path=str(artifacts / f"{name}-phone.png"), full_page=True)
-    page.set_viewport_size(DESKTOP)
 
 
 @pytest.fixture

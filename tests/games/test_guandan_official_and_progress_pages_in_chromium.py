@@ -6,15 +6,20 @@ test-artifacts/."""
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
-from typing import Any
 
 import pytest
 from playwright.sync_api import Page, expect
 from pytest_django.live_server_helper import LiveServer
 
 from games.services import record_quick_result
+from tests.browser.conftest import (  # noqa: F401 — artifacts and the Chromium set-up: fixtures
+    DESKTOP,
+    artifacts,
+    browser_type_launch_args,
+    log_in,
+    shoot,
+)
 from tests.factories import (
     OfficialFactory,
     UserFactory,
@@ -25,55 +30,31 @@ from tests.factories import (
     published_round,
     team_league,
 )
-from tournaments.models import Official
+from tournaments.models import Official, Table
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
-CHROMIUM = "/usr/bin/chromium"
-ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
-PHONE = {"width": 390, "height": 844}
-DESKTOP = {"width": 1280, "height": 900}
-
-
-@pytest.fixture(scope="session")
-def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[str, Any]:
-    return {
-        **browser_type_launch_args,
-        "executable_path": CHROMIUM,
-        "args": ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-    }  # fmt: skip
-
-
-def shoot(page: Page, name: str) -> None:
-    ARTIFACTS.mkdir(exist_ok=True)
-    page.set_viewport_size(DESKTOP)
-    page.screenshot(path=str(ARTIFACTS / f"{name}-desktop.png"), full_page=True)
-    page.set_viewport_size(PHONE)
-    page.screenshot(path=str(ARTIFACTS / f"{name}-phone.png"), full_page=True)
-    page.set_viewport_size(DESKTOP)
-
-
-def log_in(page: Page, base: str, username: str, next_url: str) -> None:
-    page.goto(f"{base}/accounts/login/?next={next_url}")
-    page.get_by_label("User name").fill(username)
-    page.get_by_label("Password").fill("correct horse battery")
-    page.get_by_role("button", name="Log in").click()
+@pytest.fixture
+def table() -> Table:
+    """A Guandan table (Sakura v Momiji) refereed by gd-ref, with gd-head as head referee."""
+    table = console_guandan_table(UserFactory(username="gd-ref"), teams=("Sakura", "Momiji"))
+    OfficialFactory(
+        tournament=table.round.stage.tournament,
+        user=UserFactory(username="gd-head"),
+        role=Official.Role.HEAD_REFEREE,
+    )
+    return table
 
 
 def test_the_head_referee_corrects_a_guandan_hand_by_its_finishing_order(
-    page: Page, live_server: LiveServer
+    page: Page,
+    live_server: LiveServer,
+    artifacts: Path,  # noqa: F811 — the fixture imported above
+    table: Table,
 ) -> None:
-    referee = UserFactory(username="gd-ref")
-    table = console_guandan_table(referee, teams=("Sakura", "Momiji"))
-    head = UserFactory(username="gd-head")
-    OfficialFactory(
-        tournament=table.round.stage.tournament, user=head, role=Official.Role.HEAD_REFEREE
-    )
     game = console_guandan_hand(table, mode="quick")
-    record_quick_result(game, referee, [0, 2])
+    record_quick_result(game, table.referee, [0, 2])
 
     page.set_viewport_size(DESKTOP)
     log_in(page, live_server.url, "gd-head", f"/referee/games/{game.pk}/")
@@ -84,15 +65,19 @@ def test_the_head_referee_corrects_a_guandan_hand_by_its_finishing_order(
     form.get_by_label("Reason").fill("teams swapped on the sheet")
     form.get_by_role("button", name="Preview").click()
     expect(page.get_by_test_id("correction-preview")).to_contain_text("Level 5")
-    shoot(page, "guandan-correction-preview")
+    shoot(page, artifacts, "guandan-correction-preview")
     page.get_by_test_id("save-correction").click()
 
     expect(page.get_by_test_id("version-2")).to_be_visible()
     expect(page.get_by_test_id("current-result")).to_contain_text("Level 5")
-    shoot(page, "guandan-official-game-corrected")
+    shoot(page, artifacts, "guandan-official-game-corrected")
 
 
-def test_the_progress_page_shows_each_tables_match(page: Page, live_server: LiveServer) -> None:
+def test_the_progress_page_shows_each_tables_match(
+    page: Page,
+    live_server: LiveServer,
+    artifacts: Path,  # noqa: F811 — the fixture imported above
+) -> None:
     tournament, stage, teams = team_league(4, games_per_set=30)
     round_ = published_round(stage, 1)
     won = match_table(round_, 1, teams[0], teams[1])
@@ -117,18 +102,15 @@ def test_the_progress_page_shows_each_tables_match(page: Page, live_server: Live
     expect(page.get_by_test_id("match-2")).to_contain_text("in play")
     expect(page.get_by_test_id("cell-1-1-5")).to_be_visible()
     expect(page.get_by_test_id("cell-1-1-6")).to_have_count(0)
-    shoot(page, "guandan-progress")
+    shoot(page, artifacts, "guandan-progress")
 
 
 def test_a_guandan_hand_in_play_offers_a_void_and_says_why_there_is_no_forfeit(
-    page: Page, live_server: LiveServer
+    page: Page,
+    live_server: LiveServer,
+    artifacts: Path,  # noqa: F811 — the fixture imported above
+    table: Table,
 ) -> None:
-    referee = UserFactory(username="gd-ref")
-    table = console_guandan_table(referee, teams=("Sakura", "Momiji"))
-    head = UserFactory(username="gd-head")
-    OfficialFactory(
-        tournament=table.round.stage.tournament, user=head, role=Official.Role.HEAD_REFEREE
-    )
     game = console_guandan_hand(table)
 
     page.set_viewport_size(DESKTOP)
@@ -136,8 +118,8 @@ def test_a_guandan_hand_in_play_offers_a_void_and_says_why_there_is_no_forfeit(
 
     expect(page.get_by_test_id("no-team-forfeit")).to_contain_text("void the hand")
     expect(page.get_by_test_id("forfeit-form")).to_have_count(0)
-    shoot(page, "guandan-official-game-in-play")
+    shoot(page, artifacts, "guandan-official-game-in-play")
     page.get_by_test_id("void-form").get_by_label("Reason").fill("misdeal")
     page.get_by_role("button", name="Void…").click()
     expect(page.get_by_test_id("void-confirm")).to_be_visible()
-    shoot(page, "guandan-official-game-void-confirm")
+    shoot(page, artifacts, "guandan-official-game-void-confirm")

@@ -1,4 +1,5 @@
-"""Shared set-up for the tournament domain tests: an organiser running a tournament."""
+"""Shared set-up for the tournament domain tests: an organiser running a tournament (or a
+掼蛋 Guandan team event)."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from django.contrib.auth.models import User
 
 from tests.factories import (
     EntryFactory,
+    GuandanTournamentFactory,
     OfficialFactory,
     StageFactory,
     TournamentFactory,
@@ -50,3 +52,14 @@ def checked_in(tournament: Tournament, count: int, start: int = 1) -> list[Entry
         )
         for number in range(start, start + count)
     ]
+
+
+# --- team events (掼蛋 Guandan) ---
+
+
+@pytest.fixture
+def event(organiser: User) -> Tournament:
+    """A Guandan team event that `organiser` runs."""
+    cup = GuandanTournamentFactory(name="Kansai Guandan Cup", slug="kansai-guandan")
+    OfficialFactory(tournament=cup, user=organiser, role=Official.Role.ORGANISER)
+    return cup

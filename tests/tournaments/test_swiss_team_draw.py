@@ -7,30 +7,16 @@ import pytest
 from django.contrib.auth.models import User
 
 from tests.factories import (
-    GuandanTournamentFactory,
-    OfficialFactory,
     StageFactory,
     UserFactory,
     checked_in_teams,
     finished_match,
 )
 from tournaments import services
-from tournaments.models import Bye, Entry, Official, Round, Stage, Table, Team, Tournament
+from tournaments.models import Bye, Entry, Round, Stage, Table, Team, Tournament
 from tournaments.selectors import draw_layout, team_history, team_match_totals
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def organiser() -> User:
-    return UserFactory(username="gd-organiser")
-
-
-@pytest.fixture
-def event(organiser: User) -> Tournament:
-    cup = GuandanTournamentFactory(name="Kansai Guandan Cup", slug="kansai-guandan")
-    OfficialFactory(tournament=cup, user=organiser, role=Official.Role.ORGANISER)
-    return cup
 
 
 @pytest.fixture

@@ -10,10 +10,8 @@ from django.contrib.auth.models import User
 from django.test import Client
 
 from tests.factories import (
-    GuandanTournamentFactory,
     OfficialFactory,
     TournamentFactory,
-    UserFactory,
     checked_in_teams,
 )
 from tournaments import services
@@ -21,18 +19,6 @@ from tournaments.models import AuditEntry, Entry, Official, Team, Tournament
 from tournaments.services import CsvImportError
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def organiser() -> User:
-    return UserFactory(username="gd-organiser")
-
-
-@pytest.fixture
-def event(organiser: User) -> Tournament:
-    cup = GuandanTournamentFactory(name="Kansai Guandan Cup", slug="kansai-guandan")
-    OfficialFactory(tournament=cup, user=organiser, role=Official.Role.ORGANISER)
-    return cup
 
 
 PAIRS = (

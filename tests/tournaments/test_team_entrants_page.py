@@ -10,7 +10,6 @@ from django.test import Client
 
 from tests.factories import (
     EntryFactory,
-    GuandanTournamentFactory,
     OfficialFactory,
     TournamentFactory,
     UserFactory,
@@ -19,18 +18,6 @@ from tests.factories import (
 from tournaments.models import Official, Team, Tournament
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def organiser() -> User:
-    return UserFactory(username="gd-organiser")
-
-
-@pytest.fixture
-def event(organiser: User) -> Tournament:
-    cup = GuandanTournamentFactory(name="Kansai Guandan Cup", slug="kansai-guandan")
-    OfficialFactory(tournament=cup, user=organiser, role=Official.Role.ORGANISER)
-    return cup
 
 
 @pytest.fixture

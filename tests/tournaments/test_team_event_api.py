@@ -8,23 +8,11 @@ import pytest
 from django.contrib.auth.models import User
 from django.test import Client
 
-from tests.factories import GuandanTournamentFactory, OfficialFactory, UserFactory, checked_in_teams
-from tournaments.models import Official, Tournament
+from tests.factories import checked_in_teams
+from tournaments.models import Tournament
 
 pytestmark = pytest.mark.django_db
 JSON = "application/json"
-
-
-@pytest.fixture
-def organiser() -> User:
-    return UserFactory(username="gd-organiser")
-
-
-@pytest.fixture
-def event(organiser: User) -> Tournament:
-    cup = GuandanTournamentFactory(name="Kansai Guandan Cup", slug="kansai-guandan")
-    OfficialFactory(tournament=cup, user=organiser, role=Official.Role.ORGANISER)
-    return cup
 
 
 def test_a_team_event_reads_as_one(client: Client, event: Tournament) -> None:

@@ -13,25 +13,12 @@ from tests.factories import (
     OfficialFactory,
     StageFactory,
     TournamentFactory,
-    UserFactory,
     checked_in_teams,
 )
 from tournaments import services
 from tournaments.models import Official, Tournament
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def organiser() -> User:
-    return UserFactory(username="gd-organiser")
-
-
-@pytest.fixture
-def event(organiser: User) -> Tournament:
-    cup = GuandanTournamentFactory(name="Kansai Guandan Cup", slug="kansai-guandan")
-    OfficialFactory(tournament=cup, user=organiser, role=Official.Role.ORGANISER)
-    return cup
 
 
 def refusal(tournament: Tournament, actor: User, **changes: object) -> dict[str, str]:

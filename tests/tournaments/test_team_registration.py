@@ -24,18 +24,6 @@ from tournaments.services import TeamMember
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def organiser() -> User:
-    return UserFactory(username="gd-organiser")
-
-
-@pytest.fixture
-def event(organiser: User) -> Tournament:
-    cup = GuandanTournamentFactory(name="Kansai Guandan Cup", slug="kansai-guandan")
-    OfficialFactory(tournament=cup, user=organiser, role=Official.Role.ORGANISER)
-    return cup
-
-
 PAIR = [
     TeamMember("山田 花子", "やまだ はなこ"),
     TeamMember("佐藤 健", "さとう けん", "ken@example.jp"),

@@ -11,7 +11,6 @@ from tests.factories import (
     GuandanTournamentFactory,
     OfficialFactory,
     StageFactory,
-    UserFactory,
     checked_in_teams,
     finished_match,
 )
@@ -20,11 +19,6 @@ from tournaments.models import Official, Round
 from tournaments.selectors import round_blockers
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def organiser() -> User:
-    return UserFactory(username="gd-organiser")
 
 
 @pytest.fixture

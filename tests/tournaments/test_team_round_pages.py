@@ -12,7 +12,6 @@ from tests.factories import (
     GuandanTournamentFactory,
     OfficialFactory,
     StageFactory,
-    UserFactory,
     checked_in_teams,
     finished_match,
 )
@@ -20,11 +19,6 @@ from tournaments import services
 from tournaments.models import Official, Round, Tournament
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def organiser() -> User:
-    return UserFactory(username="gd-organiser")
 
 
 @pytest.fixture

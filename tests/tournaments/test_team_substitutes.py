@@ -6,29 +6,18 @@ from __future__ import annotations
 import pytest
 from django.contrib.auth.models import User
 
-from tests.factories import (
-    GuandanTournamentFactory,
-    OfficialFactory,
-    StageFactory,
-    UserFactory,
-    checked_in_teams,
-)
+from tests.factories import StageFactory, checked_in_teams
 from tournaments import services
-from tournaments.models import Official, Seat
+from tournaments.models import Seat, Tournament
 
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def organiser() -> User:
-    return UserFactory(username="gd-organiser")
-
-
-def test_a_new_substitute_joins_the_pair_and_the_pair_is_drawn(organiser: User) -> None:
-    cup = GuandanTournamentFactory()
-    OfficialFactory(tournament=cup, user=organiser, role=Official.Role.ORGANISER)
-    stage = StageFactory(tournament=cup, order=1)
-    teams = checked_in_teams(cup, 2)
+def test_a_new_substitute_joins_the_pair_and_the_pair_is_drawn(
+    organiser: User, event: Tournament
+) -> None:
+    stage = StageFactory(tournament=event, order=1)
+    teams = checked_in_teams(event, 2)
     member = teams[0].members.order_by("number").first()
 
     sub = services.substitute_entry(member, organiser, display_name="Stand-in", reason="ill")
@@ -39,10 +28,8 @@ def test_a_new_substitute_joins_the_pair_and_the_pair_is_drawn(organiser: User) 
     assert sub.pk in seated and member.pk not in seated and len(seated) == 4
 
 
-def test_a_member_of_another_team_cannot_stand_in(organiser: User) -> None:
-    cup = GuandanTournamentFactory()
-    OfficialFactory(tournament=cup, user=organiser, role=Official.Role.ORGANISER)
-    first, second = checked_in_teams(cup, 2)
+def test_a_member_of_another_team_cannot_stand_in(organiser: User, event: Tournament) -> None:
+    first, second = checked_in_teams(event, 2)
     member = first.members.order_by("number").first()
     other = second.members.order_by("number").first()
 
