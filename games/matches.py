@@ -18,7 +18,14 @@ from dataclasses import dataclass
 
 from django.utils import timezone
 
-from games.engine.guandan import ACE, Match, next_match, parse_level, settle_hand
+from games.engine.guandan import (
+    ACE,
+    Match,
+    match_from_record,
+    next_match,
+    parse_level,
+    settle_hand,
+)
 from games.models import Game, GameResult, ResultVersion
 from games.state import rebuild, rules_for_game
 from tournaments.models import Seat, Tournament
@@ -174,13 +181,7 @@ def match_after(game: Game) -> Match:
     correction): the same engine function (`settle_hand`) from its recorded finishing order
     and whether the first finisher went out on aces only (`aces_only`, kept in its detail)."""
     assert game.match is not None, "not a hand of a team match"
-    latest = (
-        ResultVersion.objects.filter(game_id=game.pk)
-        .order_by("-number")
-        .values_list("kind", flat=True)
-        .first()
-    )
-    if game.mode != Game.Mode.QUICK and latest == ResultVersion.Kind.RECORDED:
+    if played_out(game):
         return next_match(rebuild(game))
     results = list(game.results.all())
     aces_only = any(r.detail.get("aces_only") for r in results)
@@ -189,17 +190,21 @@ def match_after(game: Game) -> Match:
     return settle_hand(rules, match_of(game), order, aces_only=aces_only)[0].match  # type: ignore[arg-type]
 
 
+def played_out(game: Game) -> bool:
+    """The hand was played move by move (a known deal; a team hand is never an open table)
+    and its result is still the one its cards gave: not a quick result, never corrected."""
+    latest = (
+        ResultVersion.objects.filter(game_id=game.pk)
+        .order_by("-number")
+        .values_list("kind", flat=True)
+        .first()
+    )
+    return game.mode == Game.Mode.KNOWN_DEAL and latest == ResultVersion.Kind.RECORDED
+
+
 def match_of(game: Game) -> Match:
     """The match a hand started from (`Game.match`, the record form `Match.to_record`)."""
-    record = game.match or {}
-    levels = [parse_level(v) for v in record.get("levels", ["2", "2"])]
-    failures = [int(f) for f in record.get("failures", [0, 0])]
-    previous = record.get("previous")
-    return Match(
-        (levels[0], levels[1]),
-        (failures[0], failures[1]),
-        None if previous is None else tuple(previous),
-    )
+    return match_from_record(game.match)
 
 
 def match_for_next_hand(table_id: int, set_number: int) -> Match:

@@ -12,7 +12,8 @@ Hands still in play are left out: a record never holds a hand that has not ended
 from __future__ import annotations
 
 from games.engine.record import export_match_record
-from games.models import Game, ResultVersion
+from games.matches import played_out
+from games.models import Game
 from games.services import GameError
 from games.state import effective_actions, initial_state, parse_move
 from tournaments.models import Table
@@ -37,7 +38,7 @@ def match_record(table: Table) -> dict[str, object]:
         )
     started = []
     for hand in hands:
-        if hand.mode != Game.Mode.KNOWN_DEAL or _ruled(hand):
+        if not played_out(hand):
             raise GameError(
                 "match_not_replayable",
                 f"Hand {hand.game_number} was entered as a result only or corrected: the "
@@ -48,9 +49,3 @@ def match_record(table: Table) -> dict[str, object]:
         moves = [parse_move(hand, row.payload) for row in effective_actions(hand.moves.all())]
         started.append((initial_state(hand), moves))
     return export_match_record(started)
-
-
-def _ruled(hand: Game) -> bool:
-    """The hand's result is not the one its cards gave (corrected, or ruled on)."""
-    latest = hand.result_versions.order_by("-number").values_list("kind", flat=True).first()
-    return latest != ResultVersion.Kind.RECORDED

@@ -1723,7 +1723,9 @@ def move_to_json(move: Move) -> dict[str, object]:
     return out
 
 
-def _match_from_json(value: object) -> Match:
+def match_from_record(value: object) -> Match:
+    """A :class:`Match` from its record form (:meth:`Match.to_record`; ``None``: a new
+    match). Raises :class:`RecordError` for anything else."""
     if value is None:
         return Match()
     if not isinstance(value, dict) or set(value) - {"levels", "failures", "previous", "declarer"}:
@@ -1766,7 +1768,7 @@ def load_record(obj: Mapping[str, object], rules: GuandanRules) -> GuandanRecord
     leader = obj.get("leader")
     if leader is not None and (type(leader) is not int or not 0 <= leader < SEATS):
         raise RecordError("leader is a seat 0 … 3", key="leader")
-    match = _match_from_json(obj.get("match"))
+    match = match_from_record(obj.get("match"))
     raw_moves = obj.get("moves", [])
     if not isinstance(raw_moves, list):
         raise RecordError("expected a list", key="moves")
@@ -1961,7 +1963,7 @@ def _load_game(value: object, index: int) -> MatchGame:
         leader = value.get("leader")
         if leader is not None and (type(leader) is not int or not 0 <= leader < SEATS):
             raise RecordError("leader is a seat 0 … 3", key="leader")
-        stated = None if value.get("match") is None else _match_from_json(value["match"])
+        stated = None if value.get("match") is None else match_from_record(value["match"])
         raw_moves = value.get("moves", [])
         if not isinstance(raw_moves, list):
             raise RecordError("expected a list", key="moves")
@@ -2076,7 +2078,7 @@ class GuandanFamily:
         hands = setup.pop("hands")
         match = setup.get("match")
         if match is not None and not isinstance(match, Match):
-            setup["match"] = _match_from_json(match)
+            setup["match"] = match_from_record(match)
         return new_game(rules, hands, **setup)  # type: ignore[arg-type]
 
     def legal_moves(self, state: State) -> Iterator[Move]:
