@@ -556,30 +556,14 @@ def gd_match(record: object) -> dict[str, Any]:
     """What a hand's stored `Game.match` says, for display: both teams' levels (names, "2" …
     "A"), failed attempts at A, the declaring team (None: the match's first hand, where
     nobody declares and 2 is played) and the level played."""
-    from games.engine.guandan import team_of
+    from games.engine.guandan import format_level, match_from_record
 
-    data: Mapping[str, object] = record if isinstance(record, Mapping) else {}
-    levels = data.get("levels")
-    names = (
-        [str(v) for v in levels] if isinstance(levels, list) and len(levels) == 2 else ["2", "2"]
-    )
-    failures = data.get("failures")
-    counts = (
-        [int(f) for f in failures if isinstance(f, int)]
-        if isinstance(failures, list) and len(failures) == 2
-        else [0, 0]
-    )
-    previous = data.get("previous")
-    declarer: int | None = None
-    if isinstance(previous, list) and previous and isinstance(previous[0], int):
-        declarer = team_of(previous[0])
-    elif isinstance(data.get("declarer"), int):
-        declarer = int(str(data["declarer"]))
+    match = match_from_record(record)
     return {
-        "levels": names,
-        "failures": counts,
-        "declarer": declarer,
-        "level": names[declarer] if declarer is not None else "2",
+        "levels": [format_level(v) for v in match.levels],
+        "failures": list(match.failures),
+        "declarer": match.declarer,
+        "level": format_level(match.level),
     }
 
 

@@ -1081,7 +1081,7 @@ def _gd_live_fragment(table_id: int, version: str, data: dict[str, Any]) -> str:
         registered = {team_at.get(s["position"]) for s in members}
         name = registered.pop() if len(registered) == 1 else None
         teams.append({"index": index, "name": name or fallback, "members": members})
-    match = gd_match({"levels": view.get("levels")} | (game.get("match") or {}))
+    match = gd_match(game.get("match"))
     declarer = view.get("declarer")
     for team in teams:
         i = team["index"]
