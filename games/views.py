@@ -79,7 +79,11 @@ from games.engine.guandan import pending as gd_pending
 from games.engine.multideck import multi_card_name, multi_names, parse_multi
 from games.live import current_table_version, may_watch, table_is_public
 from games.models import LATEST_FIRST, Game, Move
-from games.official_views import parse_quick_outcomes, quick_outcome_choices
+from games.official_views import (
+    parse_finishing_order,
+    parse_quick_outcomes,
+    quick_outcome_choices,
+)
 from games.public import live_table
 from games.seating import by_engine_seat, in_seating
 from games.state import effective_actions, family_for, rebuild, rules_for_game
@@ -586,13 +590,9 @@ def _gd_play(request: HttpRequest, table: Table, game: Game) -> HttpResponse:
 def _gd_quick(request: HttpRequest, table: Table, game: Game) -> HttpResponse:
     """A Guandan hand's quick result: the finishing order (first out, second …; a 1-2 finish
     needs only two) and, where the preset has the rule, a last play of aces only."""
-    order = [
-        int(v) for v in (request.POST.get(f"place_{n}", "") for n in range(1, 5)) if v.isdigit()
-    ]
+    order, _chosen, aces_only = parse_finishing_order(request.POST)
     try:
-        services.record_quick_result(
-            game, request.user, order, aces_only=request.POST.get("aces_only") == "1"
-        )
+        services.record_quick_result(game, request.user, order, aces_only=aces_only)
     except services.GameError as error:
         return render_console(request, table, error)
     return render_console(request, table)
