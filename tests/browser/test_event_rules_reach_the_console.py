@@ -40,9 +40,7 @@ def test_11_back_pinned_by_the_organiser_is_offered_on_a_j(
     expect(rules).to_contain_text("Rules of this event")
     expect(rules).to_contain_text("Every rule is as the preset has it.")
     rules.locator("summary").click()  # the long list is folded away
-    rules.get_by_label("11-back (11バック)").select_option(
-        label="the player chooses up or down (choice)"
-    )
+    rules.get_by_label("11-back (11バック)").select_option(label="the player chooses up or down")
     shoot(page, artifacts, "event-rules-chosen")
     page.get_by_role("button", name="Save settings").click()
 
@@ -53,6 +51,12 @@ def test_11_back_pinned_by_the_organiser_is_offered_on_a_j(
     )
     page.get_by_test_id("event-rules").locator("summary").click()
     shoot(page, artifacts, "event-rules-saved")
+    page.set_viewport_size(PHONE)
+    section = page.get_by_test_id("event-rules")
+    section.screenshot(path=str(artifacts / "event-rules-section-phone.png"))
+    page.locator("[data-switch=eleven_back]").screenshot(
+        path=str(artifacts / "event-rules-eleven-back-phone.png")
+    )
     page.goto(f"{live_server.url}/organiser/house-league/")
     expect(page.get_by_test_id("rules-changed-link")).to_contain_text("1 rule changed")
 
