@@ -48,6 +48,7 @@ from .daizaibatsu_combos import (
     add,
     card_name,
     classify,
+    common,
     from_list,
     holds,
     jokers,
@@ -971,7 +972,7 @@ def king(state: State, step: Step, events: list[DaizaibatsuEvent]) -> State:
 
 def ace(state: State, step: Step, events: list[DaizaibatsuEvent]) -> State:
     """Rule 14: take back n of the cards played, cut, discarded or destroyed just before."""
-    count = min(step.n, len(state.take_pool))
+    count = min(step.n, len(take_options(state)))
     if count == 0:
         return state
     return _owe(state, Owed(step.seat, TAKE, count))
@@ -1464,13 +1465,6 @@ def _apply_decision(state: State, move: Move, events: list[DaizaibatsuEvent]) ->
     if kind == DRAW:
         return _decide_drew(state, owed, move, rest, events)
     if kind == TAKE:
-        if not holds(state.take_pool, move.cards):
-            raise _illegal(
-                "choice_invalid",
-                "take back only cards of the play, cut, discard or destruction just before",
-                "直前に出された・捨てられた・破壊されたカードから選んでください",
-                "14",
-            )
         return _decide_take(state, owed, move, rest, events)
     victim = owed.to if kind == DESTROY else seat
     if not _holds(state, victim, move.cards):
@@ -1553,20 +1547,36 @@ def _decide_take(
     state: State, owed: Owed, move: Move, rest: tuple[Owed, ...], events: list[DaizaibatsuEvent]
 ) -> State:
     cards = move.cards
-    zone = state.take_zone
-    if zone == ZONE_TABLE and holds(state.table_cards, cards):
-        state = replace(state, table_cards=sub(state.table_cards, cards))
-    elif zone in (ZONE_TABLE, ZONE_FLOWED) and holds(state.flowed, cards):
-        state = replace(state, flowed=sub(state.flowed, cards))
-    elif zone == ZONE_DISCARDED and holds(state.discarded, cards):
-        state = replace(state, discarded=sub(state.discarded, cards))
-    elif zone == ZONE_DESTROYED and holds(state.destroyed, cards):
-        state = replace(state, destroyed=sub(state.destroyed, cards))
-    else:
-        raise _illegal("choice_invalid", "those cards are gone", "そのカードはもうありません", "14")
+    field_name, source = _take_source(state)
+    if not holds(common(state.take_pool, source), cards):
+        raise _illegal(
+            "choice_invalid",
+            "take back only cards of the play, cut, discard or destruction just before",
+            "直前に出された・捨てられた・破壊されたカードから選んでください",
+            "14",
+        )
+    state = replace(state, **{field_name: sub(source, cards)})  # type: ignore[arg-type]
     state = _give_cards(state, move.seat, cards)
     events.append(_event("took_back", seat=move.seat, cards=cards))
     return replace(state, owed=rest, take_pool=EMPTY, take_zone=ZONE_NONE)
+
+
+def _take_source(state: State) -> tuple[str, Cards]:
+    """Where the cards an A takes back lie now (a play on the table may have flowed since)."""
+    zone = state.take_zone
+    if zone == ZONE_TABLE and holds(state.table_cards, state.take_pool):
+        return "table_cards", state.table_cards
+    if zone == ZONE_DISCARDED:
+        return "discarded", state.discarded
+    if zone == ZONE_DESTROYED:
+        return "destroyed", state.destroyed
+    return "flowed", state.flowed
+
+
+def take_options(state: State) -> Cards:
+    """The cards an A may take back now: those of the play, cut, discard or destruction just
+    before it that are still where they went (a renewal may have taken them into the pile)."""
+    return common(state.take_pool, _take_source(state)[1])
 
 
 def _decide_destroy(
@@ -1640,7 +1650,7 @@ def _decision_moves(state: State) -> list[Move]:
             out.append(Move(seat, DREW, _unseen(state, owed.size)))
         else:
             if owed.kind == TAKE:
-                pool: Cards | None = state.take_pool
+                pool: Cards | None = take_options(state)
             elif owed.kind == DESTROY:
                 pool = state.hands[owed.to]
             else:
