@@ -59,3 +59,8 @@ def test_a_leader_whose_every_play_is_forbidden_may_pass() -> None:
     state = game(["3D 4C", "5D 6C", "7D 9C", "8S"], leader=3)
     state, kinds = pass_(state, 3)
     assert kinds == ["passed"] and state.turn == 0
+
+
+def test_an_ace_with_nothing_to_take_back_cannot_finish() -> None:
+    state = game(["3D 4C", "5D 6C", "7D 9C", "AS"], leader=3)
+    assert refused(state, 3, "AS") == "forbidden_finish"
