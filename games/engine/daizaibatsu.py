@@ -1911,10 +1911,15 @@ def to_move(state: State) -> tuple[int, ...]:
     seats = {state.turn}
     for move in _responses(state):
         seats.add(move.seat)
-    if state.eight_from >= 0:
-        for s in range(state.seats):
-            if s != state.eight_from and s not in state.out and state.hands[s] is None:
-                seats.add(s)
+    # An unknown hand may hold an answer: its seat may act.
+    for s in range(state.seats):
+        if s in state.out or state.hands[s] is not None:
+            continue
+        if state.eight_from >= 0 and s != state.eight_from:
+            seats.add(s)
+        killing = state.kill_from >= 0 and state.rules.kill_card is not None
+        if killing and s != state.kill_from and state.counts[s] >= 2:
+            seats.add(s)
     return tuple(sorted(seats))
 
 
