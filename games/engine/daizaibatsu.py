@@ -1737,11 +1737,13 @@ def _candidates(
         for suit in range(4):
             yield from _stairs_candidates(masks[suit], k, suit, range(4, 14), range(1))
         return
+    held = masks[0] | masks[1] | masks[2] | masks[3]  # a bit per rank held
     if table is None:
         for j in range(1, min(k, 3) + 1):
             yield make(EMPTY, j), (), jokers_alone(j)
         for rank in range(13):
-            yield from _set_candidates(nums, k, rank, None)
+            if held >> rank & 1:
+                yield from _set_candidates(nums, k, rank, None)
         for suit in range(4):
             yield from _stairs_candidates(masks[suit], k, suit, range(3, 14), None)
         return
@@ -1766,7 +1768,7 @@ def _candidates(
             yield make(EMPTY, table.size), (), jokers_alone(table.size)
     sandstorm = True
     for rank in range(13):
-        if strength(rank, order) >= floor:
+        if held >> rank & 1 and strength(rank, order) >= floor:
             yield from _set_candidates(nums, k, rank, sizes)
             if rank == THREE and 3 in sizes:
                 sandstorm = False
