@@ -1900,7 +1900,10 @@ def _responses(state: State) -> list[Move]:
 def pending(state: State) -> tuple[Decision, ...]:
     """The decisions owed now (``target``, ``give``, ``discard``, ``destroy``, ``take``,
     ``double_back``, ``draw``)."""
-    return tuple(Decision(o.seat, o.kind, o.size, o.to if o.to >= 0 else None) for o in state.owed)
+    return tuple(
+        Decision(o.seat, o.kind, o.size or o.amount, o.to if o.to >= 0 else None)
+        for o in state.owed
+    )
 
 
 def to_move(state: State) -> tuple[int, ...]:
@@ -1997,7 +2000,9 @@ def observe(state: State, viewer: int | None = None) -> dict[str, object]:
         "destroyed": len(state.destroyed),
         "passed": [s for s in range(state.seats) if state.passed >> s & 1],
         "out": list(state.out),
-        "pending": [{"seat": o.seat, "kind": o.kind, "count": o.size} for o in state.owed],
+        "pending": [
+            {"seat": o.seat, "kind": o.kind, "count": o.size or o.amount} for o in state.owed
+        ],
         "forced_end": state.forced_end,
     }
     if viewer is not None and 0 <= viewer < state.seats:

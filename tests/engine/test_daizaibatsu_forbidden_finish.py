@@ -27,7 +27,7 @@ def test_two_twos_finish_during_a_revolution_and_name_who_draws_four() -> None:
     state = game(["3D 4C", "5D 6C", "7D 8C", "2S 2H"], leader=3)
     state = state._replace(revolution=True)
     state, kinds = play(state, 3, "2S 2H")
-    assert pending(state) == (Decision(3, "target", 0, None),)
+    assert pending(state) == (Decision(3, "target", 4, None),)
     state, kinds = decide(state, Move.choose_target(3, 1))
     assert state.counts[1] == 2 + 4
     assert "finished" in kinds
