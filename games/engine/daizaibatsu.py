@@ -88,6 +88,7 @@ from .daizaibatsu_state import (
     PASS,
     PHASE_OVER,
     PHASE_PLAY,
+    PILE_NOT_GIVEN,
     PLAY,
     RENEWAL_ALGORITHM,
     TAKE,
@@ -626,7 +627,7 @@ class DaizaibatsuRecord:
             self.rules,
             self.hands,
             counts=self.counts,
-            pile=self.pile if self.pile_given else "deal",
+            pile=self.pile if self.pile_given else PILE_NOT_GIVEN,
             seed=self.seed,
             leader=self.leader,
         )

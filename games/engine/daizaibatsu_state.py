@@ -19,6 +19,7 @@ from .daizaibatsu_combos import (
     holds,
     names,
     parse,
+    parse_name,
     sub,
     to_list,
 )
@@ -321,12 +322,16 @@ def _hand(value: object, seat: int) -> Cards | None:
     raise RecordError("a hand is a list of cards or null", key=f"hands[{seat}]")
 
 
+PILE_NOT_GIVEN: Final = "deal"
+"""``new_game``'s ``pile`` when the caller gives none (``None`` means an unknown pile)."""
+
+
 def new_game(
     rules: DaizaibatsuRules,
     hands: Sequence[Cards | str | list[str] | None] | None = None,
     *,
     counts: Sequence[int] | None = None,
-    pile: Sequence[Card | str] | str | None = "deal",
+    pile: Sequence[Card | str] | str | None = PILE_NOT_GIVEN,
     seed: bytes | str | int | None = None,
     leader: int | None = None,
 ) -> State:
@@ -368,7 +373,7 @@ def new_game(
                     key=f"hands[{seat}]",
                 ) from None
     pile_cards: tuple[Card, ...] | None
-    if isinstance(pile, str):  # not given
+    if pile == PILE_NOT_GIVEN:
         if dealt is not None:
             pile_cards = dealt.pile
         elif all(h is not None for h in known):
@@ -378,8 +383,9 @@ def new_game(
     elif pile is None:
         pile_cards = None
     else:
+        items = pile.split() if isinstance(pile, str) else pile  # "3S 3H …", top first
         try:
-            pile_cards = tuple(c if isinstance(c, int) else _pile_card(c) for c in pile)
+            pile_cards = tuple(c if isinstance(c, int) else _pile_card(c) for c in items)
             total = add(total, from_list(pile_cards))
         except (ValueError, InvalidNotation):
             raise RecordError("the pile holds unknown or too many cards", key="pile") from None
@@ -394,11 +400,7 @@ def new_game(
 
 
 def _pile_card(name: object) -> Card:
-    try:
-        card = parse(name if isinstance(name, str) else repr(name))
-    except InvalidNotation:
-        raise
-    return to_list(card)[0]
+    return parse_name(name)
 
 
 DIAMOND_THREE: Final[Card] = 2  # ♦3
