@@ -956,6 +956,7 @@ __all__ = [
     "DAIZAIBATSU_FAMILY",
     "PHASE_OVER",
     "PHASE_PLAY",
+    "PILE_NOT_GIVEN",
     "RENEWAL_ALGORITHM",
     "STEPS",
     "SWITCHES",
