@@ -2,7 +2,7 @@
 
 Two packs and four jokers (108 cards); each seat is dealt ``hand_size`` cards and the rest is
 the pile. A play is checked against the table, then its card effects run as a queue of named
-rule steps (:data:`STEPS`, one function per effect rank), in the order of the rules reference's
+rule steps (:data:`STEPS`, one function per effect rank), in the order of the README's
 F12 reading; a step that needs a player's choice (a target, cards to give, discard, destroy or
 take back, a joker double-back, the cards drawn in open-table mode) stops the queue with a
 :class:`~games.engine.family.Decision` owed, and the queue runs on once the decision is made.
