@@ -56,6 +56,7 @@ from .core import (
     placings,
 )
 from .daifugo import DAIFUGO
+from .daizaibatsu import DAIZAIBATSU_FAMILY
 from .deal import Deal, deal
 from .errors import EngineError, IllegalMove, InvalidNotation, RecordError, RulesError
 from .events import Event, Placing
@@ -81,6 +82,7 @@ COMPILED: Final = loader.is_compiled()
 __all__ = [
     "COMPILED",
     "DAIFUGO",
+    "DAIZAIBATSU_FAMILY",
     "ENGINE_BUILD",
     "FULL_DECK",
     "GUANDAN",
