@@ -6,6 +6,8 @@ import json
 
 import pytest
 
+from games.engine import find_ruleset
+from games.engine.daizaibatsu_rules import SWITCHES as DZ_SWITCHES
 from games.engine.record import CONFORMANCE_DIR, check_vector, load_vectors
 
 VECTORS = load_vectors(CONFORMANCE_DIR)
@@ -59,6 +61,27 @@ def test_every_guandan_worked_example_and_switch_has_a_vector() -> None:
     names = " ".join(v["name"] for p, v in VECTORS if p.parent.name.startswith("guandan"))
     for switch in ("tribute_tie", "return_limit", "a_failure_limit", "aces_finish_demotes"):
         assert names.count(switch) >= 2, switch
+
+
+def test_every_daizaibatsu_worked_example_and_switch_value_has_a_vector() -> None:
+    refs = _refs("daizaibatsu")
+    for n in range(1, 15):
+        assert f"REFERENCE §6.3 DZ-T{n:02d}" in refs, n
+    # Each switch that has a choice appears in at least two of its values (the preset's value
+    # where a vector does not override it), a boolean in both.
+    preset = find_ruleset("daizaibatsu@1")
+    used: dict[str, set[object]] = {name: set() for name in DZ_SWITCHES}
+    for path, vector in VECTORS:
+        if path.parent.name != "daizaibatsu":
+            continue
+        overrides = vector["record"]["rules"]["overrides"]
+        for name in used:
+            used[name].add(overrides.get(name, getattr(preset, name)))
+    for name, (values, _) in DZ_SWITCHES.items():
+        if len(values) > 1:
+            assert len(used[name]) >= 2, (name, used[name])
+        if set(values) == {True, False}:
+            assert used[name] == {True, False}, name
 
 
 @pytest.mark.parametrize(("path", "vector"), VECTORS, ids=[p.stem for p, _ in VECTORS])
