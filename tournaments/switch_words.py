@@ -99,7 +99,9 @@ def value_label(name: str, value: object) -> str:
         return " ".join(str(item) for item in value)
     if isinstance(value, str):
         label = VALUE_LABELS.get((name, value))
-        return f"{label} ({value})" if label is not None else value
+        if label is None or str(label) == value:
+            return value
+        return f"{label} ({value})"
     return str(value)
 
 
