@@ -529,12 +529,14 @@ def _deal(table: Table, nxt: NextGame, seats: int) -> Any:
         set_number=nxt.set_number,
         game=nxt.game_number,
         attempt=nxt.attempt,
+        overrides=tournament.ruleset_overrides,
     )
 
 
 def _new_game(table: Table, nxt: NextGame, mode: str, seats: int, **play: Any) -> Game:
-    """The table's next game, unsaved, under the tournament's ruleset as it stands now; `play`:
-    what the family deals and carries into it (hands, titles, a match…)."""
+    """The table's next game, unsaved, under the tournament's ruleset as it stands now, its
+    switch values included (the game keeps what it was played under); `play`: what the family
+    deals and carries into it (hands, titles, a match…)."""
     tournament = table.round.stage.tournament
     return Game(
         table=table,
@@ -543,6 +545,7 @@ def _new_game(table: Table, nxt: NextGame, mode: str, seats: int, **play: Any) -
         attempt=nxt.attempt,
         ruleset_id=tournament.ruleset_id,
         ruleset_version=tournament.ruleset_version,
+        ruleset_overrides=dict(tournament.ruleset_overrides),
         mode=mode,
         seats=seats,
         **play,

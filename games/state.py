@@ -76,8 +76,9 @@ def fingerprint(payload: object) -> str:
 
 
 def rules_for_game(game: Game) -> RuleSet:
-    rules = rules_for_table(game.ruleset_id, game.ruleset_version, game.seats)
-    return rules.with_overrides(**game.ruleset_overrides) if game.ruleset_overrides else rules
+    return rules_for_table(
+        game.ruleset_id, game.ruleset_version, game.seats, game.ruleset_overrides
+    )
 
 
 def initial_state(game: Game, rules: RuleSet | None = None) -> Any:

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+from collections.abc import Mapping
 
 from games.engine import family_of
 from games.engine.deal import Deal
@@ -47,9 +48,11 @@ def derive_deal(
     set_number: int,
     game: int,
     attempt: int = 1,
+    overrides: Mapping[str, object] | None = None,
 ) -> Deal:
-    """The deal (hands per seat, blind cards) of one game at one table of a round."""
-    rules = rules_for_table(ruleset_id, ruleset_version, seats)
+    """The deal (hands per seat, blind cards) of one game at one table of a round, under the
+    switch values the game is played with (`blind_cards` and `jokers` change the deal)."""
+    rules = rules_for_table(ruleset_id, ruleset_version, seats, overrides)
     material = deal_material(seed_hex, table, set_number, game, attempt)
     deal: Deal = family_of(rules).deal(material, rules)
     return deal

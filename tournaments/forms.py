@@ -2,17 +2,19 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import json
+from collections.abc import Mapping, Sequence
 
 from django import forms
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
-from games.engine import find_ruleset
+from games.engine import SwitchInfo, find_ruleset
 from tournaments.models import MAX_GAMES_PER_SET, Tournament
 from tournaments.points import PRESETS as POINTS_PRESETS
-from tournaments.rulesets import DEFAULT_RULESET, TEAM_SIZES, ruleset_choices
+from tournaments.rulesets import DEFAULT_RULESET, TABLE_DECIDES, TEAM_SIZES, ruleset_choices
+from tournaments.switch_words import switch_label, value_label
 
 # The format fields a partnership preset (掼蛋 Guandan) decides itself: a team event's tables,
 # sets and byes (`services.TEAM_FORMAT`); its match length is set on the settings page.
@@ -228,6 +230,72 @@ class StageForm(forms.Form):
     )
 
 
+def switch_field(name: str) -> str:
+    """The settings form's field of a rule switch."""
+    return f"switch_{name}"
+
+
+def switch_text(value: object) -> str:
+    """A switch value as the form carries it: JSON (`true`, `"choice"`, `2`) for a choice, the
+    cards separated by spaces for a list."""
+    if isinstance(value, list | tuple):
+        return " ".join(str(item) for item in value)
+    return "" if value is None else json.dumps(value, ensure_ascii=False)
+
+
+def switch_value(text: str) -> object:
+    """What the organiser wrote or chose, as the engine reads a record's override (None:
+    left empty, no value of the event's own)."""
+    text = text.strip()
+    if not text:
+        return None
+    try:
+        return json.loads(text)
+    except ValueError:
+        # Cards are written as on the table, "3D 3S": a list, or one card.
+        parts = text.replace(",", " ").split()
+        return parts if len(parts) > 1 else text
+
+
+def _switch_field(switch: SwitchInfo, fixed: bool) -> forms.Field:
+    label = switch_label(switch.name)
+    help_text = _("%(name)s · preset: %(value)s") % {
+        "name": switch.name,
+        "value": value_label(switch.name, switch.preset),
+    }
+    initial = switch_text(switch.value)
+    if switch.choices is None:
+        return forms.CharField(
+            label=label, required=False, initial=initial, help_text=help_text, disabled=fixed
+        )
+    choices = [(switch_text(c), value_label(switch.name, c)) for c in switch.choices]
+    if switch.value is None:  # no value yet (a switch without a default): choose one
+        choices.insert(0, ("", str(_("— choose —"))))
+    return forms.ChoiceField(
+        label=label,
+        required=False,
+        choices=choices,
+        initial=initial,
+        help_text=help_text,
+        disabled=fixed,
+    )
+
+
+def switch_overrides(form: forms.Form, switches: Sequence[SwitchInfo]) -> Mapping[str, object]:
+    """The event's switch values the form holds (each switch given a value); a switch the
+    request did not send keeps its value."""
+    values = {}
+    for switch in switches:
+        name = switch_field(switch.name)
+        if name not in form.data:
+            value = switch.value
+        else:
+            value = switch_value(str(form.cleaned_data.get(name) or ""))
+        if value is not None:
+            values[switch.name] = value
+    return values
+
+
 class TournamentSettingsForm(forms.Form):
     """Every setting an organiser may change (the ruleset is pinned: shown, never edited)."""
 
@@ -346,10 +414,15 @@ class TournamentSettingsForm(forms.Form):
         uneven: Sequence[tuple[str, str | Promise]] = (),
         forfeit: Sequence[tuple[str, str | Promise]] = (),
         team: bool = False,
+        switches: Sequence[SwitchInfo] = (),
+        switches_fixed: bool = False,
         **kwargs: object,
     ) -> None:
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]
         self.team = team
+        self.switches = [s for s in switches if s.name not in TABLE_DECIDES]
+        for switch in self.switches:
+            self.fields[switch_field(switch.name)] = _switch_field(switch, switches_fixed)
         for name in self.DAIFUGO_ONLY if team else self.TEAM_ONLY:
             del self.fields[name]
         if team:

@@ -109,6 +109,9 @@ class Tournament(models.Model):
     # so a tournament pins both.
     ruleset_id = models.CharField(max_length=40, default="jdf")
     ruleset_version = models.PositiveIntegerField(default=1)
+    # The event's switch values that differ from the preset (the family's record form
+    # `{"preset", "overrides"}`), fixed once a round is published; every game copies them.
+    ruleset_overrides = models.JSONField(default=dict, blank=True)
     status = models.CharField(max_length=20, choices=Status.choices, default=Status.DRAFT)
     venue = models.CharField(max_length=200, blank=True)
     starts_on = models.DateField(null=True, blank=True)
@@ -269,9 +272,13 @@ class Tournament(models.Model):
             validate_points_table(self.points_table, self.table_size, self.uneven_tables)
         except ValidationError as error:
             raise ValidationError({"points_table": error.messages}) from error
-        from tournaments.rulesets import check_ruleset  # the engine registry, imported lazily
+        from games.engine.errors import RulesError
+        from tournaments.rulesets import event_rules  # the engine registry, imported lazily
 
-        check_ruleset(self.ruleset_id, self.ruleset_version)
+        try:
+            event_rules(self.ruleset_id, self.ruleset_version, self.ruleset_overrides)
+        except RulesError as error:
+            raise ValidationError({"ruleset_overrides": str(error)}) from error
 
 
 class Official(models.Model):

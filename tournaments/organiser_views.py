@@ -33,12 +33,14 @@ from tournaments.pairing_words import table_reason_text
 from tournaments.permissions import AnyUser, can_create_tournament
 from tournaments.qr import qr_svg
 from tournaments.ranking import stage_ranking
+from tournaments.rulesets import event_rules
 from tournaments.selectors import (
     organised_tournaments,
     round_blockers,
     round_tables,
     stage_participants,
 )
+from tournaments.switch_words import switch_label
 
 
 class HtmxHttpRequest(HttpRequest):
@@ -60,10 +62,16 @@ def _dashboard_context(tournament: Tournament, **extra: Any) -> dict[str, Any]:
         stage.open_rounds = [  # type: ignore[attr-defined]
             r.number for r in stage.rounds.all() if r.is_open
         ]
+    rules = event_rules(
+        tournament.ruleset_id, tournament.ruleset_version, tournament.ruleset_overrides
+    )
     return {
         # The entrants section (tournaments.entrant_views): entries, walk-in and CSV forms.
         **entries_context(tournament),
         "stages": stages,
+        # The event's own rule values, and those it must still set before the first draw.
+        "rules_changed": sum(1 for switch in rules.describe_switches() if switch.changed),
+        "rules_unset": [switch_label(name) for name in rules.unset_switches()],
         **extra,
     }
 

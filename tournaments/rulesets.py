@@ -5,11 +5,13 @@ from __future__ import annotations
 import dataclasses
 import enum
 from collections import Counter
+from collections.abc import Mapping
+from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
-from games.engine import Family, RuleSet, families, find_ruleset, rulesets
+from games.engine import Family, RuleSet, families, family_of, find_ruleset, rulesets
 from games.engine.errors import RulesError
 
 # The engine families the service runs: the organiser's choices, ruleset checks and standings
@@ -116,11 +118,31 @@ def check_ruleset(ruleset_id: str, version: int) -> RuleSet:
     return rules
 
 
-def rules_for_table(ruleset_id: str, version: int, seats: int) -> RuleSet:
-    """The pinned ruleset for a table of `seats` players.
+# Switches the event does not pin: the table decides them (its seats), whatever the ruleset.
+TABLE_DECIDES: frozenset[str] = frozenset({"seats"})
 
-    The engine has no `seats` switch yet (tables of 3 or 5), so the seat count is replaced on
-    the preset value; the deal function only reads `seats` and `blind_cards`.
+
+def with_overrides(rules: Any, overrides: Mapping[str, object] | None) -> Any:
+    """`rules` with the event's (or the game's) switch values, through the family's own
+    reading of a record's `{"preset", "overrides"}` (raises `RulesError`)."""
+    if not overrides:
+        return rules
+    return family_of(rules).ruleset({"preset": rules.key, "overrides": dict(overrides)})
+
+
+def event_rules(ruleset_id: str, version: int, overrides: Mapping[str, object] | None) -> Any:
+    """The ruleset a tournament is played under: its pinned preset with its switch values."""
+    return with_overrides(check_ruleset(ruleset_id, version), overrides)
+
+
+def rules_for_table(
+    ruleset_id: str, version: int, seats: int, overrides: Mapping[str, object] | None = None
+) -> RuleSet:
+    """The pinned ruleset, with the switch values the game was played under, for a table of
+    `seats` players.
+
+    The seat count is replaced on the result (tables of 3 or 5 play any preset), after the
+    overrides: the family rebuilds an overridden ruleset from its preset, seats included.
     """
-    rules = check_ruleset(ruleset_id, version)
+    rules: RuleSet = event_rules(ruleset_id, version, overrides)
     return rules if rules.seats == seats else dataclasses.replace(rules, seats=seats)

@@ -208,6 +208,7 @@ class TournamentSerializer(serializers.ModelSerializer[Tournament]):
             "name",
             "status",
             "ruleset",
+            "ruleset_overrides",
             "venue",
             "starts_on",
             "entry_count",

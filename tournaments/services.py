@@ -25,6 +25,7 @@ from django.utils import timezone
 
 from games import refusals
 from games.auth import forget_device_tokens
+from games.engine.errors import RulesError
 from games.live import notify_seats_changed
 from games.models import DeviceToken, Game
 from tournaments import pairing, seating
@@ -70,10 +71,13 @@ from tournaments.ranking import stage_ranking
 from tournaments.rulesets import (
     DEFAULT_RULESET,
     FROM_RULESET,
+    TABLE_DECIDES,
     FromRuleset,
     check_ruleset,
     cycle_defaults,
+    event_rules,
     team_size,
+    with_overrides,
 )
 from tournaments.selectors import (
     Blocker,
@@ -98,6 +102,7 @@ from tournaments.signals import (
     stage_advanced,
     tournament_settings_changed,
 )
+from tournaments.switch_words import in_both
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -1599,6 +1604,7 @@ def draw_round(
             "強行してください。",
             code="previous_round_not_complete",
         )
+    require_ruleset_complete(tournament)
     stage.rounds.filter(status=Round.Status.DRAFT).delete()
     number = (stage.rounds.aggregate(m=Max("number"))["m"] or 0) + 1
 
@@ -1835,6 +1841,7 @@ def publish_round(round_: Round, actor: AnyUser) -> Round:
         raise DomainError(
             f"{round_} is already published.", "この回戦は公開済みです。", code="not_draft"
         )
+    require_ruleset_complete(round_.stage.tournament)
     round_.status = Round.Status.PUBLISHED
     round_.published_at = timezone.now()
     round_.save(update_fields=["status", "published_at"])
@@ -3253,6 +3260,7 @@ SETTINGS_FIELDS = (
     "match_minutes",
     "match_points_by",
     "match_points",
+    "ruleset_overrides",
 )
 # The settings of a team match (掼蛋 Guandan): only team events have them.
 MATCH_FIELDS = ("match_length", "match_minutes", "match_points_by", "match_points")
@@ -3332,6 +3340,87 @@ def _int_setting(value: object, low: int, high: int, field: str) -> DomainError 
 
 
 @transaction.atomic
+def ruleset_overrides_checked(
+    tournament: Tournament, value: object
+) -> tuple[dict[str, object], dict[str, DomainError]]:
+    """The event's switch values as they are kept (only those that differ from the preset, in
+    the family's record form) and, instead, a refusal per switch at fault, keyed
+    `ruleset_overrides.<switch>` (`ruleset_overrides` for the whole when it is not an object,
+    or when switches fine alone do not go together)."""
+    if not isinstance(value, dict) or not all(isinstance(k, str) for k in value):
+        return {}, {
+            "ruleset_overrides": DomainError(
+                "The rules of the event are an object {switch: value}.",
+                "大会のルール設定は {スイッチ: 値} の形で指定します。",
+                code="invalid",
+            )
+        }
+    preset = check_ruleset(tournament.ruleset_id, tournament.ruleset_version)
+    known = {switch.name for switch in preset.describe_switches()}
+    errors: dict[str, DomainError] = {}
+    for name, switch_value in value.items():
+        label_en, label_ja = in_both(name)
+        if name not in known:
+            errors[f"ruleset_overrides.{name}"] = DomainError(
+                f"{preset.key} has no switch {name!r}.",
+                f"{preset.key} には「{name}」というルール設定はありません。",
+                code="unknown_switch",
+            )
+        elif name in TABLE_DECIDES:
+            errors[f"ruleset_overrides.{name}"] = DomainError(
+                f"{label_en} ({name}) is decided by each table's seats, not by the event.",
+                f"{label_ja}（{name}）は卓ごとの人数で決まり、大会では指定できません。",
+                code="switch_decided_by_table",
+            )
+        else:
+            try:
+                with_overrides(preset, {name: switch_value})
+            except RulesError as error:
+                errors[f"ruleset_overrides.{name}"] = DomainError(
+                    f"{label_en} ({name}): {error}.",
+                    f"{label_ja}（{name}）に {switch_value!r} は指定できません。",
+                    code="switch_invalid",
+                )
+    if errors:
+        return {}, errors
+    try:
+        rules = with_overrides(preset, value)
+    except RulesError as error:
+        return {}, {
+            "ruleset_overrides": DomainError(
+                f"These switch values do not go together: {error}.",
+                f"このルール設定の組み合わせは使えません：{error}",
+                code="switch_invalid",
+            )
+        }
+    record = rules.to_record()
+    return (dict(record["overrides"]) if isinstance(record, dict) else {}), {}
+
+
+def unset_switches(tournament: Tournament) -> tuple[str, ...]:
+    """The switches of the event's ruleset that still need a value (a family with switches
+    that have no default, 大財閥): drawing and publishing wait for them."""
+    rules = event_rules(
+        tournament.ruleset_id, tournament.ruleset_version, tournament.ruleset_overrides
+    )
+    return tuple(rules.unset_switches())
+
+
+def require_ruleset_complete(tournament: Tournament) -> None:
+    """Refuse (`ruleset_incomplete`) while a switch of the event's ruleset has no value: no
+    game can be played under it."""
+    unset = unset_switches(tournament)
+    if unset:
+        names_en = ", ".join(f"{in_both(n)[0]} ({n})" for n in unset)
+        names_ja = "、".join(f"{in_both(n)[1]}（{n}）" for n in unset)
+        raise DomainError(
+            f"The rules of the event are incomplete: set {names_en} in the settings before "
+            "the first draw.",
+            f"大会のルールが未設定です：最初の抽選の前に、設定で{names_ja}を指定してください。",
+            code="ruleset_incomplete",
+        )
+
+
 def update_tournament_settings(
     tournament: Tournament, actor: AnyUser, **changes: object
 ) -> SettingsChange:
@@ -3349,6 +3438,14 @@ def update_tournament_settings(
     errors: dict[str, DomainError] = {}
     notices: list[Notice] = []
     changed: dict[str, tuple[object, object]] = {}
+    if "ruleset_overrides" in changes:
+        # Kept as the family writes it (preset values dropped), so an unchanged page is no
+        # change and the audit shows only what differs from the preset.
+        kept, refused = ruleset_overrides_checked(current, changes["ruleset_overrides"])
+        errors.update(refused)
+        changes = {**changes, "ruleset_overrides": kept}
+        if refused:
+            del changes["ruleset_overrides"]
     for field, value in changes.items():
         if field in ("ruleset", "ruleset_id", "ruleset_version"):
             errors[field] = DomainError(
@@ -3475,6 +3572,13 @@ def update_tournament_settings(
                 error = DomainError("Yes or no.", "はい・いいえ。", "invalid")
         elif field == "forfeit_others" and value not in Tournament.ForfeitOthers.values:
             error = DomainError("Unknown rule.", "不明な方式です。", "invalid")
+        elif field == "ruleset_overrides" and published:
+            error = DomainError(
+                "A round is published: its games are played under these rules. The rules of "
+                "the event can no longer change.",
+                "公開済みの回戦があるため、大会のルール設定は変更できません。",
+                code="round_published",
+            )
         if error is not None:
             errors[field] = error
     match_changed = set(MATCH_FIELDS) & set(changed)

@@ -1,13 +1,17 @@
 """The tournament settings page (htmx): every setting an organiser may change after creation,
 each unsafe change refused and explained on its own field (`services.update_tournament_settings`
-decides; this view only turns the form into changes). The ruleset is pinned: shown read-only."""
+decides; this view only turns the form into changes). The ruleset is pinned: shown read-only;
+its switches are the event's to set ("Rules of this event", one field per switch) until a round
+is published."""
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
+from django.forms import BoundField
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils.translation import gettext as _
@@ -17,7 +21,7 @@ from django_htmx.middleware import HtmxDetails
 
 from config.language import in_active_language
 from tournaments import services
-from tournaments.forms import TournamentSettingsForm
+from tournaments.forms import TournamentSettingsForm, switch_field, switch_overrides
 from tournaments.models import Round, Season, Tournament
 from tournaments.points import (
     CUSTOM_PRESET,
@@ -27,7 +31,9 @@ from tournaments.points import (
     preset_choices,
     preset_points_table,
 )
+from tournaments.rulesets import event_rules
 from tournaments.selectors import organised_tournaments
+from tournaments.switch_words import switch_label, value_label
 
 
 class HtmxHttpRequest(HttpRequest):
@@ -38,9 +44,26 @@ class HtmxHttpRequest(HttpRequest):
 FORM_FIELD = {"points_table": "points_preset", "match_points": "match_win"}
 
 
+def _target(field: str) -> str:
+    """The form field a service field's refusal or change is shown on (a rule switch's own)."""
+    if field.startswith("ruleset_overrides."):
+        return switch_field(field.removeprefix("ruleset_overrides."))
+    return FORM_FIELD.get(field, field)
+
+
 def _label(form: TournamentSettingsForm, field: str) -> str:
-    name = FORM_FIELD.get(field, field)
+    if field == "ruleset_overrides":
+        return str(_("Rules of this event"))
+    name = _target(field)
     return str(form.fields[name].label) if name in form.fields else field
+
+
+def _published(tournament: Tournament) -> bool:
+    return (
+        Round.objects.filter(stage__tournament=tournament)
+        .exclude(status=Round.Status.DRAFT)
+        .exists()
+    )
 
 
 def _form(tournament: Tournament, data: Any = None) -> TournamentSettingsForm:
@@ -79,9 +102,14 @@ def _form(tournament: Tournament, data: Any = None) -> TournamentSettingsForm:
         (season.pk, f"{season.league.name} · {season.name}")
         for season in Season.objects.select_related("league").order_by("league__name", "-slug")
     ]
+    rules = event_rules(
+        tournament.ruleset_id, tournament.ruleset_version, tournament.ruleset_overrides
+    )
     return TournamentSettingsForm(
         data,
         initial=initial,
+        switches=rules.describe_switches(),
+        switches_fixed=_published(tournament),
         seasons=seasons,
         presets=[*preset_choices(), (CUSTOM_PRESET, _("Custom table"))],
         statuses=Tournament.Status.choices,
@@ -158,6 +186,8 @@ def _changes(tournament: Tournament, form: TournamentSettingsForm) -> dict[str, 
             "draw": data["match_draw"],
             "loss": data["match_loss"],
         }
+    if form.switches:
+        changes["ruleset_overrides"] = switch_overrides(form, form.switches)
     season_id = data["season"]
     changes["season"] = Season.objects.filter(pk=season_id).first() if season_id else None
     if "points_preset" not in form.fields:  # a team event: no points table to change
@@ -209,6 +239,7 @@ def _locks(tournament: Tournament) -> dict[str, str]:
             "match_minutes",
         ):
             locks[field] = fixed
+        locks["ruleset_overrides"] = fixed
     if rounds.exists():
         locks["table_size"] = _("Fixed: a round is drawn.")
     moves = services.STATUS_MOVES[tournament.status]
@@ -219,6 +250,41 @@ def _locks(tournament: Tournament) -> dict[str, str]:
         else _("Finished: stays finished.")
     )
     return locks
+
+
+@dataclasses.dataclass(frozen=True)
+class SwitchRow:
+    """One rule switch on the page: its form field, and whether (and from what) the event
+    changed it."""
+
+    bound: BoundField
+    name: str
+    changed: bool
+    preset: str
+
+
+def _rules_context(tournament: Tournament, form: TournamentSettingsForm) -> dict[str, Any]:
+    """The "Rules of this event" section: every switch, those changed from the preset, and
+    those that still need a value before the first draw."""
+    rules = event_rules(
+        tournament.ruleset_id, tournament.ruleset_version, tournament.ruleset_overrides
+    )
+    rows = [
+        SwitchRow(form[switch_field(s.name)], s.name, s.changed, value_label(s.name, s.preset))
+        for s in form.switches
+    ]
+    unset = [switch_label(name) for name in rules.unset_switches()]
+    changed = [
+        f"{switch_label(s.name)}: {value_label(s.name, s.value)}"
+        for s in form.switches
+        if s.changed
+    ]
+    return {
+        "switch_rows": rows,
+        "switches_changed": changed,
+        "switches_unset": unset,
+        "switches_open": bool(unset) or any(row.bound.errors for row in rows),
+    }
 
 
 @login_required
@@ -239,7 +305,7 @@ def settings(request: HtmxHttpRequest, slug: str) -> HttpResponse:
                     )
                 except services.SettingsRefused as refused:
                     for field, error in refused.errors.items():
-                        target = FORM_FIELD.get(field, field)
+                        target = _target(field)
                         message = in_active_language(error.message_en, error.message_ja)
                         form.add_error(
                             target if target in form.fields else None,
@@ -258,6 +324,7 @@ def settings(request: HtmxHttpRequest, slug: str) -> HttpResponse:
         # What was saved, in the words of the form ("Games a set", not "games_per_set").
         "saved": [_label(form, field) for field in result.changed] if result else [],
         "locks": _locks(tournament),
+        **_rules_context(tournament, form),
         "tie_break_keys": TIE_BREAK_KEYS.items(),
     }
     template = (

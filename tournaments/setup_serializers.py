@@ -185,6 +185,13 @@ class TournamentSettingsSerializer(serializers.Serializer[Tournament]):
         required=False,
         help_text='{"win": 2, "draw": 1, "loss": 0}: whole numbers 0–100, win ≥ draw ≥ loss.',
     )
+    ruleset_overrides = serializers.JSONField(
+        required=False,
+        help_text='The event\'s switch values, {switch: value} (e.g. {"eleven_back": "choice"}), '
+        "checked by the ruleset's family; values equal to the preset's are not kept. A bad "
+        "switch is refused as `ruleset_overrides.<switch>` (unknown_switch, switch_invalid, "
+        "switch_decided_by_table); the whole once a round is published (round_published).",
+    )
     ruleset = serializers.CharField(
         required=False, help_text="Pinned: always refused (`ruleset_pinned`)."
     )

@@ -102,6 +102,8 @@ def round_detail(request: HttpRequest, slug: str, round_id: int) -> HttpResponse
                     set_number=form.cleaned_data["set_number"],
                     game=form.cleaned_data["game"],
                     attempt=attempt,
+                    # Fixed before the first round was published: every game's own values.
+                    overrides=tournament.ruleset_overrides,
                 )
                 context["deal"] = {
                     "material": deal_material(

@@ -107,8 +107,36 @@ class Metric:
         return 1 if got == self.equals else 0
 
 
+@dataclass(frozen=True, slots=True)
+class SwitchInfo:
+    """One switch of a ruleset, described alike for every family (a settings page lists them).
+
+    ``choices`` are the values it may take when they are finite (``None``: any value its
+    family's check accepts, e.g. a list of cards). ``preset`` is the value the ruleset's preset
+    gives it and ``value`` the ruleset's own; either is ``None`` for a switch that has no value
+    (no default, not set yet): see :meth:`Rules.unset_switches`.
+    """
+
+    name: str
+    description: str
+    choices: tuple[object, ...] | None
+    preset: object | None
+    value: object | None
+
+    @property
+    def changed(self) -> bool:
+        """The ruleset gives the switch another value than its preset does."""
+        # `True == 1`: compare the types too, so a bool never passes for an int.
+        return type(self.value) is not type(self.preset) or self.value != self.preset
+
+
 class Rules(Protocol):
-    """What every family's ruleset offers (each family has its own switches besides)."""
+    """What every family's ruleset offers (each family has its own switches besides).
+
+    Switches are listed alike for every family by :meth:`describe_switches`; a family may
+    have switches without a default (大財閥), which :meth:`unset_switches` names until they are
+    set: a ruleset with any is not playable yet.
+    """
 
     @property
     def id(self) -> str: ...
@@ -123,6 +151,12 @@ class Rules(Protocol):
     @property
     def seats(self) -> int: ...
     def to_record(self) -> str | dict[str, object]: ...
+    def unset_switches(self) -> tuple[str, ...]:
+        """Switches that have no value and must be set (overrides) before play; ``()`` when
+        the ruleset is complete."""
+
+    def describe_switches(self) -> tuple[SwitchInfo, ...]:
+        """Every switch of the ruleset, in its family's order (:class:`SwitchInfo`)."""
 
 
 class GameRecord(Protocol):

@@ -31,7 +31,15 @@ from .cards import RANKS, SUITS, Card, parse_card
 from .deal import deal_multi
 from .errors import IllegalMove, InvalidNotation, RecordError, RulesError
 from .events import Event
-from .family import Decision, Metric, SeatResult, form_error, read_move_object, register
+from .family import (
+    Decision,
+    Metric,
+    SeatResult,
+    SwitchInfo,
+    form_error,
+    read_move_object,
+    register,
+)
 from .multideck import (
     BIG_JOKER,
     DOUBLE_DECK,
@@ -106,6 +114,19 @@ class GuandanRules:
 
     def switches(self) -> dict[str, object]:
         return {name: getattr(self, name) for name in SWITCHES}
+
+    def unset_switches(self) -> tuple[str, ...]:
+        """Every Guandan switch has a default: none is ever unset."""
+        return ()
+
+    def describe_switches(self) -> tuple[SwitchInfo, ...]:
+        """Every switch of :data:`SWITCHES` (all of them finite), the preset's value and this
+        ruleset's."""
+        preset = PRESETS.get(self.key, self)
+        return tuple(
+            SwitchInfo(name, doc, allowed, getattr(preset, name), getattr(self, name))
+            for name, (allowed, doc) in SWITCHES.items()
+        )
 
     def to_record(self) -> str | dict[str, object]:
         """The preset's key, or ``{"preset", "overrides"}`` when switches differ from it."""

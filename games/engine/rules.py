@@ -22,9 +22,25 @@ from typing import Any, Final
 
 from .cards import JOKERS, NUMBERS, format_card, parse_card
 from .errors import InvalidNotation, RulesError
-from .family import find_ruleset
+from .family import SwitchInfo, find_ruleset
 
 SwitchValue = bool | int | str | tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class OneOf:
+    """The check of a switch with finitely many values: ``allowed``, in the order they are
+    offered (a bool is not an int here, so ``True`` never passes for ``1``)."""
+
+    allowed: tuple[SwitchValue, ...]
+
+    def __call__(self, value: object) -> SwitchValue:
+        for choice in self.allowed:
+            if type(value) is type(choice) and value == choice:
+                return choice
+        if self.allowed == (False, True):
+            raise RulesError(f"expected true or false, got {value!r}")
+        raise RulesError(f"expected one of {list(self.allowed)}, got {value!r}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,6 +51,12 @@ class Switch:
     doc: str
     reference: str
     check: Callable[[object], SwitchValue]
+
+    @property
+    def choices(self) -> tuple[SwitchValue, ...] | None:
+        """Every value the switch may take, when they are finite (``None``: a card list, or
+        a number from a range)."""
+        return self.check.allowed if isinstance(self.check, OneOf) else None
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,29 +156,29 @@ class RuleSet:
         """Every switch and its value."""
         return {name: getattr(self, name) for name in SWITCHES}
 
+    def unset_switches(self) -> tuple[str, ...]:
+        """Every 大富豪 switch has a default: none is ever unset."""
+        return ()
 
-def _bool(value: object) -> bool:
-    if not isinstance(value, bool):
-        raise RulesError(f"expected true or false, got {value!r}")
-    return value
-
-
-def _int_in(*allowed: int) -> Callable[[object], int]:
-    def check(value: object) -> int:
-        if isinstance(value, bool) or not isinstance(value, int) or value not in allowed:
-            raise RulesError(f"expected one of {list(allowed)}, got {value!r}")
-        return value
-
-    return check
+    def describe_switches(self) -> tuple[SwitchInfo, ...]:
+        """Every switch of :data:`SWITCHES`: its documentation, values, the preset's value
+        and this ruleset's."""
+        preset = PRESETS.get(self.key, self)
+        return tuple(
+            SwitchInfo(s.name, s.doc, s.choices, getattr(preset, s.name), getattr(self, s.name))
+            for s in SWITCHES.values()
+        )
 
 
-def _str_in(*allowed: str) -> Callable[[object], str]:
-    def check(value: object) -> str:
-        if not isinstance(value, str) or value not in allowed:
-            raise RulesError(f"expected one of {list(allowed)}, got {value!r}")
-        return value
+_bool: Final = OneOf((False, True))
 
-    return check
+
+def _int_in(*allowed: int) -> OneOf:
+    return OneOf(allowed)
+
+
+def _str_in(*allowed: str) -> OneOf:
+    return OneOf(allowed)
 
 
 def _stalemate_passes(value: object) -> int:
