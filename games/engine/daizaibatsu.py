@@ -1069,9 +1069,10 @@ def _skip_players(state: State, seat: int, count: int, events: list[DaizaibatsuE
 def flow(state: State, step: Step, events: list[DaizaibatsuEvent]) -> State:
     """The trick flows: a pending revolution applies first (rules 20–21), then the table is
     cleared and ``seat`` leads."""
+    state = _push(state, Step("clear", step.seat))
     if state.rev_chain:
-        state = _apply_chain(state, events)
-    return _push(state, Step("clear", step.seat))
+        state = _apply_chain(state, events)  # its draws come before the clearing
+    return state
 
 
 def _apply_chain(state: State, events: list[DaizaibatsuEvent]) -> State:
