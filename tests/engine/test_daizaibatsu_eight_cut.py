@@ -45,7 +45,7 @@ def test_four_threes_answer_and_revolt_pending() -> None:
 
 
 def test_stairs_revolution_with_a_three_answers() -> None:
-    state, events = respond(eight_cut("3H 4H 5H 6H 9C"), 1, "3H 4H 5H 6H")
+    _state, events = respond(eight_cut("3H 4H 5H 6H 9C"), 1, "3H 4H 5H 6H")
     assert "revolution" in [e.kind for e in events]
 
 

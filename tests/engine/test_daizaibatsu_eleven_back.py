@@ -7,9 +7,8 @@ import dataclasses
 
 import pytest
 
-from games.engine.errors import IllegalMove
-
 from games.engine.daizaibatsu import Move
+from games.engine.errors import IllegalMove
 
 from .daizaibatsu_helpers import decide, game, pass_, play
 
