@@ -82,6 +82,7 @@ from games.state import (
     quick_placings,
     rebuild,
     rules_for_game,
+    titles_for,
 )
 from tournaments.deals import derive_deal, draw_leader
 from tournaments.models import (
@@ -1135,11 +1136,39 @@ def _quick_results(
         return _team_hand_results(game, finishing_order, fouls, miyako_ochi, aces_only)
     if aces_only:
         raise _aces_only_not_in_rules()
+    if family_for(game).name == DAIZAIBATSU:
+        return _pile_game_results(game, finishing_order, fouls, miyako_ochi)
     try:
         placings = quick_placings(game, finishing_order, fouls, miyako_ochi)
     except QuickError as error:
         raise GameError.of(error) from error
     return seat_results_from_placings(placings)
+
+
+def _pile_game_results(
+    game: Game, finishing_order: Sequence[int], fouls: Sequence[int], miyako_ochi: int | None
+) -> tuple[SeatResult, ...]:
+    """A 大財閥 game entered by its finishing order: every seat once, first place first (after
+    a forced end, rule 24, those still in by fewest cards), titled by place as the engine
+    titles a played game. The family has no fouls: a forbidden finish (F4) is refused at the
+    table, never played and placed last; nor 都落ち."""
+    if fouls or miyako_ochi is not None:
+        raise GameError(
+            "quick_not_in_family",
+            "大財閥 has no fouls (反則あがり) nor 都落ち: give only the finishing order.",
+            "大財閥には反則あがり・都落ちはありません。上がった順だけを入力してください。",
+        )
+    if sorted(finishing_order) != list(range(game.seats)):
+        raise GameError(
+            "quick_incomplete",
+            f"every seat 0..{game.seats - 1} must appear exactly once",
+            "全員の結果を一度ずつ入力してください",
+        )
+    titles = titles_for(game.seats)
+    return tuple(
+        SeatResult(seat, place, None, None, {"title": titles[place - 1] if titles else None})
+        for place, seat in enumerate(finishing_order, start=1)
+    )
 
 
 def _team_hand_results(
