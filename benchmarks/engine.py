@@ -57,6 +57,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 GAMES_TARGET = 400
 GUANDAN_TARGET = 100
+DAIZAIBATSU_TARGET = 100
 COMPILED_TARGET = 4000
 LEGAL_MOVES_TARGET = 50_000
 
@@ -166,6 +167,7 @@ def measure(games: int, seconds: float, seed: int) -> dict[str, Any]:
     out["validations"] = rate(lambda p: apply(*p), pairs)
     out["unchecked"] = rate(lambda p: apply_unchecked(*p), pairs)
     out["guandan"] = measure_guandan(max(10, games // 8), rate, seed)
+    out["daizaibatsu"] = measure_daizaibatsu(max(10, games // 8), rate, seed)
     return out
 
 
@@ -220,6 +222,38 @@ def measure_guandan(
         ),
         "wild_lead": rate(lambda s: list(gd.legal_moves(s)), [lead]),
         "wild_lead_moves": float(len(list(gd.legal_moves(lead)))),
+    }
+
+
+def measure_daizaibatsu(
+    games: int, rate: Callable[[Callable[[Any], object], list[Any]], float], seed: int
+) -> dict[str, float]:
+    """Random 大財閥 games/s from seeded deals (every move checked, decisions included), and
+    legal_moves calls/s over the states met (empty before the family)."""
+    try:
+        from games.engine import daizaibatsu as dz
+        from games.engine.daizaibatsu_rules import DAIZAIBATSU
+    except ImportError:
+        return {}
+    clock = time.process_time
+    # The organiser's two switches without default: off, as a tournament without them plays.
+    rules = DAIZAIBATSU.with_overrides(finish_kill_card="off", zaibatsu_revolution="off")
+    rng = random.Random(seed)
+    states: list[Any] = []
+    turns = 0
+    t0 = clock()
+    for i in range(games):
+        state = dz.new_game(rules, seed=f"{seed}/{i}")
+        while state.phase != dz.PHASE_OVER:
+            state = dz.apply(state, rng.choice(list(dz.legal_moves(state))))[0]
+            turns += 1
+            if turns % 7 == 0:
+                states.append(state)
+    elapsed = clock() - t0
+    return {
+        "games": games / elapsed,
+        "turns_per_game": turns / games,
+        "legal_moves": rate(lambda s: list(dz.legal_moves(s)), states[::3]),
     }
 
 
@@ -351,6 +385,20 @@ def report(impls: list[Implementation], args: argparse.Namespace, notes: list[st
         lambda f: 1000 / f["guandan"].get("wild_lead", nan),
         "12.2f",
     )
+    row(
+        "Daizaibatsu turns per game",
+        lambda f: f.get("daizaibatsu", {}).get("turns_per_game", nan),
+        "12.1f",
+    )
+    row(
+        "Daizaibatsu random games/s (checked)",
+        lambda f: f.get("daizaibatsu", {}).get("games", nan),
+        "12.1f",
+    )
+    row(
+        "Daizaibatsu legal_moves calls/s",
+        lambda f: f.get("daizaibatsu", {}).get("legal_moves", nan),
+    )
     print("baselines and targets:")
     for name, f in figures.items():
         jdf = f["presets"]["jdf@1"]
@@ -374,6 +422,13 @@ def report(impls: list[Implementation], args: argparse.Namespace, notes: list[st
             f"  pure: {hands:.0f} random Guandan hands/s (target >= {GUANDAN_TARGET}: {verdict}); "
             f"a 27-card lead holding both wilds lists "
             f"{pure['guandan']['wild_lead_moves']:.0f} moves"
+        )
+    if pure.get("daizaibatsu"):
+        dz_games = pure["daizaibatsu"]["games"]
+        verdict = "met" if dz_games >= DAIZAIBATSU_TARGET else "NOT met"
+        print(
+            f"  pure: {dz_games:.0f} random 大財閥 games/s "
+            f"(target >= {DAIZAIBATSU_TARGET}: {verdict})"
         )
     if "compiled" in figures:
         games = figures["compiled"]["games_fast"]

@@ -3339,7 +3339,6 @@ def _int_setting(value: object, low: int, high: int, field: str) -> DomainError 
     return None
 
 
-@transaction.atomic
 def ruleset_overrides_checked(
     tournament: Tournament, value: object
 ) -> tuple[dict[str, object], dict[str, DomainError]]:
@@ -3421,6 +3420,7 @@ def require_ruleset_complete(tournament: Tournament) -> None:
         )
 
 
+@transaction.atomic
 def update_tournament_settings(
     tournament: Tournament, actor: AnyUser, **changes: object
 ) -> SettingsChange:

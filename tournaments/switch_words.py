@@ -99,9 +99,8 @@ def value_label(name: str, value: object) -> str:
         return " ".join(str(item) for item in value)
     if isinstance(value, str):
         label = VALUE_LABELS.get((name, value))
-        if label is None or str(label) == value:
-            return value
-        return f"{label} ({value})"
+        # The engine's word ("choice") stays in the field's help, beside the switch's name.
+        return value if label is None else str(label)
     return str(value)
 
 

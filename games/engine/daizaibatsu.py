@@ -19,7 +19,7 @@ The last step of every play settles it: who has gone out, and whose turn it is.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass
 from itertools import combinations
 from typing import Final, NamedTuple, TypeVar
 
@@ -48,6 +48,7 @@ from .daizaibatsu_combos import (
     add,
     card_name,
     classify,
+    common,
     from_list,
     holds,
     jokers,
@@ -256,9 +257,9 @@ class Setup:
     leader: int | None
 
 
-@dataclass(frozen=True, slots=True)
-class State:
-    """A 大財閥 game's state: an immutable value (see the README for each field's meaning)."""
+class State(NamedTuple):
+    """A 大財閥 game's state: an immutable value (see the README for each field's meaning); a
+    named tuple, as every step makes a new one."""
 
     setup: Setup
     phase: int
@@ -481,8 +482,8 @@ def _take_cards(state: State, seat: int, cards: Cards) -> State:
     hands = state.hands
     if hand is not None:
         hands = _with(state.hands, seat, sub(hand, cards))
-    return replace(
-        state, hands=hands, counts=_with(state.counts, seat, state.counts[seat] - len(cards))
+    return state._replace(
+        hands=hands, counts=_with(state.counts, seat, state.counts[seat] - len(cards))
     )
 
 
@@ -491,8 +492,8 @@ def _give_cards(state: State, seat: int, cards: Cards) -> State:
     hands = state.hands
     if hand is not None:
         hands = _with(state.hands, seat, add(hand, cards))
-    return replace(
-        state, hands=hands, counts=_with(state.counts, seat, state.counts[seat] + len(cards))
+    return state._replace(
+        hands=hands, counts=_with(state.counts, seat, state.counts[seat] + len(cards))
     )
 
 
@@ -785,11 +786,11 @@ StepFn = Callable[[State, Step, list[DaizaibatsuEvent]], State]
 
 
 def _push(state: State, *steps: Step) -> State:
-    return replace(state, queue=(*steps, *state.queue))
+    return state._replace(queue=(*steps, *state.queue))
 
 
 def _owe(state: State, *owed: Owed) -> State:
-    return replace(state, owed=(*state.owed, *owed))
+    return state._replace(owed=(*state.owed, *owed))
 
 
 def draw(state: State, step: Step, events: list[DaizaibatsuEvent]) -> State:
@@ -811,9 +812,9 @@ def draw(state: State, step: Step, events: list[DaizaibatsuEvent]) -> State:
         n = min(wanted - got_count, state.pile_count)
         if state.pile is not None:
             got = add(got, from_list(state.pile[:n]))
-            state = replace(state, pile=state.pile[n:], pile_count=state.pile_count - n)
+            state = state._replace(pile=state.pile[n:], pile_count=state.pile_count - n)
         else:
-            state = replace(state, pile_count=state.pile_count - n)
+            state = state._replace(pile_count=state.pile_count - n)
         got_count += n
     return _drawn(state, seat, got, got_count, events)
 
@@ -824,17 +825,17 @@ def _drawn(
     if count == 0:
         return state
     if seat in state.out:
-        state = replace(state, out=tuple(s for s in state.out if s != seat))
+        state = state._replace(out=tuple(s for s in state.out if s != seat))
         events.append(_event("returned_to_play", seat=seat))
     events.append(_event("drew", seat=seat, count=count))
     if state.pile is None and state.hands[seat] is not None:
         # Open table: the cards are unknown to the engine, the referee names them.
-        state = replace(state, counts=_with(state.counts, seat, state.counts[seat] + count))
+        state = state._replace(counts=_with(state.counts, seat, state.counts[seat] + count))
         if state.phase == PHASE_PLAY:
             return _owe(state, Owed(seat, DRAW, count))
         return state
     if state.pile is None:
-        return replace(state, counts=_with(state.counts, seat, state.counts[seat] + count))
+        return state._replace(counts=_with(state.counts, seat, state.counts[seat] + count))
     return _give_cards(state, seat, got)
 
 
@@ -844,8 +845,7 @@ def _renew(state: State, events: list[DaizaibatsuEvent]) -> State:
     pile = None if state.pile is None else renewal_order(state.setup.seed, number, waste)
     recent_gone = state.recent_zone in (ZONE_FLOWED, ZONE_DISCARDED, ZONE_DESTROYED)
     events.append(_event("pile_renewed", count=len(waste), renewal=number))
-    return replace(
-        state,
+    return state._replace(
         pile=pile,
         pile_count=len(waste),
         flowed=EMPTY,
@@ -860,8 +860,7 @@ def _renew(state: State, events: list[DaizaibatsuEvent]) -> State:
 def _forced_end(state: State, seat: int, events: list[DaizaibatsuEvent]) -> State:
     events.append(_event("forced_end", seat=seat))
     events.append(_event("game_over"))
-    return replace(
-        state,
+    return state._replace(
         phase=PHASE_OVER,
         forced_end=True,
         forced_by=seat,
@@ -875,7 +874,7 @@ def _forced_end(state: State, seat: int, events: list[DaizaibatsuEvent]) -> Stat
 
 def skip(state: State, step: Step, events: list[DaizaibatsuEvent]) -> State:
     """Rule 5: the next 2n − 1 players are skipped (settled with the turn)."""
-    return replace(state, skip=state.skip + 2 * step.n - 1)
+    return state._replace(skip=state.skip + 2 * step.n - 1)
 
 
 def open_hand(state: State, step: Step, events: list[DaizaibatsuEvent]) -> State:
@@ -885,7 +884,7 @@ def open_hand(state: State, step: Step, events: list[DaizaibatsuEvent]) -> State
     for s in seats:
         mask |= 1 << s
     events.append(_event("hand_opened", seats=seats))
-    return replace(state, opened=mask)
+    return state._replace(opened=mask)
 
 
 def give_seven(state: State, step: Step, events: list[DaizaibatsuEvent]) -> State:
@@ -900,7 +899,7 @@ def give_seven(state: State, step: Step, events: list[DaizaibatsuEvent]) -> Stat
 def eight_cut(state: State, step: Step, events: list[DaizaibatsuEvent]) -> State:
     """Rule 8: the trick ends; the player leads (settled with the turn)."""
     events.append(_event("eight_cut", seat=step.seat))
-    return replace(state, cut=CUT_EIGHT)
+    return state._replace(cut=CUT_EIGHT)
 
 
 def reverse(state: State, step: Step, events: list[DaizaibatsuEvent]) -> State:
@@ -908,7 +907,7 @@ def reverse(state: State, step: Step, events: list[DaizaibatsuEvent]) -> State:
     times = step.n if state.rules.reverse_per_card else 1
     direction = state.direction if times % 2 == 0 else -state.direction
     events.append(_event("reversed", seat=step.seat, direction=direction))
-    return replace(state, direction=direction)
+    return state._replace(direction=direction)
 
 
 def nine_target(state: State, step: Step, events: list[DaizaibatsuEvent]) -> State:
@@ -943,7 +942,7 @@ def eleven_back(state: State, step: Step, events: list[DaizaibatsuEvent]) -> Sta
     """Rule 11: J reverses the order until the trick flows (XOR with the revolution)."""
     back = not state.back
     events.append(_event("eleven_back", on=int(back)))
-    return replace(state, back=back)
+    return state._replace(back=back)
 
 
 def queen(state: State, step: Step, events: list[DaizaibatsuEvent]) -> State:
@@ -957,7 +956,7 @@ def queen(state: State, step: Step, events: list[DaizaibatsuEvent]) -> State:
         owed.append(Owed(s, GIVE, min(step.n, state.counts[s]), to, group=1))
     if not owed:
         return state
-    return replace(_owe(state, *owed), given=tuple(EMPTY for _ in range(state.seats)))
+    return _owe(state, *owed)._replace(given=tuple(EMPTY for _ in range(state.seats)))
 
 
 def king(state: State, step: Step, events: list[DaizaibatsuEvent]) -> State:
@@ -971,7 +970,7 @@ def king(state: State, step: Step, events: list[DaizaibatsuEvent]) -> State:
 
 def ace(state: State, step: Step, events: list[DaizaibatsuEvent]) -> State:
     """Rule 14: take back n of the cards played, cut, discarded or destroyed just before."""
-    count = min(step.n, len(state.take_pool))
+    count = min(step.n, len(take_options(state)))
     if count == 0:
         return state
     return _owe(state, Owed(step.seat, TAKE, count))
@@ -984,7 +983,7 @@ def revolution_now(state: State, step: Step, events: list[DaizaibatsuEvent]) -> 
         events.append(_event("counter_revolution", seat=step.seat))
     on = not state.revolution
     events.append(_event("revolution", on=int(on)))
-    state = replace(state, revolution=on)
+    state = state._replace(revolution=on)
     draws = [Step("draw", s, 2) for s in _others_from(state, step.seat)]
     return _push(state, *draws)
 
@@ -1004,9 +1003,9 @@ def revolution_pending(state: State, step: Step, events: list[DaizaibatsuEvent])
     a pending one (rule 21, a counter-revolution)."""
     if step.arg:
         events.append(_event("counter_revolution", seat=step.seat))
-        return replace(state, rev_chain=state.rev_chain + 1, rev_last=step.seat)
+        return state._replace(rev_chain=state.rev_chain + 1, rev_last=step.seat)
     events.append(_event("revolution_pending", seat=step.seat))
-    return replace(state, rev_chain=1, rev_last=step.seat)
+    return state._replace(rev_chain=1, rev_last=step.seat)
 
 
 def settle(state: State, step: Step, events: list[DaizaibatsuEvent]) -> State:
@@ -1016,12 +1015,12 @@ def settle(state: State, step: Step, events: list[DaizaibatsuEvent]) -> State:
     if state.phase == PHASE_OVER:
         return state
     cut, skipped = state.cut, state.skip
-    state = replace(state, cut=CUT_NONE, skip=0)
+    state = state._replace(cut=CUT_NONE, skip=0)
     if cut != CUT_NONE:
         leader = seat if seat not in state.out else _next_in(state, seat)
         state = _push(state, Step("flow", leader))
         if cut == CUT_EIGHT and state.rules.eight_cut_window:
-            state = replace(state, eight_from=seat)
+            state = state._replace(eight_from=seat)
         return state
     if skipped:
         state = _skip_players(state, seat, skipped, events)
@@ -1031,7 +1030,7 @@ def settle(state: State, step: Step, events: list[DaizaibatsuEvent]) -> State:
     if following < 0:
         leader = seat if seat not in state.out else _next_in(state, seat)
         return _push(state, Step("flow", leader))
-    return replace(state, turn=following)
+    return state._replace(turn=following)
 
 
 def _skip_players(state: State, seat: int, count: int, events: list[DaizaibatsuEvent]) -> State:
@@ -1059,7 +1058,7 @@ def _skip_players(state: State, seat: int, count: int, events: list[DaizaibatsuE
     for s in skipped:
         passed |= 1 << s
     events.append(_event("skipped", seat=seat, seats=tuple(skipped)))
-    state = replace(state, passed=passed)
+    state = state._replace(passed=passed)
     if everyone or _next_in(state, seat, skip_passed=True) < 0:
         leader = seat if seat not in state.out else _next_in(state, seat)
         return _push(state, Step("flow", leader))
@@ -1081,7 +1080,7 @@ def _apply_chain(state: State, events: list[DaizaibatsuEvent]) -> State:
     toggles = chain if state.rules.counter_toggles else 1
     on = state.revolution != (toggles % 2 == 1)
     events.append(_event("revolution", on=int(on)))
-    state = replace(state, revolution=on, rev_chain=0, rev_last=-1)
+    state = state._replace(revolution=on, rev_chain=0, rev_last=-1)
     if counters == 0:
         draws = [Step("draw", s, 2) for s in _others_from(state, last)]
     else:
@@ -1102,8 +1101,7 @@ def clear(state: State, step: Step, events: list[DaizaibatsuEvent]) -> State:
     if leader < 0:
         leader = 0
     events.append(_event("trick_cleared", seat=leader))
-    return replace(
-        state,
+    return state._replace(
         flowed=add(state.flowed, state.table_cards),
         table=None,
         table_cards=EMPTY,
@@ -1144,13 +1142,13 @@ def _finishers(state: State, seat: int, events: list[DaizaibatsuEvent]) -> State
         s = (seat + i) % n
         if s in state.out or state.counts[s]:
             continue
-        state = replace(state, out=(*state.out, s))
+        state = state._replace(out=(*state.out, s))
         events.append(_event("finished", seat=s, place=len(state.out)))
         if state.rules.kill_card is not None:
-            state = replace(state, kill_from=s, kill_cards=state.table_cards)
+            state = state._replace(kill_from=s, kill_cards=state.table_cards)
     if sum(1 for s in range(n) if s not in state.out) <= 1:
         events.append(_event("game_over"))
-        return replace(state, phase=PHASE_OVER, queue=(), owed=(), eight_from=-1, kill_from=-1)
+        return state._replace(phase=PHASE_OVER, queue=(), owed=(), eight_from=-1, kill_from=-1)
     return state
 
 
@@ -1158,7 +1156,7 @@ def _run(state: State, events: list[DaizaibatsuEvent]) -> State:
     """Run the queued steps until a decision is owed, the game ends or the queue is empty."""
     while state.queue and not state.owed and state.phase == PHASE_PLAY:
         step = state.queue[0]
-        state = replace(state, queue=state.queue[1:])
+        state = state._replace(queue=state.queue[1:])
         state = STEPS[step.name](state, step, events)
     return state
 
@@ -1274,7 +1272,7 @@ def _apply_play(state: State, move: Move, events: list[DaizaibatsuEvent]) -> Sta
             "そのカードでは上がれません",
             "F4",
         )
-    state = replace(state, eight_from=-1, kill_from=-1, kill_cards=EMPTY)
+    state = state._replace(eight_from=-1, kill_from=-1, kill_cards=EMPTY)
     return _put(state, seat, move, combo, verdict, finishing, events)
 
 
@@ -1304,8 +1302,7 @@ def _put(
         events.append(_event("down_number", seat=seat))
     if lock != state.lock:
         events.append(_event("lock_started", seat=seat, suits=" ".join(suit_letters(lock))))
-    state = replace(
-        state,
+    state = state._replace(
         passed=0 if table is None else state.passed,
         table=combo,
         table_cards=add(state.table_cards, move.cards),
@@ -1321,7 +1318,7 @@ def _put(
         table is not None and combo.revolution and combo.kind == SET and state.rev_chain > 0
     )
     steps = effect_steps(state, seat, combo, finishing, counter)
-    return replace(state, queue=(*steps, *state.queue))
+    return state._replace(queue=(*steps, *state.queue))
 
 
 def _respond(state: State, move: Move, events: list[DaizaibatsuEvent]) -> State:
@@ -1356,7 +1353,7 @@ def _respond(state: State, move: Move, events: list[DaizaibatsuEvent]) -> State:
             "そのカードでは上がれません",
             "F4",
         )
-    state = replace(state, eight_from=-1, kill_from=-1, kill_cards=EMPTY, turn=seat)
+    state = state._replace(eight_from=-1, kill_from=-1, kill_cards=EMPTY, turn=seat)
     return _put(state, seat, move, combo, verdict, finishing, events)
 
 
@@ -1374,16 +1371,14 @@ def _finish_kill(state: State, seat: int, move: Move, events: list[DaizaibatsuEv
     taken = state.kill_cards
     table_part = taken if holds(state.table_cards, taken) else EMPTY
     flowed_part = sub(taken, table_part) if holds(state.flowed, sub(taken, table_part)) else EMPTY
-    state = replace(
-        state,
+    state = state._replace(
         table_cards=sub(state.table_cards, table_part),
         flowed=sub(state.flowed, flowed_part),
     )
     back = add(table_part, flowed_part)
     state = _give_cards(state, victim, back)
     events.append(_event("finish_killed", seat=seat, to=victim, cards=back))
-    state = replace(
-        state,
+    state = state._replace(
         out=tuple(s for s in state.out if s != victim),
         discarded=add(state.discarded, move.cards),
         recent=move.cards,
@@ -1407,18 +1402,18 @@ def _apply_pass(state: State, move: Move, events: list[DaizaibatsuEvent]) -> Sta
         raise _illegal("already_passed", "you have passed", "パス済みです", "F14")
     if state.table is None and any(True for _ in _plays(state, seat)):
         raise _illegal("must_lead", "lead a play", "親は出してください", "1")
-    state = replace(state, eight_from=-1, kill_from=-1, kill_cards=EMPTY)
+    state = state._replace(eight_from=-1, kill_from=-1, kill_cards=EMPTY)
     events.append(_event("passed", seat=seat))
-    state = replace(state, passed=state.passed | 1 << seat)
+    state = state._replace(passed=state.passed | 1 << seat)
     following = _next_in(state, seat, skip_passed=True)
     if state.table is None:
         if following < 0:  # nobody can lead: the game ends as at a forced end
             return _forced_end(state, seat, events)
-        return replace(state, turn=following)
+        return state._replace(turn=following)
     if following < 0 or following == state.last:
         leader = state.last if state.last not in state.out else _next_in(state, state.last)
         return _push(state, Step("flow", leader))
-    return replace(state, turn=following)
+    return state._replace(turn=following)
 
 
 def _pending() -> IllegalMove:
@@ -1464,13 +1459,6 @@ def _apply_decision(state: State, move: Move, events: list[DaizaibatsuEvent]) ->
     if kind == DRAW:
         return _decide_drew(state, owed, move, rest, events)
     if kind == TAKE:
-        if not holds(state.take_pool, move.cards):
-            raise _illegal(
-                "choice_invalid",
-                "take back only cards of the play, cut, discard or destruction just before",
-                "直前に出された・捨てられた・破壊されたカードから選んでください",
-                "14",
-            )
         return _decide_take(state, owed, move, rest, events)
     victim = owed.to if kind == DESTROY else seat
     if not _holds(state, victim, move.cards):
@@ -1478,8 +1466,7 @@ def _apply_decision(state: State, move: Move, events: list[DaizaibatsuEvent]) ->
     if kind == DISCARD:
         state = _take_cards(state, seat, move.cards)
         events.append(_event("discarded", seat=seat, cards=move.cards))
-        return replace(
-            state,
+        return state._replace(
             owed=rest,
             discarded=add(state.discarded, move.cards),
             recent=move.cards,
@@ -1490,7 +1477,7 @@ def _apply_decision(state: State, move: Move, events: list[DaizaibatsuEvent]) ->
     # give
     if owed.group:
         given = _with(state.given, seat, move.cards)
-        state = replace(state, owed=rest, given=given)
+        state = state._replace(owed=rest, given=given)
         if any(o.group for o in rest):
             return state
         for s in range(state.seats):
@@ -1503,11 +1490,11 @@ def _apply_decision(state: State, move: Move, events: list[DaizaibatsuEvent]) ->
                 to = _next_in(state, s) if _next_in(state, s) >= 0 else s
                 state = _give_cards(state, to, cards)
                 events.append(_event("gave", seat=s, to=to, cards=cards, count=len(cards)))
-        return replace(state, given=())
+        return state._replace(given=())
     state = _take_cards(state, seat, move.cards)
     state = _give_cards(state, owed.to, move.cards)
     events.append(_event("gave", seat=seat, to=owed.to, cards=move.cards, count=len(move.cards)))
-    return replace(state, owed=rest)
+    return state._replace(owed=rest)
 
 
 def _decide_target(
@@ -1521,7 +1508,7 @@ def _decide_target(
             "2/9",
         )
     target = move.target
-    state = replace(state, owed=rest)
+    state = state._replace(owed=rest)
     hand = state.hands[target]
     if (hand is None and state.counts[target]) or (hand is not None and jokers(hand)):
         return _owe(state, Owed(target, DOUBLE_BACK, 0, owed.source, owed.amount, owed.source))
@@ -1531,7 +1518,7 @@ def _decide_target(
 def _decide_double_back(
     state: State, owed: Owed, move: Move, rest: tuple[Owed, ...], events: list[DaizaibatsuEvent]
 ) -> State:
-    state = replace(state, owed=rest)
+    state = state._replace(owed=rest)
     if move.action == ACCEPT:
         return _push(state, Step("draw", move.seat, owed.amount))
     joker = make(EMPTY, 1)
@@ -1540,8 +1527,7 @@ def _decide_double_back(
     state = _take_cards(state, move.seat, joker)
     events.append(_event("double_back", seat=move.seat, to=owed.source))
     amount = owed.amount * state.rules.double_back_factor
-    state = replace(
-        state,
+    state = state._replace(
         discarded=add(state.discarded, joker),
         recent=joker,
         recent_zone=ZONE_DISCARDED,
@@ -1553,20 +1539,36 @@ def _decide_take(
     state: State, owed: Owed, move: Move, rest: tuple[Owed, ...], events: list[DaizaibatsuEvent]
 ) -> State:
     cards = move.cards
-    zone = state.take_zone
-    if zone == ZONE_TABLE and holds(state.table_cards, cards):
-        state = replace(state, table_cards=sub(state.table_cards, cards))
-    elif zone in (ZONE_TABLE, ZONE_FLOWED) and holds(state.flowed, cards):
-        state = replace(state, flowed=sub(state.flowed, cards))
-    elif zone == ZONE_DISCARDED and holds(state.discarded, cards):
-        state = replace(state, discarded=sub(state.discarded, cards))
-    elif zone == ZONE_DESTROYED and holds(state.destroyed, cards):
-        state = replace(state, destroyed=sub(state.destroyed, cards))
-    else:
-        raise _illegal("choice_invalid", "those cards are gone", "そのカードはもうありません", "14")
+    field_name, source = _take_source(state)
+    if not holds(common(state.take_pool, source), cards):
+        raise _illegal(
+            "choice_invalid",
+            "take back only cards of the play, cut, discard or destruction just before",
+            "直前に出された・捨てられた・破壊されたカードから選んでください",
+            "14",
+        )
+    state = state._replace(**{field_name: sub(source, cards)})  # type: ignore[arg-type]
     state = _give_cards(state, move.seat, cards)
     events.append(_event("took_back", seat=move.seat, cards=cards))
-    return replace(state, owed=rest, take_pool=EMPTY, take_zone=ZONE_NONE)
+    return state._replace(owed=rest, take_pool=EMPTY, take_zone=ZONE_NONE)
+
+
+def _take_source(state: State) -> tuple[str, Cards]:
+    """Where the cards an A takes back lie now (a play on the table may have flowed since)."""
+    zone = state.take_zone
+    if zone == ZONE_TABLE and holds(state.table_cards, state.take_pool):
+        return "table_cards", state.table_cards
+    if zone == ZONE_DISCARDED:
+        return "discarded", state.discarded
+    if zone == ZONE_DESTROYED:
+        return "destroyed", state.destroyed
+    return "flowed", state.flowed
+
+
+def take_options(state: State) -> Cards:
+    """The cards an A may take back now: those of the play, cut, discard or destruction just
+    before it that are still where they went (a renewal may have taken them into the pile)."""
+    return common(state.take_pool, _take_source(state)[1])
 
 
 def _decide_destroy(
@@ -1576,8 +1578,7 @@ def _decide_destroy(
     cards = move.cards
     state = _take_cards(state, victim, cards)
     events.append(_event("destroyed", seat=move.seat, to=victim, cards=cards))
-    state = replace(
-        state,
+    state = state._replace(
         owed=rest,
         destroyed=add(state.destroyed, cards),
         recent=cards,
@@ -1604,7 +1605,7 @@ def _decide_drew(
         raise _illegal(
             "choice_invalid", "more copies than two packs hold", "2組を超える枚数です", "draw"
         ) from None
-    return replace(state, owed=rest, hands=_with(state.hands, move.seat, new))
+    return state._replace(owed=rest, hands=_with(state.hands, move.seat, new))
 
 
 # --- legal moves ---------------------------------------------------------------------------
@@ -1640,7 +1641,7 @@ def _decision_moves(state: State) -> list[Move]:
             out.append(Move(seat, DREW, _unseen(state, owed.size)))
         else:
             if owed.kind == TAKE:
-                pool: Cards | None = state.take_pool
+                pool: Cards | None = take_options(state)
             elif owed.kind == DESTROY:
                 pool = state.hands[owed.to]
             else:
@@ -1657,14 +1658,18 @@ _ACTION_OF: Final = {GIVE: GIVE, DISCARD: DISCARD, DESTROY: DESTROY, TAKE: TAKE}
 
 def _choices(pool: Cards, count: int) -> list[Cards]:
     """Every distinct selection of ``count`` cards of ``pool``."""
-    cards = to_list(pool)
-    seen: set[Cards] = set()
     out: list[Cards] = []
-    for chosen in combinations(cards, count):
-        value = from_list(chosen)
-        if value not in seen:
-            seen.add(value)
-            out.append(value)
+    for chosen in sorted(set(combinations(to_list(pool), count))):
+        one = two = 0
+        k = 0
+        for card in chosen:
+            if card >= 52:
+                k += 1
+            elif one >> card & 1:
+                two |= 1 << card
+            else:
+                one |= 1 << card
+        out.append(make(Cards(one, two), k))
     return out
 
 
@@ -1683,10 +1688,7 @@ def _plays(state: State, seat: int, respond: bool = False) -> Iterator[Move]:
     if hand is None or seat in state.out:
         return
     finishing_count = state.counts[seat]
-    for cards, named in _candidates(state, hand, respond):
-        combo = read_play(cards, named) if named else _quick_read(cards)
-        if combo is None:
-            continue
+    for cards, named, combo in _candidates(state, hand, respond):
         verdict = judge(state, combo, respond)
         if not isinstance(verdict, Verdict):
             continue
@@ -1695,60 +1697,71 @@ def _plays(state: State, seat: int, respond: bool = False) -> Iterator[Move]:
         yield Move(seat, PLAY, cards, named, -1, respond)
 
 
-def _quick_read(cards: Cards) -> Combo | None:
-    nums = numbers(cards)
-    k = jokers(cards)
-    if not nums:
-        return jokers_alone(k) if k <= 3 else None
-    return classify(nums, k)
-
-
 def _candidates(
     state: State, hand: Cards, respond: bool
-) -> Iterator[tuple[Cards, tuple[Card, ...]]]:
-    """Selections with their joker readings, pruned by the table's size and kind."""
+) -> Iterator[tuple[Cards, tuple[Card, ...], Combo]]:
+    """Selections with their joker readings, pruned by the table: its size and kind, and the
+    ranks that could beat it (stronger, one weaker for down number, 3s for 砂嵐)."""
     table = state.table
     k = jokers(hand)
     nums = numbers(hand)
-    sizes: range | None = None
-    want_sets = want_stairs = True
+    masks = _suit_masks(nums)
     if respond:
         yield from _set_candidates(nums, k, THREE, range(3, 9))
         for suit in range(4):
-            for cards, named in _stairs_candidates(nums, k, suit, None):
-                if len(cards) >= 4 and (
-                    THREE * 4 + suit in named or numbers(cards).count(THREE * 4 + suit)
-                ):
-                    yield cards, named
+            yield from _stairs_candidates(masks[suit], k, suit, range(4, 14), range(1))
         return
-    if table is not None:
-        if table.kind == STAIRS:
-            want_sets = False
-        elif table.kind == JOKERS:
-            want_stairs = False
-            sizes = range(table.size, 4)
-        else:
-            want_stairs = False
-            sizes = range(table.size, 9) if table.size >= 4 else range(table.size, table.size + 1)
-    if want_sets:
-        if table is None or table.kind == SET:
-            for j in range(1, min(k, 3) + 1):
-                if sizes is None or j in sizes:
-                    yield make(EMPTY, j), ()
+    if table is None:
+        for j in range(1, min(k, 3) + 1):
+            yield make(EMPTY, j), (), jokers_alone(j)
         for rank in range(13):
-            yield from _set_candidates(nums, k, rank, sizes)
-    if table is not None and (not want_sets or (sizes is not None and 3 not in sizes)):
-        yield from _set_candidates(nums, k, THREE, range(3, 4))  # 砂嵐 on any table
-    if want_stairs:
+            yield from _set_candidates(nums, k, rank, None)
         for suit in range(4):
-            yield from _stairs_candidates(nums, k, suit, table)
+            yield from _stairs_candidates(masks[suit], k, suit, range(3, 14), None)
+        return
+    if table.kind == STAIRS:
+        yield from _set_candidates(nums, k, THREE, range(3, 4))  # 砂嵐 answers any table
+        lengths = range(table.size, 14) if table.revolution else range(table.size, table.size + 1)
+        for suit in range(4):
+            yield from _stairs_candidates(masks[suit], k, suit, lengths, None)
+        return
+    if table.kind == JOKERS:  # only ♠3s of the same number, or 砂嵐
+        yield from _set_candidates(nums, k, THREE, range(3, 4))
+        if table.size < 3:
+            yield from _set_candidates(nums, k, THREE, range(table.size, table.size + 1))
+        return
+    order = state.reversed_order
+    floor = strength(table.rank, order) - 1  # down number reaches one rank below
+    if table.size >= 4:
+        sizes = range(table.size, 9)
+    else:
+        sizes = range(table.size, table.size + 1)
+        if table.size <= k:
+            yield make(EMPTY, table.size), (), jokers_alone(table.size)
+    sandstorm = True
+    for rank in range(13):
+        if strength(rank, order) >= floor:
+            yield from _set_candidates(nums, k, rank, sizes)
+            if rank == THREE and 3 in sizes:
+                sandstorm = False
+    if sandstorm:
+        yield from _set_candidates(nums, k, THREE, range(3, 4))
+
+
+def _suit_masks(nums: Cards) -> list[int]:
+    """Per suit, a bit per rank held."""
+    masks = [0, 0, 0, 0]
+    for card in nums:
+        masks[card & 3] |= 1 << (card >> 2)
+    return masks
 
 
 def _set_candidates(
     nums: Cards, k: int, rank: int, sizes: range | None
-) -> Iterator[tuple[Cards, tuple[Card, ...]]]:
-    per_suit = [nums.count(rank * 4 + s) for s in range(4)]
-    natural = sum(per_suit)
+) -> Iterator[tuple[Cards, tuple[Card, ...], Combo]]:
+    base = rank * 4
+    per_suit = [(nums.one >> (base + s) & 1) + (nums.two >> (base + s) & 1) for s in range(4)]
+    natural = per_suit[0] + per_suit[1] + per_suit[2] + per_suit[3]
     if natural == 0:
         return
     top = min(natural + k, 8)
@@ -1757,10 +1770,18 @@ def _set_candidates(
             continue
         for j in range(min(k, size - 1) + 1):
             for counts in _suit_counts(per_suit, size - j):
+                chosen = _cards_of(rank, counts)
+                suits = counts[0] + (counts[1] << 2) + (counts[2] << 4) + (counts[3] << 6)
+                if j == 0:
+                    yield chosen, (), Combo(SET, rank, size, suits, chosen, 0)
+                    continue
                 free = [2 - c for c in counts]
+                cards = make(chosen, j)
                 for named in _joker_suits(free, j):
-                    cards = make(_cards_of(rank, counts), j)
-                    yield cards, tuple(rank * 4 + s for s in named)
+                    reading = _cards_of(rank, [counts[t] + named.count(t) for t in range(4)])
+                    key = suits + sum(1 << (2 * t) for t in named)
+                    combo = Combo(SET, rank, size, key, reading, j)
+                    yield cards, tuple(base + t for t in named), combo
 
 
 def _suit_counts(per_suit: list[int], size: int) -> Iterator[list[int]]:
@@ -1773,6 +1794,7 @@ def _suit_counts(per_suit: list[int], size: int) -> Iterator[list[int]]:
 
 
 def _joker_suits(free: list[int], j: int) -> Iterator[tuple[int, ...]]:
+    """The suits ``j`` jokers may name (as multisets), at most as often as each is free."""
     if j == 0:
         yield ()
         return
@@ -1789,27 +1811,45 @@ def _joker_suits(free: list[int], j: int) -> Iterator[tuple[int, ...]]:
 
 
 def _cards_of(rank: int, counts: list[int]) -> Cards:
-    out: list[Card] = []
+    one = two = 0
     for s in range(4):
-        out.extend([rank * 4 + s] * counts[s])
-    return from_list(out)
+        c = counts[s]
+        if c:
+            bit = 1 << (rank * 4 + s)
+            one |= bit
+            if c == 2:
+                two |= bit
+    return Cards(one, two)
 
 
 def _stairs_candidates(
-    nums: Cards, k: int, suit: int, table: Combo | None
-) -> Iterator[tuple[Cards, tuple[Card, ...]]]:
-    have = [nums.count(r * 4 + suit) > 0 for r in range(13)]
-    lengths = range(3, 14)
-    if table is not None and table.kind == STAIRS:
-        lengths = range(table.size, 14) if table.revolution else range(table.size, table.size + 1)
+    held: int, k: int, suit: int, lengths: range, starts: range | None
+) -> Iterator[tuple[Cards, tuple[Card, ...], Combo]]:
+    """Stairs of ``suit`` from the ranks ``held`` (a bit per rank), the jokers filling only
+    the missing ranks."""
+    if held.bit_count() + k < lengths.start:
+        return
     for length in lengths:
-        for start in range(14 - length):
-            missing = [r for r in range(start, start + length) if not have[r]]
-            if len(missing) > k or len(missing) == length:
+        full = (1 << length) - 1
+        for start in starts if starts is not None else range(14 - length):
+            if start + length > 13:
+                break
+            window = full << start
+            present = held & window
+            missing = length - present.bit_count()
+            if missing > k or missing == length:
                 continue
-            present = [r * 4 + suit for r in range(start, start + length) if have[r]]
-            cards = make(from_list(present), len(missing))
-            yield cards, tuple(r * 4 + suit for r in missing)
+            one = every = 0
+            named: list[Card] = []
+            for r in range(start, start + length):
+                bit = 1 << (r * 4 + suit)
+                every |= bit
+                if present >> r & 1:
+                    one |= bit
+                else:
+                    named.append(r * 4 + suit)
+            combo = Combo(STAIRS, start, length, 1 << (2 * suit), Cards(every), missing)
+            yield make(Cards(one), missing), tuple(named), combo
 
 
 def _responses(state: State) -> list[Move]:
@@ -2151,7 +2191,7 @@ def export_record(start: State | Setup, actions: Sequence[Move]) -> dict[str, ob
 
 # --- snapshots -----------------------------------------------------------------------------
 
-_SNAPSHOT_FIELDS: Final = tuple(f.name for f in fields(State) if f.name != "setup")
+_SNAPSHOT_FIELDS: Final = tuple(f for f in State._fields if f != "setup")
 _CARD_FIELDS: Final = frozenset(
     {"flowed", "discarded", "destroyed", "table_cards", "kill_cards", "recent", "take_pool"}
 )

@@ -79,6 +79,12 @@ def sub(a: Cards, b: Cards) -> Cards:
     return make(numbers(a) - numbers(b), jokers(a) - jokers(b))
 
 
+def common(a: Cards, b: Cards) -> Cards:
+    """The cards both hold (as many copies as the poorer of the two)."""
+    x, y = numbers(a), numbers(b)
+    return make(Cards(x.one & y.one, x.two & y.two), min(jokers(a), jokers(b)))
+
+
 def holds(a: Cards, b: Cards) -> bool:
     return numbers(b) in numbers(a) and jokers(b) <= jokers(a)
 

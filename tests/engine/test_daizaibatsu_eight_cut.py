@@ -45,8 +45,9 @@ def test_four_threes_answer_and_revolt_pending() -> None:
 
 
 def test_stairs_revolution_with_a_three_answers() -> None:
-    _state, events = respond(eight_cut("3H 4H 5H 6H 9C"), 1, "3H 4H 5H 6H")
+    state, events = respond(eight_cut("3H 4H 5H 6H 9C"), 1, "3H 4H 5H 6H")
     assert "revolution" in [e.kind for e in events]
+    assert state.revolution
 
 
 def test_the_window_closes_when_the_cutter_leads() -> None:

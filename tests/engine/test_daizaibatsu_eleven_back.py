@@ -3,8 +3,6 @@ revolution (DZ-T07)."""
 
 from __future__ import annotations
 
-import dataclasses
-
 import pytest
 
 from games.engine.daizaibatsu import Move
@@ -15,7 +13,7 @@ from .daizaibatsu_helpers import decide, game, pass_, play
 
 def revolution_with_a_queen_on_the_table():  # type: ignore[no-untyped-def]
     state = game(["QS 5C 6C", "9C 9D", "JH 4D", "KD TD 4S"])
-    state = dataclasses.replace(state, revolution=True)
+    state = state._replace(revolution=True)
     state, _ = play(state, 0, "QS")
     # The queen: every player gives one card to the next.
     for seat, card in ((0, "5C"), (1, "9C"), (2, "4D"), (3, "4S")):

@@ -3,8 +3,6 @@ only is illegal (``forbidden_finish``); 2s may finish during a revolution (DZ-T0
 
 from __future__ import annotations
 
-import dataclasses
-
 import pytest
 
 from games.engine.daizaibatsu import Move, pending
@@ -27,7 +25,7 @@ def test_two_twos_cannot_finish_in_normal_order() -> None:
 
 def test_two_twos_finish_during_a_revolution_and_name_who_draws_four() -> None:
     state = game(["3D 4C", "5D 6C", "7D 8C", "2S 2H"], leader=3)
-    state = dataclasses.replace(state, revolution=True)
+    state = state._replace(revolution=True)
     state, kinds = play(state, 3, "2S 2H")
     assert pending(state) == (Decision(3, "target", 0, None),)
     state, kinds = decide(state, Move.choose_target(3, 1))
@@ -47,7 +45,7 @@ def test_jokers_only_cannot_finish() -> None:
 
 def test_threes_only_cannot_finish_during_a_revolution() -> None:
     state = game(["3D 4C", "5D 6C", "7D 9C", "3S"], leader=3)
-    state = dataclasses.replace(state, revolution=True)
+    state = state._replace(revolution=True)
     assert refused(state, 3, "3S") == "forbidden_finish"
 
 

@@ -4,8 +4,6 @@ cards (DZ-T14)."""
 
 from __future__ import annotations
 
-import dataclasses
-
 from games.engine.daizaibatsu import RENEWAL_ALGORITHM, outcome, renewal_order
 from games.engine.daizaibatsu_combos import parse
 from games.engine.deal import shuffled
@@ -27,7 +25,7 @@ def test_an_empty_pile_is_renewed_from_the_flowed_cards() -> None:
 
 def test_the_third_exhaustion_ends_the_game_fewest_cards_first() -> None:
     state = game(["4S 3C 5C", "6H 3D 7D 8D", "3H", "3S 9D"], pile=[])
-    state = dataclasses.replace(state, renewals=2)
+    state = state._replace(renewals=2)
     state, kinds = play(state, 0, "4S")
     assert kinds == ["played", "forced_end", "game_over"]
     results = outcome(state)
@@ -39,7 +37,7 @@ def test_the_third_exhaustion_ends_the_game_fewest_cards_first() -> None:
 
 def test_equal_counts_share_by_seat_order_from_the_drawer() -> None:
     state = game(["3D 9C", "6H 3S", "4S 3C 3H", "9D 5C 5D"], pile=[], leader=2)
-    state = dataclasses.replace(state, renewals=2)
+    state = state._replace(renewals=2)
     state, _ = play(state, 2, "4S")
     results = outcome(state)
     assert results is not None

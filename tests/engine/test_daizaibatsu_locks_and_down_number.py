@@ -5,8 +5,6 @@ alone (3, 4, 6)."""
 
 from __future__ import annotations
 
-import dataclasses
-
 import pytest
 
 from games.engine.errors import IllegalMove
@@ -76,7 +74,7 @@ def test_no_down_number_on_a_pending_revolution() -> None:
 
 
 def test_no_down_number_on_a_spade_three() -> None:
-    state = dataclasses.replace(game(["3S 9C", "4S 3D", "9H", "4C"]), revolution=True)
+    state = game(["3S 9C", "4S 3D", "9H", "4C"])._replace(revolution=True)
     state, _ = play(state, 0, "3S")
     assert code(state, 1, "4S") == "not_stronger"
 
