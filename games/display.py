@@ -21,6 +21,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext, pgettext, pgettext_lazy
 from django_stubs_ext import StrOrPromise
 
+from games import daizaibatsu_display
 from games.engine import InvalidNotation, format_card, parse_card
 
 
@@ -209,6 +210,8 @@ def event_sentence(event: Mapping[str, object], names: Mapping[int, str]) -> str
         name = _("A player")
     who = {"name": name}
     kind = str(event.get("kind", ""))
+    if kind in daizaibatsu_display.EVENT_KINDS:
+        return daizaibatsu_display.event_sentence(event, names)
     shown = _labels(_names(event.get("cards")))
     place = event.get("place")
     if kind == "played":
@@ -236,6 +239,8 @@ def event_sentence(event: Mapping[str, object], names: Mapping[int, str]) -> str
             return _("Lock: %(suits)s") % {"suits": locked}
         return pgettext("game event", "Lock")
     if kind == "eleven_back":
+        if "on" in event:  # 大財閥: compulsory, on until the trick flows
+            return daizaibatsu_display.eleven_back_sentence(bool(event["on"]))
         if event.get("order") == "down":
             return _("%(name)s: 11-back (card order reversed)") % who
         return _("%(name)s: 11-back (card order back to normal)") % who
@@ -507,6 +512,8 @@ def gd_event_sentence(event: Mapping[str, object], names: Mapping[int, str]) -> 
     )
     who = {"name": name}
     kind = str(event.get("kind", ""))
+    if kind in daizaibatsu_display.EVENT_KINDS:
+        return daizaibatsu_display.event_sentence(event, names)
     shown = " ".join(str(c["label"]) for c in _gd_names(event.get("cards")))
     if kind == "played":
         combination = str(event.get("combination", ""))

@@ -25,7 +25,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from django_htmx.middleware import HtmxDetails
 
 from config.language import in_active_language
-from games import services
+from games import daizaibatsu_views, services
 from games.display import (
     GAME_STATUS_LABELS,
     GD_BOMB_KINDS,
@@ -61,6 +61,7 @@ from games.engine import (
     observe,
 )
 from games.engine import Move as EngineMove
+from games.engine.daizaibatsu_rules import FAMILY as DAIZAIBATSU_FAMILY
 from games.engine.guandan import FAMILY as GUANDAN_FAMILY
 from games.engine.guandan import PHASE_NAMES as GD_PHASE_NAMES
 from games.engine.guandan import PHASE_PLAY as GD_PHASE_PLAY
@@ -1016,6 +1017,11 @@ def _live_fragment(table_id: int, version: str) -> str:
     game = data["game"]
     if game is not None and game.get("family") == GUANDAN_FAMILY:
         return _gd_live_fragment(table_id, version, data)
+    if game is not None and game.get("family") == DAIZAIBATSU_FAMILY:
+        fragment = daizaibatsu_views.live_fragment(table_id, version, data)
+        if table_is_public(table_id):
+            cache.set(_fragment_key(table_id, version), fragment, LIVE_FRAGMENT_SECONDS)
+        return fragment
     trick: list[dict[str, str]] = []
     if game and game["state"] and game["state"]["table"]:
         trick = cards(game["state"]["table"]["cards"])
