@@ -15,6 +15,9 @@ from collections.abc import Mapping, Sequence
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from games import display
+from games.display import LogLine
+
 # Public event kinds of the family this module tells (others: `games.display.event_sentence`).
 EVENT_KINDS = frozenset(
     {
@@ -122,6 +125,14 @@ def event_sentence(event: Mapping[str, object], names: Mapping[int, str]) -> str
     return kind.replace("_", " ")
 
 
+def named_sentence(seat: object, target: object, names: Mapping[int, str]) -> str:
+    """A 2's or 9's player naming who draws, for the public log."""
+    return _("%(name)s named %(target)s to draw") % {
+        "name": _who(seat, names),
+        "target": _who(target, names),
+    }
+
+
 def eleven_back_sentence(on: bool) -> str:
     return _("11バック (11-back) until the trick flows") if on else _("11バック (11-back) ends")
 
@@ -194,3 +205,36 @@ def direction_label(direction: int, seats: int) -> str:
     order: Sequence[int] = range(1, seats + 1) if direction >= 0 else range(seats, 0, -1)
     arrow = "↻" if direction >= 0 else "↺"
     return f"{arrow} " + " → ".join(str(n) for n in order)
+
+
+def log_line(
+    seq: int, kind: str, payload: object, *, undone: bool = False, reason: str = ""
+) -> LogLine:
+    """A console log row of a 大財閥 game: its decisions in words, plays and passes as every
+    family's (`games.display.log_line`). The console is the referee's: cards are shown."""
+    data: Mapping[str, object] = payload if isinstance(payload, Mapping) else {}
+    seat = data.get("seat")
+    if kind != "action" or not isinstance(seat, int) or isinstance(seat, bool):
+        return display.log_line(seq, kind, payload, undone=undone, reason=reason)
+    who = display.seat_name(seat)
+    notes = (_("undone"),) if undone else ()
+    choice = data.get("choice")
+    if isinstance(choice, Mapping) and isinstance(choice.get("target"), int):
+        target = display.seat_name(int(choice["target"]))
+        return LogLine(seq, _("%(who)s named %(target)s") % {"who": who, "target": target})
+    if choice == "double_back":
+        return LogLine(seq, _("%(who)s: 倍返し (joker double-back)") % {"who": who}, notes=notes)
+    if choice == "accept":
+        return LogLine(seq, _("%(who)s accepted the draw") % {"who": who}, notes=notes)
+    sentences = {
+        "give": _("%(who)s gave %(cards)s"),
+        "discard": _("%(who)s discarded %(cards)s"),
+        "destroy": _("%(who)s destroyed %(cards)s"),
+        "take": _("%(who)s took back %(cards)s"),
+        "drew": _("%(who)s drew %(cards)s"),
+    }
+    for key, sentence in sentences.items():
+        if key in data:
+            words, tail = display.around_cards(sentence, who=who)
+            return LogLine(seq, words, tuple(display.card_list(data[key])), tail, notes)
+    return display.log_line(seq, kind, payload, undone=undone, reason=reason)

@@ -21,7 +21,6 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext, pgettext, pgettext_lazy
 from django_stubs_ext import StrOrPromise
 
-from games import daizaibatsu_display
 from games.engine import InvalidNotation, format_card, parse_card
 
 
@@ -108,6 +107,16 @@ def _names(value: object) -> list[str]:
     return [
         v for v in value if isinstance(v, str) and (v == "JK" or (len(v) == 2 and v[1] in SUITS))
     ]
+
+
+def card_list(value: object) -> list[dict[str, str]]:
+    """A stored list of card codes for templates (anything else: no cards)."""
+    return cards(_names(value))
+
+
+def around_cards(sentence: str, **values: object) -> tuple[str, str]:
+    """`_around_cards` for the families' own log lines (大財閥's decisions)."""
+    return _around_cards(sentence, **values)
 
 
 def _labels(codes: list[str]) -> str:
@@ -210,6 +219,8 @@ def event_sentence(event: Mapping[str, object], names: Mapping[int, str]) -> str
         name = _("A player")
     who = {"name": name}
     kind = str(event.get("kind", ""))
+    from games import daizaibatsu_display  # the family's words build on this module's
+
     if kind in daizaibatsu_display.EVENT_KINDS:
         return daizaibatsu_display.event_sentence(event, names)
     shown = _labels(_names(event.get("cards")))
@@ -284,6 +295,13 @@ def move_sentence(move: Mapping[str, object], names: Mapping[int, str]) -> str:
     events = move.get("events")
     if isinstance(events, list) and events:
         return " · ".join(event_sentence(e, names) for e in events if isinstance(e, Mapping))
+    payload = move.get("move")
+    choice = payload.get("choice") if isinstance(payload, Mapping) else None
+    if isinstance(choice, Mapping) and isinstance(payload, Mapping):
+        # 大財閥: a 2's or 9's target is named aloud; no event carries it.
+        from games import daizaibatsu_display
+
+        return daizaibatsu_display.named_sentence(payload.get("seat"), choice.get("target"), names)
     reason = move.get("reason")
     if move.get("kind") == "undo":
         if reason:
@@ -512,6 +530,8 @@ def gd_event_sentence(event: Mapping[str, object], names: Mapping[int, str]) -> 
     )
     who = {"name": name}
     kind = str(event.get("kind", ""))
+    from games import daizaibatsu_display  # the family's words build on this module's
+
     if kind in daizaibatsu_display.EVENT_KINDS:
         return daizaibatsu_display.event_sentence(event, names)
     shown = " ".join(str(c["label"]) for c in _gd_names(event.get("cards")))

@@ -156,6 +156,8 @@ def console_context(
     game = current_game(table)
     if is_guandan(table, game):
         return guandan_console_context(request, table, game, error, error_at)
+    if daizaibatsu_views.is_daizaibatsu(table, game):
+        return daizaibatsu_views.console_context(request, table, game, error, error_at)
     # In turn order as the current game seats them (after a seat change, not as drawn).
     seated = by_engine_seat(
         game, list(Seat.objects.filter(table=table).select_related("entry__player"))
@@ -703,6 +705,8 @@ def render_console(
         return redirect("referee:table", table_id=table.pk)
     context = console_context(request, table, error, error_at)
     page = "games/guandan_console.html" if context.get("guandan") else "games/console.html"
+    if context.get("daizaibatsu"):
+        page = "games/daizaibatsu_console.html"
     template = f"{page}#console" if htmx else page
     return render(request, template, context, status=status)
 
@@ -758,6 +762,11 @@ def play(request: HttpRequest, table_id: int) -> HttpResponse:
         return render_console(request, table, error)
     if is_guandan(table, game):
         return _gd_play(request, table, game)
+    if daizaibatsu_views.is_daizaibatsu(table, game):
+        outcome = services.submit_move(
+            game, daizaibatsu_views.move_from_form(request), _seq(request), request.user
+        )
+        return render_console(request, table, None if outcome.ok else outcome)
     seat = int(request.POST.get("seat", "-1") or -1)
     picked = request.POST.getlist("cards")
     typed = typed_codes(request.POST.get("cards_text", ""))

@@ -1,0 +1,112 @@
+"""The 大財閥 console: the referee sees every seat's hand in a known deal, the table's state and
+the decision under way put as a question, and answers it in one or two taps — a seat button
+for a 2's target, card toggles and a confirm button for a 7's gift, two buttons for 倍返し."""
+
+from __future__ import annotations
+
+import pytest
+from django.contrib.auth.models import User
+from django.test import Client
+
+from games.models import Game, Move
+from tests.factories import OfficialFactory, UserFactory, daizaibatsu_game, daizaibatsu_table
+from tournaments.models import Official, Table
+
+pytestmark = pytest.mark.django_db
+
+PILE = ["3H", "3S", "4S", "5H", "5C", "6D", "6H", "7D"]
+HANDS = [["7C", "KS", "2S", "5D"], ["JK", "9H", "6C", "3D"], ["8D", "TD", "QS"], ["3C", "AH"]]
+
+
+@pytest.fixture
+def referee() -> User:
+    return UserFactory(username="ref-sato")
+
+
+@pytest.fixture
+def table(referee: User) -> Table:
+    table = daizaibatsu_table(referee)
+    OfficialFactory(
+        tournament=table.round.stage.tournament, user=referee, role=Official.Role.REFEREE
+    )
+    return table
+
+
+@pytest.fixture
+def game(table: Table) -> Game:
+    game: Game = daizaibatsu_game(table, HANDS, PILE, leader=0)
+    return game
+
+
+def post(client: Client, table: Table, data: dict[str, object]) -> str:
+    response = client.post(f"/referee/tables/{table.pk}/play/", data, HTTP_HX_REQUEST="true")
+    assert response.status_code == 200
+    return response.content.decode()
+
+
+def test_the_console_shows_hands_state_and_the_piles_next_cards(
+    client: Client, referee: User, table: Table, game: Game
+) -> None:
+    client.force_login(referee)
+
+    page = client.get(f"/referee/tables/{table.pk}/").content.decode()
+
+    assert "↻ 1 → 2 → 3 → 4" in page
+    assert 'data-testid="seat-2"' in page and "♥9" in page  # seat 2's hand, known deal
+    assert 'data-testid="pile-top"' in page and "♥3" in page
+    assert 'data-testid="turn-form"' in page
+
+
+def test_a_seven_asks_for_the_gift_and_toggles_answer_it(
+    client: Client, referee: User, table: Table, game: Game
+) -> None:
+    client.force_login(referee)
+
+    page = post(client, table, {"seq": 1, "seat": 0, "action": "play", "cards": ["7C"]})
+
+    assert "Seat 1 (Aoki): choose 1 card to give to Baba" in page
+    assert 'data-testid="decision-give-1"' in page
+    post(client, table, {"seq": 2, "seat": 0, "action": "give", "cards": ["KS"]})
+    assert Move.objects.get(game=game, seq=2).payload == {"seat": 0, "give": ["KS"]}
+
+
+def test_a_two_asks_who_draws_and_the_target_answers_double_back(
+    client: Client, referee: User, table: Table, game: Game
+) -> None:
+    client.force_login(referee)
+    post(client, table, {"seq": 1, "seat": 0, "action": "play", "cards": ["7C"]})
+    post(client, table, {"seq": 2, "seat": 0, "action": "give", "cards": ["KS"]})
+    post(client, table, {"seq": 3, "seat": 1, "action": "play", "cards": ["9H"]})
+
+    page = post(client, table, {"seq": 4, "seat": 0, "action": "play", "cards": ["2S"]})
+
+    # Rule 15: one 2, so the target draws 2 — the console shows which two.
+    assert "Seat 1 (Aoki): choose who draws 2" in page
+    assert 'data-testid="target-2"' in page and 'data-testid="target-draws"' in page
+    page = post(client, table, {"seq": 5, "seat": 0, "action": "target", "target": 1})
+    assert "Seat 2 (Baba): 倍返し (discard a joker) or accept the draw" in page
+    post(client, table, {"seq": 6, "seat": 1, "action": "double_back"})
+    assert Move.objects.get(game=game, seq=6).payload == {"seat": 1, "choice": "double_back"}
+
+
+def test_a_refused_gift_is_told_by_the_decision(
+    client: Client, referee: User, table: Table, game: Game
+) -> None:
+    client.force_login(referee)
+    post(client, table, {"seq": 1, "seat": 0, "action": "play", "cards": ["7C"]})
+
+    page = post(client, table, {"seq": 2, "seat": 0, "action": "give", "cards": ["KS", "5D"]})
+
+    assert 'data-testid="move-error"' in page and "wrong_count" in page
+    assert Move.objects.filter(game=game).count() == 1
+
+
+def test_the_console_speaks_japanese(referee: User, table: Table, game: Game) -> None:
+    client = Client(HTTP_ACCEPT_LANGUAGE="ja")
+    client.force_login(referee)
+    post(client, table, {"seq": 1, "seat": 0, "action": "play", "cards": ["7C"]})
+
+    page = client.get(f"/referee/tables/{table.pk}/").content.decode()
+
+    assert "1番席（Aoki）：Babaに渡すカードを1枚選んでください" in page
+    assert "山札" in page
