@@ -771,6 +771,10 @@ def forbidden_finish(state: State, combo: Combo) -> bool:
         return False
     if combo.kind == JOKERS:
         return True
+    if any(rank == ACE for rank, _ in combo.rank_counts()) and not _zone_cards(
+        state, state.recent, state.recent_zone
+    ):
+        return True  # an A that has nothing to take back would finish
     if combo.kind != SET:
         return False
     return (
@@ -1018,7 +1022,7 @@ def settle(state: State, step: Step, events: list[DaizaibatsuEvent]) -> State:
     state = state._replace(cut=CUT_NONE, skip=0)
     if cut != CUT_NONE:
         leader = seat if seat not in state.out else _next_in(state, seat)
-        state = _push(state, Step("flow", leader))
+        state = _push(state, Step("flow", leader, 0, 1))
         if cut == CUT_EIGHT and state.rules.eight_cut_window:
             state = state._replace(eight_from=seat)
         return state
@@ -1068,7 +1072,7 @@ def _skip_players(state: State, seat: int, count: int, events: list[DaizaibatsuE
 def flow(state: State, step: Step, events: list[DaizaibatsuEvent]) -> State:
     """The trick flows: a pending revolution applies first (rules 20–21), then the table is
     cleared and ``seat`` leads."""
-    state = _push(state, Step("clear", step.seat))
+    state = _push(state, Step("clear", step.seat, 0, step.arg))
     if state.rev_chain:
         state = _apply_chain(state, events)  # its draws come before the clearing
     return state
@@ -1095,6 +1099,9 @@ def _apply_chain(state: State, events: list[DaizaibatsuEvent]) -> State:
 
 
 def clear(state: State, step: Step, events: list[DaizaibatsuEvent]) -> State:
+    """The table flows and ``seat`` leads. What an A may take back is the current trick's:
+    after a flow nothing (else a player holding only As would lead one and take it back
+    forever); after a cut or a 上がり殺し (``arg`` 1) the cut cards or the kill card."""
     leader = step.seat
     if leader < 0 or leader in state.out:
         leader = _next_in(state, leader if leader >= 0 else 0)
@@ -1110,7 +1117,10 @@ def clear(state: State, step: Step, events: list[DaizaibatsuEvent]) -> State:
         back=False,
         lock=-1,
         turn=leader,
-        recent_zone=ZONE_FLOWED if state.recent_zone == ZONE_TABLE else state.recent_zone,
+        recent=state.recent if step.arg else EMPTY,
+        recent_zone=(ZONE_FLOWED if state.recent_zone == ZONE_TABLE else state.recent_zone)
+        if step.arg
+        else ZONE_NONE,
     )
 
 
@@ -1154,10 +1164,16 @@ def _finishers(state: State, seat: int, events: list[DaizaibatsuEvent]) -> State
 
 def _run(state: State, events: list[DaizaibatsuEvent]) -> State:
     """Run the queued steps until a decision is owed, the game ends or the queue is empty."""
-    while state.queue and not state.owed and state.phase == PHASE_PLAY:
-        step = state.queue[0]
-        state = state._replace(queue=state.queue[1:])
+    queue = list(state.queue)
+    state = state._replace(queue=())
+    while queue and not state.owed and state.phase == PHASE_PLAY:
+        step = queue.pop(0)
         state = STEPS[step.name](state, step, events)
+        if state.queue:  # the step queued steps of its own: they run first
+            queue[:0] = state.queue
+            state = state._replace(queue=())
+    if queue and state.phase == PHASE_PLAY:
+        state = state._replace(queue=tuple(queue))
     return state
 
 
@@ -1389,7 +1405,7 @@ def _finish_kill(state: State, seat: int, move: Move, events: list[DaizaibatsuEv
         rev_chain=0,
         rev_last=-1,
     )
-    return _push(state, Step("clear", seat))
+    return _push(state, Step("clear", seat, 0, 1))
 
 
 def _apply_pass(state: State, move: Move, events: list[DaizaibatsuEvent]) -> State:
@@ -1553,10 +1569,20 @@ def _decide_take(
     return state._replace(owed=rest, take_pool=EMPTY, take_zone=ZONE_NONE)
 
 
+def _zone_cards(state: State, cards: Cards, zone: int) -> Cards:
+    """Those of ``cards`` still in ``zone``."""
+    if zone == ZONE_NONE:
+        return EMPTY
+    return common(cards, _source(state, cards, zone)[1])
+
+
 def _take_source(state: State) -> tuple[str, Cards]:
     """Where the cards an A takes back lie now (a play on the table may have flowed since)."""
-    zone = state.take_zone
-    if zone == ZONE_TABLE and holds(state.table_cards, state.take_pool):
+    return _source(state, state.take_pool, state.take_zone)
+
+
+def _source(state: State, cards: Cards, zone: int) -> tuple[str, Cards]:
+    if zone == ZONE_TABLE and holds(state.table_cards, cards):
         return "table_cards", state.table_cards
     if zone == ZONE_DISCARDED:
         return "discarded", state.discarded
@@ -1688,9 +1714,9 @@ def _plays(state: State, seat: int, respond: bool = False) -> Iterator[Move]:
     if hand is None or seat in state.out:
         return
     finishing_count = state.counts[seat]
+    leading = state.table is None and not respond  # any play may lead
     for cards, named, combo in _candidates(state, hand, respond):
-        verdict = judge(state, combo, respond)
-        if not isinstance(verdict, Verdict):
+        if not leading and not isinstance(judge(state, combo, respond), Verdict):
             continue
         if len(cards) == finishing_count and forbidden_finish(state, combo):
             continue
@@ -1711,11 +1737,13 @@ def _candidates(
         for suit in range(4):
             yield from _stairs_candidates(masks[suit], k, suit, range(4, 14), range(1))
         return
+    held = masks[0] | masks[1] | masks[2] | masks[3]  # a bit per rank held
     if table is None:
         for j in range(1, min(k, 3) + 1):
             yield make(EMPTY, j), (), jokers_alone(j)
         for rank in range(13):
-            yield from _set_candidates(nums, k, rank, None)
+            if held >> rank & 1:
+                yield from _set_candidates(nums, k, rank, None)
         for suit in range(4):
             yield from _stairs_candidates(masks[suit], k, suit, range(3, 14), None)
         return
@@ -1740,7 +1768,7 @@ def _candidates(
             yield make(EMPTY, table.size), (), jokers_alone(table.size)
     sandstorm = True
     for rank in range(13):
-        if strength(rank, order) >= floor:
+        if held >> rank & 1 and strength(rank, order) >= floor:
             yield from _set_candidates(nums, k, rank, sizes)
             if rank == THREE and 3 in sizes:
                 sandstorm = False
@@ -1872,7 +1900,10 @@ def _responses(state: State) -> list[Move]:
 def pending(state: State) -> tuple[Decision, ...]:
     """The decisions owed now (``target``, ``give``, ``discard``, ``destroy``, ``take``,
     ``double_back``, ``draw``)."""
-    return tuple(Decision(o.seat, o.kind, o.size, o.to if o.to >= 0 else None) for o in state.owed)
+    return tuple(
+        Decision(o.seat, o.kind, o.size or o.amount, o.to if o.to >= 0 else None)
+        for o in state.owed
+    )
 
 
 def to_move(state: State) -> tuple[int, ...]:
@@ -1885,10 +1916,15 @@ def to_move(state: State) -> tuple[int, ...]:
     seats = {state.turn}
     for move in _responses(state):
         seats.add(move.seat)
-    if state.eight_from >= 0:
-        for s in range(state.seats):
-            if s != state.eight_from and s not in state.out and state.hands[s] is None:
-                seats.add(s)
+    # An unknown hand may hold an answer: its seat may act.
+    for s in range(state.seats):
+        if s in state.out or state.hands[s] is not None:
+            continue
+        if state.eight_from >= 0 and s != state.eight_from:
+            seats.add(s)
+        killing = state.kill_from >= 0 and state.rules.kill_card is not None
+        if killing and s != state.kill_from and state.counts[s] >= 2:
+            seats.add(s)
     return tuple(sorted(seats))
 
 
@@ -1964,7 +2000,9 @@ def observe(state: State, viewer: int | None = None) -> dict[str, object]:
         "destroyed": len(state.destroyed),
         "passed": [s for s in range(state.seats) if state.passed >> s & 1],
         "out": list(state.out),
-        "pending": [{"seat": o.seat, "kind": o.kind, "count": o.size} for o in state.owed],
+        "pending": [
+            {"seat": o.seat, "kind": o.kind, "count": o.size or o.amount} for o in state.owed
+        ],
         "forced_end": state.forced_end,
     }
     if viewer is not None and 0 <= viewer < state.seats:

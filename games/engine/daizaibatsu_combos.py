@@ -54,7 +54,8 @@ SPADE_THREE: Final[Card] = 0  # ♠3: rank 3, suit S
 
 
 def jokers(cards: Cards) -> int:
-    return cards.count(52) + cards.count(53)
+    one, two = cards.one, cards.two
+    return (one >> 52 & 1) + (one >> 53 & 1) + (two >> 52 & 1) + (two >> 53 & 1)
 
 
 def numbers(cards: Cards) -> Cards:
@@ -71,22 +72,35 @@ def make(nums: Cards, joker_count: int) -> Cards:
 
 def add(a: Cards, b: Cards) -> Cards:
     """Both multisets (``ValueError`` beyond two copies of a card or four jokers)."""
-    return make(numbers(a) + numbers(b), jokers(a) + jokers(b))
+    a1, a2, b1, b2 = a.one & _NUMBERS, a.two & _NUMBERS, b.one & _NUMBERS, b.two & _NUMBERS
+    if a2 & b1 or b2 & a1:
+        raise ValueError("more than two copies of a card")
+    k = jokers(a) + jokers(b)
+    if k > 4:
+        raise ValueError("more than four jokers")
+    one, two = _JOKER_BITS[k]
+    return Cards(a1 | b1 | one, a2 | b2 | (a1 & b1) | two)
 
 
 def sub(a: Cards, b: Cards) -> Cards:
     """``a`` without ``b`` (``ValueError`` when ``b`` is not contained)."""
-    return make(numbers(a) - numbers(b), jokers(a) - jokers(b))
+    a1, a2, b1, b2 = a.one & _NUMBERS, a.two & _NUMBERS, b.one & _NUMBERS, b.two & _NUMBERS
+    k = jokers(a) - jokers(b)
+    if b1 & ~a1 or b2 & ~a2 or k < 0:
+        raise ValueError("removing cards that are not there")
+    one, two = _JOKER_BITS[k]
+    return Cards((a1 & ~b1) | (a2 & ~b2) | one, (a2 & ~b1) | two)
 
 
 def common(a: Cards, b: Cards) -> Cards:
     """The cards both hold (as many copies as the poorer of the two)."""
-    x, y = numbers(a), numbers(b)
-    return make(Cards(x.one & y.one, x.two & y.two), min(jokers(a), jokers(b)))
+    one, two = _JOKER_BITS[min(jokers(a), jokers(b))]
+    return Cards(a.one & b.one & _NUMBERS | one, a.two & b.two & _NUMBERS | two)
 
 
 def holds(a: Cards, b: Cards) -> bool:
-    return numbers(b) in numbers(a) and jokers(b) <= jokers(a)
+    b1, b2 = b.one & _NUMBERS, b.two & _NUMBERS
+    return not (b1 & ~a.one or b2 & ~a.two) and jokers(b) <= jokers(a)
 
 
 def from_list(cards: Iterable[Card]) -> Cards:

@@ -27,7 +27,7 @@ def test_two_twos_finish_during_a_revolution_and_name_who_draws_four() -> None:
     state = game(["3D 4C", "5D 6C", "7D 8C", "2S 2H"], leader=3)
     state = state._replace(revolution=True)
     state, kinds = play(state, 3, "2S 2H")
-    assert pending(state) == (Decision(3, "target", 0, None),)
+    assert pending(state) == (Decision(3, "target", 4, None),)
     state, kinds = decide(state, Move.choose_target(3, 1))
     assert state.counts[1] == 2 + 4
     assert "finished" in kinds
@@ -59,3 +59,8 @@ def test_a_leader_whose_every_play_is_forbidden_may_pass() -> None:
     state = game(["3D 4C", "5D 6C", "7D 9C", "8S"], leader=3)
     state, kinds = pass_(state, 3)
     assert kinds == ["passed"] and state.turn == 0
+
+
+def test_an_ace_with_nothing_to_take_back_cannot_finish() -> None:
+    state = game(["3D 4C", "5D 6C", "7D 9C", "AS"], leader=3)
+    assert refused(state, 3, "AS") == "forbidden_finish"

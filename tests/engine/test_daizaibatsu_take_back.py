@@ -10,7 +10,7 @@ from games.engine.daizaibatsu import Move, pending
 from games.engine.errors import IllegalMove
 from games.engine.family import Decision
 
-from .daizaibatsu_helpers import decide, game, hand, play
+from .daizaibatsu_helpers import decide, game, hand, pass_, play
 
 
 def ace_on_a_six():  # type: ignore[no-untyped-def]
@@ -47,3 +47,22 @@ def test_an_ace_takes_back_a_discard() -> None:
     state, _ = decide(state, Move.cards_for(2, "take", "9C"))
     assert hand(state, 2) == ["9C", "KS"]
     assert len(state.discarded) == 0
+
+
+def test_an_ace_leading_after_a_flow_takes_nothing() -> None:
+    state = game(["6D AS 3C", "4D", "4H", "4C"])
+    state, _ = play(state, 0, "6D")
+    for seat in (1, 2, 3):
+        state, _ = pass_(state, seat)
+    state, kinds = play(state, 0, "AS")
+    assert kinds == ["played"]
+    assert pending(state) == () and hand(state, 0) == ["3C"]
+
+
+def test_an_ace_right_after_a_cut_takes_the_cut_card() -> None:
+    state = game(["8D AS 3C", "4D", "4H", "4C"])
+    state, _ = play(state, 0, "8D")
+    state, _ = play(state, 0, "AS")
+    assert pending(state) == (Decision(0, "take", 1, None),)
+    state, _ = decide(state, Move.cards_for(0, "take", "8D"))
+    assert hand(state, 0) == ["3C", "8D"]

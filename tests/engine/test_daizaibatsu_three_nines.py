@@ -15,9 +15,9 @@ def three_nines_named_seat_two():  # type: ignore[no-untyped-def]
     state, kinds = play(state, 0, "9S 9H 9D")
     assert kinds == ["played", "reversed"]
     assert state.direction == -1
-    assert pending(state) == (Decision(0, "target", 0, None),)
+    assert pending(state) == (Decision(0, "target", 3, None),)
     state, kinds = decide(state, Move.choose_target(0, 2))
-    assert pending(state) == (Decision(2, "double_back", 0, 0),)
+    assert pending(state) == (Decision(2, "double_back", 3, 0),)
     return state
 
 

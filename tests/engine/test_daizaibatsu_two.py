@@ -15,7 +15,7 @@ from .daizaibatsu_helpers import decide, game, play
 def test_two_twos_make_the_named_player_draw_four() -> None:
     state = game(["2S 2H 3C", "5D", "7H", "9S"])
     state, _ = play(state, 0, "2S 2H")
-    assert pending(state) == (Decision(0, "target", 0, None),)
+    assert pending(state) == (Decision(0, "target", 4, None),)
     state, kinds = decide(state, Move.choose_target(0, 2))
     assert kinds == ["drew"]
     assert state.counts[2] == 1 + 4
@@ -33,7 +33,7 @@ def test_a_joker_doubles_the_draw_back_onto_the_player_of_the_twos() -> None:
     state = game(["2S 2H 3C", "5D JK", "7H", "9S"])
     state, _ = play(state, 0, "2S 2H")
     state, _ = decide(state, Move.choose_target(0, 1))
-    assert pending(state) == (Decision(1, "double_back", 0, 0),)
+    assert pending(state) == (Decision(1, "double_back", 4, 0),)
     state, kinds = decide(state, Move.answer(1, True))
     assert kinds == ["double_back", "drew"]
     assert state.counts[0] == 1 + 8
