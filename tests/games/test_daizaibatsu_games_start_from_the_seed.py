@@ -91,7 +91,8 @@ def test_the_holder_of_the_diamond_three_leads_a_known_deal(table: Table, refere
     game = services.start_game(table, referee)
 
     holders = [seat for seat, hand in enumerate(game.hands) if "3D" in hand]
-    assert rebuild(game).turn == holders[0]
+    # Both ♦3 may be in the pile: then seat 1 (engine seat 0) leads.
+    assert rebuild(game).turn == (holders[0] if holders else 0)
 
 
 def test_an_open_table_knows_neither_hands_nor_pile(table: Table, referee: User) -> None:

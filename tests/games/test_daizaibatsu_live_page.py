@@ -48,7 +48,7 @@ def test_the_page_shows_direction_pile_and_the_decision_under_way(
 
     assert "↺ 4 → 3 → 2 → 1" in page
     assert "6 cards" in page
-    assert "Seat 1 (Aoki): choose who draws" in page
+    assert "Seat 1 (Aoki): choose who draws 2" in page  # rule 15: one 2, two cards
     assert "Aoki: direction of play reversed" in page
 
 
@@ -56,5 +56,5 @@ def test_the_page_speaks_japanese(game: Game) -> None:
     page = Client(HTTP_ACCEPT_LANGUAGE="ja").get(f"/tables/{game.table_id}/live/")
 
     text = page.content.decode()
-    assert "1番席（Aoki）：カードを引く人を選んでいます" in text
+    assert "1番席（Aoki）：2枚引く人を選んでください" in text
     assert "山札" in text and "順番" in text
