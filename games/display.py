@@ -292,16 +292,21 @@ def event_sentence(event: Mapping[str, object], names: Mapping[int, str]) -> str
 
 def move_sentence(move: Mapping[str, object], names: Mapping[int, str]) -> str:
     """A public log row (`games.public.public_move`) as one line of sentences."""
-    events = move.get("events")
-    if isinstance(events, list) and events:
-        return " · ".join(event_sentence(e, names) for e in events if isinstance(e, Mapping))
+    said: list[str] = []
     payload = move.get("move")
     choice = payload.get("choice") if isinstance(payload, Mapping) else None
     if isinstance(choice, Mapping) and isinstance(payload, Mapping):
-        # 大財閥: a 2's or 9's target is named aloud; no event carries it.
+        # 大財閥: a 2's or 9's target is named aloud; no event says so.
         from games import daizaibatsu_display
 
-        return daizaibatsu_display.named_sentence(payload.get("seat"), choice.get("target"), names)
+        said.append(
+            daizaibatsu_display.named_sentence(payload.get("seat"), choice.get("target"), names)
+        )
+    events = move.get("events")
+    if isinstance(events, list) and events:
+        said += [event_sentence(e, names) for e in events if isinstance(e, Mapping)]
+    if said:
+        return " · ".join(said)
     reason = move.get("reason")
     if move.get("kind") == "undo":
         if reason:

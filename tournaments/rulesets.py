@@ -16,11 +16,7 @@ from games.engine.errors import RulesError
 
 # The engine families the service runs: the organiser's choices, ruleset checks and standings
 # metrics take only these.
-SERVICE_FAMILIES: tuple[str, ...] = ("daifugo", "guandan")
-
-# The families whose games the service can run: those offered, plus one being brought in
-# (大財閥 Daizaibatsu) whose games start, are written and shown before organisers may pick it.
-PLAYABLE_FAMILIES: tuple[str, ...] = (*SERVICE_FAMILIES, "daizaibatsu")
+SERVICE_FAMILIES: tuple[str, ...] = ("daifugo", "guandan", "daizaibatsu")
 
 # Families played in fixed partnerships, and the players in each (掼蛋 Guandan: pairs, partners
 # facing): their tournaments register teams, pair teams round by round and play a team match
@@ -47,6 +43,7 @@ RULESET_LABELS = {
     "uecda": _("UECda (UEC Computer Daihinmin Competition)"),
     "guandan-cn": _("Guandan competition rules (China)"),
     "guandan-pagat": _("Guandan as described at pagat.com"),
+    "daizaibatsu": _("大財閥 (Daizaibatsu): an effect for every rank and a draw pile"),
 }
 
 
@@ -110,13 +107,12 @@ def ruleset_choices() -> list[tuple[str, str]]:
     return choices
 
 
-def check_ruleset(ruleset_id: str, version: int, *, offered: bool = False) -> RuleSet:
-    """The preset, if the service plays its family (`offered`: and offers it to organisers)."""
+def check_ruleset(ruleset_id: str, version: int) -> RuleSet:
     try:
         rules: RuleSet = find_ruleset(f"{ruleset_id}@{version}")
     except RulesError as error:
         raise ValidationError({"ruleset_id": str(error)}) from error
-    if rules.family not in (SERVICE_FAMILIES if offered else PLAYABLE_FAMILIES):
+    if rules.family not in SERVICE_FAMILIES:
         raise ValidationError(
             {"ruleset_id": f"{ruleset_id}@{version} is a {rules.family} ruleset, not run here yet"}
         )

@@ -272,7 +272,7 @@ def create_tournament_from_preset(
     if not can_create_tournament(actor) or not isinstance(actor, User):
         raise PermissionDenied("Only staff may create tournaments.")
     ruleset_id, _, version = ruleset.partition("@")
-    rules = check_ruleset(ruleset_id, int(version or 1), offered=True)
+    rules = check_ruleset(ruleset_id, int(version or 1))
     cycles = cycle_defaults(rules.id)
     if isinstance(title_reset_every, FromRuleset):
         title_reset_every = cycles.title_reset_every
