@@ -110,3 +110,62 @@ def test_the_console_speaks_japanese(referee: User, table: Table, game: Game) ->
 
     assert "1番席（Aoki）：Babaに渡すカードを1枚選んでください" in page
     assert "山札" in page
+
+
+def test_an_open_table_records_plays_typed_and_counts_the_cards(
+    client: Client, referee: User, table: Table
+) -> None:
+    client.force_login(referee)
+    client.post(
+        f"/referee/tables/{table.pk}/start/",
+        {"mode": "open_table", "leader": "2"},
+        HTTP_HX_REQUEST="true",
+    )
+    game = Game.objects.get(table=table)
+
+    page = post(client, table, {"seq": 1, "seat": 2, "action": "play", "cards_text": "4S"})
+
+    assert Move.objects.get(game=game, seq=1).payload == {"seat": 2, "play": ["4S"]}
+    # Rule 4: a 4 draws 4 — 13 − 1 + 4 cards, the 山札 56 − 4.
+    assert '<td class="num">16</td>' in page
+    assert "52 cards" in page
+
+
+def test_a_draw_from_an_unknown_pile_is_named_in_a_text_field(
+    client: Client, referee: User, table: Table
+) -> None:
+    game = daizaibatsu_game(table, [["4S", "9C"], ["TS"], ["QS"], ["4C"]], None, leader=0)
+    client.force_login(referee)
+
+    page = post(client, table, {"seq": 1, "seat": 0, "action": "play", "cards": ["4S"]})
+
+    assert "Seat 1 (Aoki) drew 4 cards: name them" in page
+    assert 'data-testid="cards-text"' in page
+    post(client, table, {"seq": 2, "seat": 0, "action": "drew", "cards_text": "3H 3S KD JK"})
+    assert Move.objects.get(game=game, seq=2).payload == {
+        "seat": 0,
+        "drew": ["3S", "3H", "KD", "JK"],
+    }
+
+
+def test_an_eight_cut_offers_the_others_an_answer_out_of_turn(
+    client: Client, referee: User, table: Table
+) -> None:
+    game = daizaibatsu_game(
+        table, [["8S", "9C"], ["3C", "3H", "3D", "5S"], ["QS"], ["4C"]], PILE, leader=0
+    )
+    client.force_login(referee)
+
+    page = post(client, table, {"seq": 1, "seat": 0, "action": "play", "cards": ["8S"]})
+
+    assert 'data-testid="respond-2"' in page  # F3: the 8-cut window
+    post(
+        client,
+        table,
+        {"seq": 2, "seat": 1, "action": "play", "respond": "1", "cards": ["3C", "3H", "3D"]},
+    )
+    assert Move.objects.get(game=game, seq=2).payload == {
+        "seat": 1,
+        "play": ["3H", "3D", "3C"],
+        "respond": True,
+    }
