@@ -2,8 +2,8 @@
 the preset ``daizaibatsu@1``.
 
 The one source describes the card effects but not the deck, the 上がり殺し (finish kill) card
-or 財閥革命; every reading the engine had to choose is a switch here, with the reading the
-rules reference recommends as its default. Two switches have **no default**
+or 財閥革命; every reading the engine had to choose is a switch here (F1–F15, the README's
+table), the recommended reading its default. Two switches have **no default**
 (:data:`NO_DEFAULT`): an organiser must set them before a game is played, and
 :meth:`DaizaibatsuRules.unset_switches` names those still unset so a service can ask::
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from games.engine.daizaibatsu import (
+    PILE_NOT_GIVEN,
     Move,
     State,
     apply,
@@ -35,7 +36,7 @@ def game(
     return new_game(
         rules(**overrides),
         [None if h is None else h for h in hands],
-        pile=pile if pile is None or isinstance(pile, str) else list(pile),
+        pile=PILE_NOT_GIVEN if pile == "rest" else (None if pile is None else list(pile)),
         leader=leader,
         counts=counts,
     )
