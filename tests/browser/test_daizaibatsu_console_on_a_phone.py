@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Browser, Page, expect
 from pytest_django.live_server_helper import LiveServer
 
 from games.models import Game, Move
@@ -44,7 +44,7 @@ def tap_card(page: Page, form: str, code: str) -> None:
 
 
 def test_a_referee_plays_daizaibatsu_on_a_phone(
-    page: Page, live_server: LiveServer, artifacts: Path
+    page: Page, browser: Browser, live_server: LiveServer, artifacts: Path
 ) -> None:
     referee = UserFactory(username="dz-ref")
     table = daizaibatsu_table(referee)
@@ -77,6 +77,19 @@ def test_a_referee_plays_daizaibatsu_on_a_phone(
     expect(page.get_by_test_id("decision-question")).to_contain_text("choose who draws 2")
     expect(page.get_by_test_id("target-draws")).to_be_visible()
     shoot(page, artifacts, "target")
+    # The same console in Japanese: the question and the game words.
+    japanese = browser.new_context(locale="ja-JP", viewport=PHONE)
+    ja = japanese.new_page()
+    ja.goto(f"{live_server.url}/accounts/login/?next=/referee/tables/{table.pk}/")
+    ja.locator("input[name=username]").fill("dz-ref")
+    ja.locator("input[name=password]").fill("correct horse battery")
+    ja.locator("form button[type=submit]").last.click()
+    expect(ja.get_by_test_id("decision-question")).to_contain_text(
+        "3番席（Chiba）：2枚引く人を選んでください"
+    )
+    expect(ja.get_by_test_id("dz-pile")).to_contain_text("補充0回")
+    shoot(ja, artifacts, "target-ja")
+    japanese.close()
     page.get_by_test_id("target-1").click()
 
     expect(page.get_by_test_id("decision-question")).to_contain_text("倍返し")
