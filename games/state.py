@@ -243,6 +243,38 @@ def titles_for(seats: int) -> tuple[str, ...] | None:
     return TITLES.get(seats)
 
 
+def _pile_game_forfeit(
+    game: Game, state: Any, leaver: int, *, others_by_cards: bool, order: Sequence[int]
+) -> tuple[Placing, ...]:
+    """`forfeit_placings` for 大財閥: no fouls nor 都落ち; those out keep their places in the
+    order they went out (`State.out`), then the others, then the leaver; titled by place."""
+    seats = game.seats
+    out: list[int] = [] if state is None else list(state.out)
+    if leaver in out:
+        raise QuickError(
+            "forfeit_already_out",
+            "that player has already finished this game",
+            "その人は既に上がっています",
+        )
+    still_in = [s for s in range(seats) if s not in out and s != leaver]
+    if others_by_cards and state is not None:
+        turn = state.turn
+        still_in.sort(key=lambda s: (state.counts[s], (s - turn) % seats))
+    else:
+        if sorted(order) != sorted(still_in):
+            raise QuickError(
+                "forfeit_order_invalid",
+                "give the finishing order of every other player still holding cards",
+                "残っている他の全員の順位を入力してください",
+            )
+        still_in = list(order)
+    titles = titles_for(seats)
+    return tuple(
+        Placing(seat, place, titles[place - 1] if titles else None, False, False)
+        for place, seat in enumerate([*out, *still_in, leaver], start=1)
+    )
+
+
 def forfeit_placings(
     game: Game,
     state: State | None,
@@ -259,6 +291,8 @@ def forfeit_placings(
     seats = game.seats
     if not 0 <= leaver < seats:
         raise QuickError("forfeit_seat_invalid", "no such seat", "その席はありません")
+    if rules_for_game(game).family == DAIZAIBATSU:
+        return _pile_game_forfeit(game, state, leaver, others_by_cards=others_by_cards, order=order)
     if state is None:
         clean: tuple[int, ...] = ()
         fouls: tuple[int, ...] = ()
