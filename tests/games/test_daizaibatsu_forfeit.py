@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 from django.contrib.auth.models import User
+from django.test import Client
 
 from games import services
 from games.models import Game
@@ -68,3 +69,18 @@ def test_a_player_already_out_cannot_forfeit(table: Table, head: User) -> None:
         services.forfeit_seat(game, head, seat=0, reason="left")
 
     assert refused.value.code == "forfeit_already_out"
+
+
+def test_the_game_page_offers_the_forfeit_of_those_still_in(
+    client: Client, table: Table, head: User
+) -> None:
+    game: Game = daizaibatsu_game(
+        table, [["5D"], ["9H", "6C"], ["8D", "TD"], ["3C", "AH"]], PILE, leader=0
+    )
+    assert services.submit_move(game, {"seat": 0, "play": ["5D"]}, 1, head).ok
+    client.force_login(head)
+
+    page = client.get(f"/referee/games/{game.pk}/")
+
+    assert page.status_code == 200
+    assert page.context["forfeit"]["still_in"] == [1, 2, 3]  # seat 1 went out
