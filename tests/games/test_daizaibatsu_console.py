@@ -169,3 +169,24 @@ def test_an_eight_cut_offers_the_others_an_answer_out_of_turn(
         "play": ["3H", "3D", "3C"],
         "respond": True,
     }
+
+
+def test_a_queen_asks_every_player_still_in_for_a_gift_at_once(
+    client: Client, referee: User, table: Table
+) -> None:
+    game = daizaibatsu_game(
+        table, [["QS", "5D"], ["9H", "6C"], ["8D", "TD"], ["3C", "AH"]], PILE, leader=0
+    )
+    client.force_login(referee)
+
+    page = post(client, table, {"seq": 1, "seat": 0, "action": "play", "cards": ["QS"]})
+
+    # Rule 12: every player gives n chosen cards to the next, all at once.
+    for position in (1, 2, 3, 4):
+        assert f'data-testid="decision-give-{position}"' in page
+    gifts = {0: "5D", 1: "6C", 2: "TD", 3: "AH"}
+    for seq, (seat, card) in enumerate(gifts.items(), start=2):
+        post(client, table, {"seq": seq, "seat": seat, "action": "give", "cards": [card]})
+    assert Move.objects.filter(game=game).count() == 5
+    page = client.get(f"/referee/tables/{table.pk}/").content.decode()
+    assert 'data-testid="decision-give' not in page
