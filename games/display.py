@@ -109,6 +109,16 @@ def _names(value: object) -> list[str]:
     ]
 
 
+def card_list(value: object) -> list[dict[str, str]]:
+    """A stored list of card codes for templates (anything else: no cards)."""
+    return cards(_names(value))
+
+
+def around_cards(sentence: str, **values: object) -> tuple[str, str]:
+    """`_around_cards` for the families' own log lines (大財閥's decisions)."""
+    return _around_cards(sentence, **values)
+
+
 def _labels(codes: list[str]) -> str:
     return " ".join(card(c)["label"] for c in codes)
 
@@ -209,6 +219,10 @@ def event_sentence(event: Mapping[str, object], names: Mapping[int, str]) -> str
         name = _("A player")
     who = {"name": name}
     kind = str(event.get("kind", ""))
+    from games import daizaibatsu_display  # the family's words build on this module's
+
+    if kind in daizaibatsu_display.EVENT_KINDS:
+        return daizaibatsu_display.event_sentence(event, names)
     shown = _labels(_names(event.get("cards")))
     place = event.get("place")
     if kind == "played":
@@ -236,6 +250,8 @@ def event_sentence(event: Mapping[str, object], names: Mapping[int, str]) -> str
             return _("Lock: %(suits)s") % {"suits": locked}
         return pgettext("game event", "Lock")
     if kind == "eleven_back":
+        if "on" in event:  # 大財閥: compulsory, on until the trick flows
+            return daizaibatsu_display.eleven_back_sentence(bool(event["on"]))
         if event.get("order") == "down":
             return _("%(name)s: 11-back (card order reversed)") % who
         return _("%(name)s: 11-back (card order back to normal)") % who
@@ -276,9 +292,21 @@ def event_sentence(event: Mapping[str, object], names: Mapping[int, str]) -> str
 
 def move_sentence(move: Mapping[str, object], names: Mapping[int, str]) -> str:
     """A public log row (`games.public.public_move`) as one line of sentences."""
+    said: list[str] = []
+    payload = move.get("move")
+    choice = payload.get("choice") if isinstance(payload, Mapping) else None
+    if isinstance(choice, Mapping) and isinstance(payload, Mapping):
+        # 大財閥: a 2's or 9's target is named aloud; no event says so.
+        from games import daizaibatsu_display
+
+        said.append(
+            daizaibatsu_display.named_sentence(payload.get("seat"), choice.get("target"), names)
+        )
     events = move.get("events")
     if isinstance(events, list) and events:
-        return " · ".join(event_sentence(e, names) for e in events if isinstance(e, Mapping))
+        said += [event_sentence(e, names) for e in events if isinstance(e, Mapping)]
+    if said:
+        return " · ".join(said)
     reason = move.get("reason")
     if move.get("kind") == "undo":
         if reason:
@@ -507,6 +535,10 @@ def gd_event_sentence(event: Mapping[str, object], names: Mapping[int, str]) -> 
     )
     who = {"name": name}
     kind = str(event.get("kind", ""))
+    from games import daizaibatsu_display  # the family's words build on this module's
+
+    if kind in daizaibatsu_display.EVENT_KINDS:
+        return daizaibatsu_display.event_sentence(event, names)
     shown = " ".join(str(c["label"]) for c in _gd_names(event.get("cards")))
     if kind == "played":
         combination = str(event.get("combination", ""))

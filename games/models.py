@@ -49,6 +49,9 @@ class Game(models.Model):
     hands = models.JSONField(default=list, blank=True)
     counts = models.JSONField(default=list, blank=True)
     blind = models.JSONField(null=True, blank=True)
+    # A family with a draw pile (大財閥 山札): its card names, top first, as dealt (secret until
+    # the game ends). None: no pile, or an open table (the pile is unknown).
+    pile = models.JSONField(null=True, blank=True)
     # Titles from the previous game of the set, per seat (None: first game, no exchange).
     titles = models.JSONField(null=True, blank=True)
     # Who sits at each engine seat: the table position (`Seat.position`, 1-based) whose

@@ -35,10 +35,11 @@ from django_htmx.http import HttpResponseClientRedirect
 from config.language import in_active_language
 from games import services
 from games.display import GD_PLACES, TITLE_LABELS
+from games.engine.daizaibatsu_rules import FAMILY as DAIZAIBATSU
 from games.models import LATEST_FIRST, Game, GameResult, RejectedSubmission
 from games.results import placing_dict
 from games.seating import by_engine_seat
-from games.state import rebuild, rules_for_game
+from games.state import family_for, rebuild, rules_for_game
 from tournaments import services as tournament_services
 from tournaments.models import AuditEntry, Entry, Official, Penalty, Round, Seat, Tournament
 from tournaments.permissions import AnyUser, is_head_referee, is_organiser
@@ -280,7 +281,12 @@ def _forfeit_setup(game: Game, tournament: Tournament) -> dict[str, Any]:
         return {"needs_order": needs_order, "still_in": []}
     if game.mode != Game.Mode.QUICK and game.status == Game.Status.IN_PLAY:
         state = rebuild(game)
-        still_in = [s for s in range(game.seats) if not state.out >> s & 1 and s != state.miyako]
+        if family_for(game).name == DAIZAIBATSU:  # `out`: the finished seats, in order
+            still_in = [s for s in range(game.seats) if s not in state.out]
+        else:
+            still_in = [
+                s for s in range(game.seats) if not state.out >> s & 1 and s != state.miyako
+            ]
     return {"needs_order": needs_order, "still_in": still_in}
 
 

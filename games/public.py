@@ -1,7 +1,9 @@
 """What the public may see of a game: the only serialisers public pages, the API and feeds use.
 
 Hands stay hidden until the game ends (the family's `observe(state, None)`); so do the cards of
-the exchange (a `give` payload, `exchange_given` events), a 都落ち player's discarded hand and,
+the exchange (a `give` payload, `exchange_given` events), a 都落ち player's discarded hand,
+大財閥's given, discarded, destroyed, taken-back and drawn cards (an open hand shows what it
+holds now, through `observe`, never how it got there) and,
 in 掼蛋 (Guandan), the card a tribute's receiver gives back (还贡: a `return` payload,
 `tribute_returned` events; seen by its giver and receiver only). A tribute card itself is shown
 face up at the table, so it is public. Cards already played are public. After the end
@@ -23,9 +25,16 @@ PRIVATE_EVENT_KEYS = {
     "exchange_given": ("cards",),
     "miyako_ochi": ("discarded",),
     "tribute_returned": ("cards",),
+    # 大財閥: a 7's or Q's gift, a 10's discard, a K's destruction and an A's take-back move
+    # cards the table does not show (`observe` counts the discarded and destroyed, no more).
+    "gave": ("cards",),
+    "discarded": ("cards",),
+    "destroyed": ("cards",),
+    "took_back": ("cards",),
 }
-# action payload key -> private cards while the game is on (shown as how many)
-PRIVATE_PAYLOAD_KEYS = ("give", "return")
+# action payload key -> private cards while the game is on (shown as how many); a key whose
+# value is not a list of cards (掼蛋's `take` names a seat) is public.
+PRIVATE_PAYLOAD_KEYS = ("give", "return", "discard", "destroy", "take", "drew")
 
 
 def public_event(event: dict[str, Any], over: bool) -> dict[str, Any]:
@@ -42,7 +51,7 @@ def public_payload(row: Move, over: bool) -> dict[str, Any]:
     payload = dict(row.payload)
     if not over and row.kind == Move.Kind.ACTION:
         for key in PRIVATE_PAYLOAD_KEYS:
-            if key in payload:
+            if isinstance(payload.get(key), list):
                 payload[key] = len(payload[key])  # how many, not which
     return payload
 

@@ -56,6 +56,9 @@ from games.engine import (
     card_names,
 )
 from games.engine import Move as EngineMove
+from games.engine.daizaibatsu_combos import card_name as zaibatsu_card_name
+from games.engine.daizaibatsu_combos import names as zaibatsu_names
+from games.engine.daizaibatsu_rules import FAMILY as DAIZAIBATSU
 from games.engine.errors import RulesError
 from games.engine.guandan import settle_hand
 from games.engine.multideck import Cards, multi_names
@@ -79,6 +82,7 @@ from games.state import (
     quick_placings,
     rebuild,
     rules_for_game,
+    titles_for,
 )
 from tournaments.deals import derive_deal, draw_leader
 from tournaments.models import (
@@ -91,6 +95,7 @@ from tournaments.models import (
     new_table_pin,
 )
 from tournaments.permissions import AnyUser, can_view_table, is_head_referee, is_organiser
+from tournaments.rulesets import check_ruleset
 from tournaments.services import (
     DomainError,
     mark_round_in_play,
@@ -506,7 +511,7 @@ def start_game(
         except DomainError as error:
             raise GameError.of(error) from error
         nxt = next_game_numbers(table)
-        opening = _team_hand if table.round.stage.tournament.plays_in_teams else _set_game
+        opening = _opening_for(table.round.stage.tournament)
         game = opening(table, nxt, mode, leader)
         game.started_by = actor if actor.is_authenticated else None
         if mode != Game.Mode.QUICK:
@@ -515,6 +520,16 @@ def start_game(
         mark_round_in_play(round_)
         transaction.on_commit(partial(live.notify_table_changed, table.pk, game.pk, 0))
     return game
+
+
+def _opening_for(tournament: Tournament) -> Callable[[Table, NextGame, str, int | None], Game]:
+    """How the tournament's family opens a game: a set's game (大富豪), a team match's hand
+    (掼蛋), or a game with a draw pile (大財閥)."""
+    if tournament.plays_in_teams:
+        return _team_hand
+    if check_ruleset(tournament.ruleset_id, tournament.ruleset_version).family == DAIZAIBATSU:
+        return _pile_game
+    return _set_game
 
 
 def _deal(table: Table, nxt: NextGame, seats: int) -> Any:
@@ -638,6 +653,43 @@ def _team_hand(table: Table, nxt: NextGame, mode: str, leader: int | None) -> Ga
         seating=_seating_for(table, tournament, nxt, seats),
         match=match.to_record(),
         leader=first_leader,
+    )
+
+
+def _pile_game(table: Table, nxt: NextGame, mode: str, leader: int | None) -> Game:
+    """The next game of a set of 大財閥 (Daizaibatsu), unsaved.
+
+    - the hands and the draw pile (山札, top first) are the engine's deal of the game's seed
+      (`_deal`), and each renewal of the pile is the engine's derivation on that same seed
+      (`games.state.deal_seed`): the revealed seed verifies every card drawn;
+    - seated by the tournament's seat changes, like a set of 大富豪; no titles (the family
+      carries nothing from one game to the next);
+    - an open table knows neither hands nor pile: the engine counts the cards, and the
+      referee names who holds ♦3 and leads (the known deal finds that seat itself)."""
+    tournament = table.round.stage.tournament
+    seats = Seat.objects.filter(table=table).count()
+    if not 3 <= seats <= 5:
+        raise GameError("no_seats", "The table has no players seated.", "席が決まっていません")
+    known = mode == Game.Mode.KNOWN_DEAL
+    if mode == Game.Mode.OPEN_TABLE and leader is None:
+        raise GameError(
+            "leader_required",
+            "Open table: say who holds the opening card and leads.",
+            "手配り：最初に出す人（開始カードを持つ人）を選んでください",
+        )
+    deal = _deal(table, nxt, seats)
+    return _new_game(
+        table,
+        nxt,
+        mode,
+        seats,
+        hands=[zaibatsu_names(h) for h in deal.hands] if known else [None] * seats,
+        counts=[len(h) for h in deal.hands],
+        pile=[zaibatsu_card_name(c) for c in deal.pile] if known else None,
+        blind=None,
+        titles=None,
+        seating=_seating_for(table, tournament, nxt, seats),
+        leader=None if known else leader,
     )
 
 
@@ -1084,11 +1136,39 @@ def _quick_results(
         return _team_hand_results(game, finishing_order, fouls, miyako_ochi, aces_only)
     if aces_only:
         raise _aces_only_not_in_rules()
+    if family_for(game).name == DAIZAIBATSU:
+        return _pile_game_results(game, finishing_order, fouls, miyako_ochi)
     try:
         placings = quick_placings(game, finishing_order, fouls, miyako_ochi)
     except QuickError as error:
         raise GameError.of(error) from error
     return seat_results_from_placings(placings)
+
+
+def _pile_game_results(
+    game: Game, finishing_order: Sequence[int], fouls: Sequence[int], miyako_ochi: int | None
+) -> tuple[SeatResult, ...]:
+    """A 大財閥 game entered by its finishing order: every seat once, first place first (after
+    a forced end, rule 24, those still in by fewest cards), titled by place as the engine
+    titles a played game. The family has no fouls: a forbidden finish (F4) is refused at the
+    table, never played and placed last; nor 都落ち."""
+    if fouls or miyako_ochi is not None:
+        raise GameError(
+            "quick_not_in_family",
+            "大財閥 has no fouls (反則あがり) nor 都落ち: give only the finishing order.",
+            "大財閥には反則あがり・都落ちはありません。上がった順だけを入力してください。",
+        )
+    if sorted(finishing_order) != list(range(game.seats)):
+        raise GameError(
+            "quick_incomplete",
+            f"every seat 0..{game.seats - 1} must appear exactly once",
+            "全員の結果を一度ずつ入力してください",
+        )
+    titles = titles_for(game.seats)
+    return tuple(
+        SeatResult(seat, place, None, None, {"title": titles[place - 1] if titles else None})
+        for place, seat in enumerate(finishing_order, start=1)
+    )
 
 
 def _team_hand_results(

@@ -29,9 +29,11 @@ from games.engine import (
     family_of,
     final_placings,
 )
+from games.engine.daizaibatsu_rules import FAMILY as DAIZAIBATSU
 from games.engine.snapshot import SnapshotError
 from games.models import Game
 from games.models import Move as MoveRow
+from tournaments.deals import deal_material
 from tournaments.rulesets import rules_for_table
 
 
@@ -86,6 +88,8 @@ def initial_state(game: Game, rules: RuleSet | None = None) -> Any:
     hands: list[list[str] | None] = list(game.hands) or [None] * game.seats
     unknown = any(h is None for h in hands)
     rules = rules or rules_for_game(game)
+    if rules.family == DAIZAIBATSU:
+        return _with_pile(game, rules, hands, unknown)
     if game.match is not None:  # a hand of a partnership match (掼蛋): what the match carries
         return family_of(rules).new_game(rules, hands=hands, match=game.match, leader=game.leader)
     return family_of(rules).new_game(
@@ -95,6 +99,33 @@ def initial_state(game: Game, rules: RuleSet | None = None) -> Any:
         titles=game.titles,
         leader=game.leader,
         counts=game.counts if unknown else None,
+    )
+
+
+def deal_seed(game: Game) -> str:
+    """The game's deal material (`tournaments.deals`): the seed its deal and, in 大財閥, every
+    renewal of its draw pile follow from, so the revealed seed verifies each draw."""
+    return deal_material(
+        game.table.round.seed_secret,
+        game.table.number,
+        game.set_number,
+        game.game_number,
+        game.attempt,
+    )
+
+
+def _with_pile(game: Game, rules: RuleSet, hands: list[list[str] | None], unknown: bool) -> Any:
+    """A 大財閥 game: its hands and draw pile (山札) as stored; a known pile is renewed by the
+    engine's derivation on the game's deal seed. An open table has no pile to know, and the
+    engine only counts its cards."""
+    known_pile = game.pile is not None
+    return family_of(rules).new_game(
+        rules,
+        hands=hands,
+        counts=game.counts if unknown else None,
+        pile=game.pile,
+        seed=deal_seed(game) if known_pile else None,
+        leader=game.leader,
     )
 
 
@@ -212,6 +243,38 @@ def titles_for(seats: int) -> tuple[str, ...] | None:
     return TITLES.get(seats)
 
 
+def _pile_game_forfeit(
+    game: Game, state: Any, leaver: int, *, others_by_cards: bool, order: Sequence[int]
+) -> tuple[Placing, ...]:
+    """`forfeit_placings` for 大財閥: no fouls nor 都落ち; those out keep their places in the
+    order they went out (`State.out`), then the others, then the leaver; titled by place."""
+    seats = game.seats
+    out: list[int] = [] if state is None else list(state.out)
+    if leaver in out:
+        raise QuickError(
+            "forfeit_already_out",
+            "that player has already finished this game",
+            "その人は既に上がっています",
+        )
+    still_in = [s for s in range(seats) if s not in out and s != leaver]
+    if others_by_cards and state is not None:
+        turn = state.turn
+        still_in.sort(key=lambda s: (state.counts[s], (s - turn) % seats))
+    else:
+        if sorted(order) != sorted(still_in):
+            raise QuickError(
+                "forfeit_order_invalid",
+                "give the finishing order of every other player still holding cards",
+                "残っている他の全員の順位を入力してください",
+            )
+        still_in = list(order)
+    titles = titles_for(seats)
+    return tuple(
+        Placing(seat, place, titles[place - 1] if titles else None, False, False)
+        for place, seat in enumerate([*out, *still_in, leaver], start=1)
+    )
+
+
 def forfeit_placings(
     game: Game,
     state: State | None,
@@ -228,6 +291,8 @@ def forfeit_placings(
     seats = game.seats
     if not 0 <= leaver < seats:
         raise QuickError("forfeit_seat_invalid", "no such seat", "その席はありません")
+    if rules_for_game(game).family == DAIZAIBATSU:
+        return _pile_game_forfeit(game, state, leaver, others_by_cards=others_by_cards, order=order)
     if state is None:
         clean: tuple[int, ...] = ()
         fouls: tuple[int, ...] = ()

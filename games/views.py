@@ -25,7 +25,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from django_htmx.middleware import HtmxDetails
 
 from config.language import in_active_language
-from games import services
+from games import daizaibatsu_views, services
 from games.display import (
     GAME_STATUS_LABELS,
     GD_BOMB_KINDS,
@@ -61,6 +61,7 @@ from games.engine import (
     observe,
 )
 from games.engine import Move as EngineMove
+from games.engine.daizaibatsu_rules import FAMILY as DAIZAIBATSU_FAMILY
 from games.engine.guandan import FAMILY as GUANDAN_FAMILY
 from games.engine.guandan import PHASE_NAMES as GD_PHASE_NAMES
 from games.engine.guandan import PHASE_PLAY as GD_PHASE_PLAY
@@ -155,6 +156,8 @@ def console_context(
     game = current_game(table)
     if is_guandan(table, game):
         return guandan_console_context(request, table, game, error, error_at)
+    if daizaibatsu_views.is_daizaibatsu(table, game):
+        return daizaibatsu_views.console_context(request, table, game, error, error_at)
     # In turn order as the current game seats them (after a seat change, not as drawn).
     seated = by_engine_seat(
         game, list(Seat.objects.filter(table=table).select_related("entry__player"))
@@ -702,6 +705,8 @@ def render_console(
         return redirect("referee:table", table_id=table.pk)
     context = console_context(request, table, error, error_at)
     page = "games/guandan_console.html" if context.get("guandan") else "games/console.html"
+    if context.get("daizaibatsu"):
+        page = "games/daizaibatsu_console.html"
     template = f"{page}#console" if htmx else page
     return render(request, template, context, status=status)
 
@@ -757,6 +762,11 @@ def play(request: HttpRequest, table_id: int) -> HttpResponse:
         return render_console(request, table, error)
     if is_guandan(table, game):
         return _gd_play(request, table, game)
+    if daizaibatsu_views.is_daizaibatsu(table, game):
+        outcome = services.submit_move(
+            game, daizaibatsu_views.move_from_form(request), _seq(request), request.user
+        )
+        return render_console(request, table, None if outcome.ok else outcome)
     seat = int(request.POST.get("seat", "-1") or -1)
     picked = request.POST.getlist("cards")
     typed = typed_codes(request.POST.get("cards_text", ""))
@@ -1016,6 +1026,11 @@ def _live_fragment(table_id: int, version: str) -> str:
     game = data["game"]
     if game is not None and game.get("family") == GUANDAN_FAMILY:
         return _gd_live_fragment(table_id, version, data)
+    if game is not None and game.get("family") == DAIZAIBATSU_FAMILY:
+        fragment = daizaibatsu_views.live_fragment(table_id, version, data)
+        if table_is_public(table_id):
+            cache.set(_fragment_key(table_id, version), fragment, LIVE_FRAGMENT_SECONDS)
+        return fragment
     trick: list[dict[str, str]] = []
     if game and game["state"] and game["state"]["table"]:
         trick = cards(game["state"]["table"]["cards"])

@@ -804,3 +804,43 @@ def finished_match(
             )
         games.append(game)
     return games
+
+
+# --- 大財閥 (Daizaibatsu) tables (dz-service) -------------------------------------------------
+
+# The two switches the preset leaves to the organiser, set as the simplest event would: no
+# 上がり殺し card, no 財閥革命.
+DAIZAIBATSU_SET = {"finish_kill_card": "off", "zaibatsu_revolution": "off"}
+
+
+def daizaibatsu_table(
+    referee: object = None,
+    *,
+    overrides: dict[str, object] | None = None,
+    names: tuple[str, ...] = ("Aoki", "Baba", "Chiba", "Doi"),
+) -> Table:
+    """A published table of four under ``daizaibatsu@1`` with the organiser's switches set
+    (``overrides``: the event's values instead)."""
+    return seated_table(
+        referee,
+        names=names,
+        stage__tournament__ruleset_id="daizaibatsu",
+        stage__tournament__ruleset_version=1,
+        stage__tournament__ruleset_overrides=DAIZAIBATSU_SET if overrides is None else overrides,
+    )
+
+
+def daizaibatsu_game(
+    table: Table, hands: list[list[str]], pile: list[str] | None, **kw: object
+) -> Any:
+    """A known-deal 大財閥 game with a hand-made deal: ``hands`` per seat and the draw pile
+    (top first; ``None``: the pile is unknown and the referee names each draw)."""
+    return GameFactory(
+        table=table,
+        ruleset_id="daizaibatsu",
+        ruleset_version=1,
+        ruleset_overrides=dict(table.round.stage.tournament.ruleset_overrides),
+        hands=hands,
+        pile=pile,
+        **kw,
+    )

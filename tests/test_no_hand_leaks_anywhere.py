@@ -406,3 +406,70 @@ def test_the_guandan_tables_referee_does_see_the_hands(
 
     assert f"/referee/tables/{guandan_scene.table.pk}/" in found
     assert guandan_scene.returned  # the check covers a card given back
+
+
+# --- 大財閥 (Daizaibatsu): open hands, a draw pile, cards moved between hidden hands ---------
+
+
+class DaizaibatsuScene:
+    """A 大財閥 table in play (tests/games/test_no_hidden_card_leaks.py's game): one hand opened
+    by a 6, a card given to a hidden hand, one discarded, one destroyed, four drawn."""
+
+    def __init__(self) -> None:
+        from tests.factories import daizaibatsu_game, daizaibatsu_table
+        from tests.games.test_no_hidden_card_leaks import DZ_ACTIONS, DZ_HANDS, DZ_HIDDEN, DZ_PILE
+
+        self.referee = UserFactory(username="dz-leak-ref")
+        self.table = daizaibatsu_table(self.referee)
+        self.round = self.table.round
+        self.tournament = self.round.stage.tournament
+        OfficialFactory(tournament=self.tournament, user=self.referee, role=Official.Role.REFEREE)
+        self.other_referee = UserFactory(username="dz-leak-other")
+        OfficialFactory(
+            tournament=self.tournament, user=self.other_referee, role=Official.Role.REFEREE
+        )
+        self.game = daizaibatsu_game(self.table, DZ_HANDS, DZ_PILE, leader=0)
+        for seq, action in enumerate(DZ_ACTIONS, start=1):
+            assert games.submit_move(self.game, action, seq, self.referee).ok, action
+        self.game.refresh_from_db()
+        self.hidden = set(DZ_HIDDEN)
+
+    def values(self, name: str, prefix: str) -> list[str]:
+        return url_values(
+            name,
+            prefix,
+            self.tournament,
+            self.round,
+            table_ids=[self.table.pk],
+            game_ids=[self.game.pk],
+        )
+
+
+@pytest.fixture
+def daizaibatsu_scene() -> DaizaibatsuScene:
+    return DaizaibatsuScene()
+
+
+@pytest.mark.parametrize("viewer", ["public", "other_referee"])
+def test_nobody_but_the_officials_sees_a_hidden_daizaibatsu_hand_or_the_pile(
+    daizaibatsu_scene: DaizaibatsuScene, client: Client, viewer: str
+) -> None:
+    if viewer == "other_referee":
+        client.force_login(daizaibatsu_scene.other_referee)
+    pages = crawl(client, daizaibatsu_scene)
+
+    table = daizaibatsu_scene.table.pk
+    assert {f"/tables/{table}/live/", f"/api/tables/{table}/events/"} <= set(pages)
+    assert guandan_leaks(pages, daizaibatsu_scene.hidden) == {}
+
+
+def test_the_daizaibatsu_tables_referee_does_see_the_hands(
+    daizaibatsu_scene: DaizaibatsuScene, client: Client
+) -> None:
+    client.force_login(daizaibatsu_scene.referee)
+
+    found = guandan_leaks(crawl(client, daizaibatsu_scene), daizaibatsu_scene.hidden)
+
+    # Every hidden hand's cards, as the console shows a known deal (the check would notice).
+    held = {"5D", "8C", "QC", "JD", "9S", "9H", "9C", "5S", "JS", "4H", "QD"}
+    assert held <= found[f"/referee/tables/{daizaibatsu_scene.table.pk}/"]

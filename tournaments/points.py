@@ -72,30 +72,33 @@ class MetricWords:
     csv: str | Promise
 
 
+# The titles' words, for the families that title places by 大富豪's five titles.
+TITLE_WORDS: Mapping[str, MetricWords] = {
+    "daifugo": MetricWords(
+        _("Grand millionaire"),
+        _("more Grand millionaire titles"),
+        pgettext_lazy("CSV column", "daifugo"),
+    ),
+    "fugo": MetricWords(
+        _("Millionaire"), _("more Millionaire titles"), pgettext_lazy("CSV column", "fugo")
+    ),
+    "heimin": MetricWords(
+        _("Commoner"), _("more Commoner titles"), pgettext_lazy("CSV column", "heimin")
+    ),
+    "hinmin": MetricWords(_("Poor"), _("more Poor titles"), pgettext_lazy("CSV column", "hinmin")),
+    "daihinmin": MetricWords(
+        _("Extreme poor"),
+        _("fewer Extreme poor titles"),
+        pgettext_lazy("CSV column", "daihinmin"),
+    ),
+}
+
 # Each game family's metrics (`Family.metrics`, counted over its results' `detail`), in
 # words. The keys come from the family; a metric missing here reads as its key (a test keeps
 # every registered family's metrics worded).
 METRIC_WORDS: Mapping[str, Mapping[str, MetricWords]] = {
     "daifugo": {
-        "daifugo": MetricWords(
-            _("Grand millionaire"),
-            _("more Grand millionaire titles"),
-            pgettext_lazy("CSV column", "daifugo"),
-        ),
-        "fugo": MetricWords(
-            _("Millionaire"), _("more Millionaire titles"), pgettext_lazy("CSV column", "fugo")
-        ),
-        "heimin": MetricWords(
-            _("Commoner"), _("more Commoner titles"), pgettext_lazy("CSV column", "heimin")
-        ),
-        "hinmin": MetricWords(
-            _("Poor"), _("more Poor titles"), pgettext_lazy("CSV column", "hinmin")
-        ),
-        "daihinmin": MetricWords(
-            _("Extreme poor"),
-            _("fewer Extreme poor titles"),
-            pgettext_lazy("CSV column", "daihinmin"),
-        ),
+        **TITLE_WORDS,
         "fouls": MetricWords(
             _("Fouls"), _("fewer foul finishes"), pgettext_lazy("CSV column", "fouls")
         ),
@@ -116,6 +119,16 @@ METRIC_WORDS: Mapping[str, Mapping[str, MetricWords]] = {
             _("Levels gained"),
             _("more levels gained"),
             pgettext_lazy("CSV column", "level_gain"),
+        ),
+    },
+    # 大財閥 Daizaibatsu: 大富豪's titles, and the games that ended because the 山札 ran out
+    # (rule 24).
+    "daizaibatsu": {
+        **TITLE_WORDS,
+        "forced_ends": MetricWords(
+            _("Forced ends"),
+            _("fewer games ended by an empty 山札"),
+            pgettext_lazy("CSV column", "forced_ends"),
         ),
     },
 }

@@ -16,7 +16,7 @@ from games.engine.errors import RulesError
 
 # The engine families the service runs: the organiser's choices, ruleset checks and standings
 # metrics take only these.
-SERVICE_FAMILIES: tuple[str, ...] = ("daifugo", "guandan")
+SERVICE_FAMILIES: tuple[str, ...] = ("daifugo", "guandan", "daizaibatsu")
 
 # Families played in fixed partnerships, and the players in each (掼蛋 Guandan: pairs, partners
 # facing): their tournaments register teams, pair teams round by round and play a team match
@@ -43,6 +43,7 @@ RULESET_LABELS = {
     "uecda": _("UECda (UEC Computer Daihinmin Competition)"),
     "guandan-cn": _("Guandan competition rules (China)"),
     "guandan-pagat": _("Guandan as described at pagat.com"),
+    "daizaibatsu": _("大財閥 (Daizaibatsu): an effect for every rank and a draw pile"),
 }
 
 

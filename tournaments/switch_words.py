@@ -60,6 +60,21 @@ SWITCH_LABELS: dict[str, Promise] = {
     "return_limit": _("The card given back for a tribute"),
     "a_failure_limit": _("Failures at A before going back to 2"),
     "aces_finish_demotes": _("An opponent going out on aces sends the A team back"),
+    # 大財閥 Daizaibatsu (seats and number_lock: as 大富豪's)
+    "hand_size": _("Cards dealt to each player (the rest is the 山札)"),
+    "pile_renewals": _("Renewals of the 山札 before an empty one ends the game"),
+    "eight_cut_window": _("An 8-cut may be answered out of turn (砂嵐, four 3s)"),
+    "forbidden_finish": _("Going out on 3s, 8s, 2s or jokers only is not allowed"),
+    "skip_counts_finished": _("A 5-skip counts players already out"),
+    "reverse_per_card": _("Each 9 of a play reverses the direction"),
+    "three_nines_at_once": _("Three 9s revolt at once"),
+    "zaibatsu_revolution": _("財閥革命 / 大財閥革命"),
+    "finish_kill_card": _("The 上がり殺し (finish kill) card"),
+    "counter_draw_returns_finished": _("革命返し draws bring players already out back"),
+    "stairs_effects_in_order": _("Effects in stairs run weakest to strongest"),
+    "double_back_factor": _("倍返し: times the cards drawn"),
+    "pass_is_final": _("A pass is final until the trick flows"),
+    "counter_toggles": _("Each 革命返し of a chain turns the order"),
 }
 
 # A string value of a switch, by switch and value: "choice" means one thing for 11-back only.
@@ -80,6 +95,8 @@ VALUE_LABELS: dict[tuple[str, str], Promise] = {
     ("tribute_tie", "first_chooses"): _("first place chooses"),
     ("return_limit", "ten_or_lower"): _("a 10 or lower"),
     ("return_limit", "any"): _("any card"),
+    ("zaibatsu_revolution", "off"): pgettext_lazy("daizaibatsu switch", "not played"),
+    ("finish_kill_card", "off"): pgettext_lazy("daizaibatsu switch", "no finish-kill card"),
 }
 
 

@@ -11,17 +11,34 @@ from django.views.decorators.http import require_GET
 
 from games.display import card
 from games.engine.cards import CardSet, card_names
+from games.engine.daizaibatsu import DaizaibatsuDeal
+from games.engine.daizaibatsu_combos import card_name as zaibatsu_card_name
+from games.engine.daizaibatsu_combos import names as zaibatsu_names
+from games.engine.daizaibatsu_rules import FAMILY as DAIZAIBATSU
+from games.engine.multideck import Cards
 from games.models import Game
 from games.seating import cycle_of, draw_seating, in_seating, seating_material
 from tournaments.deals import commitment_for, deal_material, derive_deal
 from tournaments.forms import VerifyDealForm
 from tournaments.models import Round
+from tournaments.rulesets import check_ruleset
 from tournaments.selectors import public_tournaments, round_tables, tournament_entries
 
 
-def _labels(cards: CardSet) -> list[str]:
-    """Cards as people read them (♠3, ♥10, JK), weakest first."""
+def _labels(cards: CardSet | Cards, zaibatsu: bool = False) -> list[str]:
+    """Cards as people read them (♠3, ♥10, JK), weakest first; ``zaibatsu``: a 大財閥 hand
+    (two packs and four jokers, its own card numbers)."""
+    if zaibatsu and isinstance(cards, Cards):
+        return [card(name)["label"] for name in zaibatsu_names(cards)]
+    assert isinstance(cards, int)
     return [card(name)["label"] for name in card_names(cards)]
+
+
+def _pile_labels(dealt: object) -> list[str] | None:
+    """A 大財閥 deal's draw pile (山札) as people read it, top first; None for other families."""
+    if not isinstance(dealt, DaizaibatsuDeal):
+        return None
+    return [card(zaibatsu_card_name(c))["label"] for c in dealt.pile]
 
 
 @require_GET
@@ -65,6 +82,9 @@ def round_detail(request: HttpRequest, slug: str, round_id: int) -> HttpResponse
         # corrected after the seed was revealed: both are part of the public record.
         "redeals": games.filter(attempt__gt=1).order_by("table__number", "set_number"),
         "corrected": games.filter(corrected_after_reveal=True).order_by("table__number"),
+        # 大財閥 deals a draw pile too, renewed from the same seed: the check explains it.
+        "draw_pile": check_ruleset(tournament.ruleset_id, tournament.ruleset_version).family
+        == DAIZAIBATSU,
     }
     seed = round_.revealed_seed
     if seed is not None:
@@ -105,6 +125,7 @@ def round_detail(request: HttpRequest, slug: str, round_id: int) -> HttpResponse
                     # Fixed before the first round was published: every game's own values.
                     overrides=tournament.ruleset_overrides,
                 )
+                pile = _pile_labels(dealt)
                 context["deal"] = {
                     "material": deal_material(
                         seed,
@@ -117,9 +138,10 @@ def round_detail(request: HttpRequest, slug: str, round_id: int) -> HttpResponse
                         seating_material(seed, number, set_number, cycle) if cycle else ""
                     ),
                     "hands": [
-                        (i + 1, seat, _labels(dealt.hands[i]))
+                        (i + 1, seat, _labels(dealt.hands[i], pile is not None))
                         for i, seat in in_seating(seating, seats)
                     ],
-                    "blind": _labels(dealt.blind),
+                    "blind": _labels(dealt.blind) if hasattr(dealt, "blind") else [],
+                    "pile": pile,
                 }
     return render(request, "tournaments/round.html", context)

@@ -21,6 +21,7 @@ from dataclasses import dataclass, replace
 from typing import Final
 
 from .errors import InvalidNotation, RulesError
+from .family import SwitchInfo
 
 FAMILY: Final = "daizaibatsu"
 OFF: Final = "off"
@@ -139,6 +140,21 @@ class DaizaibatsuRules:
 
     def switches(self) -> dict[str, object]:
         return {name: getattr(self, name) for name in SWITCHES}
+
+    def describe_switches(self) -> tuple[SwitchInfo, ...]:
+        """Every switch of :data:`SWITCHES`, the preset's value and this ruleset's; the
+        上がり殺し card takes any card name, so it lists no finite choices."""
+        preset = PRESETS.get(self.key, self)
+        return tuple(
+            SwitchInfo(
+                name,
+                doc,
+                None if name == "finish_kill_card" else allowed,
+                getattr(preset, name),
+                getattr(self, name),
+            )
+            for name, (allowed, doc) in SWITCHES.items()
+        )
 
     def unset_switches(self) -> tuple[str, ...]:
         """The switches without a default that are still unset (the organiser must decide)."""

@@ -14,18 +14,20 @@ from games.engine.errors import RulesError
 from games.engine.family import Rules, SwitchInfo, ruleset_from_record
 
 EVERY_PRESET = sorted(rulesets())
+# 大財閥's preset leaves two switches to the organiser (test_daizaibatsu_unset_switches).
+COMPLETE_PRESETS = [key for key in EVERY_PRESET if rulesets()[key].family != "daizaibatsu"]
 
 
 def described(rules: Rules) -> dict[str, SwitchInfo]:
     return {s.name: s for s in rules.describe_switches()}
 
 
-@pytest.mark.parametrize("key", EVERY_PRESET)
+@pytest.mark.parametrize("key", COMPLETE_PRESETS)
 def test_no_preset_of_daifugo_or_guandan_leaves_a_switch_unset(key: str) -> None:
     assert rulesets()[key].unset_switches() == ()
 
 
-@pytest.mark.parametrize("key", EVERY_PRESET)
+@pytest.mark.parametrize("key", COMPLETE_PRESETS)
 def test_a_preset_gives_every_switch_its_own_value_and_changes_none(key: str) -> None:
     for switch in rulesets()[key].describe_switches():
         assert switch.value is not None

@@ -10,7 +10,15 @@ from django.test import Client, override_settings
 
 from games.models import Game
 from games.services import submit_move
-from tests.factories import GameFactory, streamed
+from tests.factories import (
+    GameFactory,
+    OfficialFactory,
+    UserFactory,
+    daizaibatsu_game,
+    daizaibatsu_table,
+    streamed,
+)
+from tournaments.models import Official
 
 from .conftest import Crew
 
@@ -104,3 +112,77 @@ def test_after_the_end_the_hands_may_be_shown(client: Client, crew: Crew, t16_ga
 
     assert "♣6" in page  # seat 4 was left holding 6C 3S 3H
     assert moves[0]["move"] == {"seat": 3, "give": ["2S", "2H"]}
+
+
+# --- 大財閥 (Daizaibatsu): open hands, a draw pile, and cards moved between hidden hands ----
+
+# Seat 1 plays a 6 and opens its hand (rule 6); seat 2 gives JD to seat 3 (rule 7); seat 3
+# discards 2C (rule 10), later destroys seat 4's AC (rule 13) and plays a 4, drawing the
+# pile's top four (rule 4). Worked out by hand from the rules.
+DZ_HANDS = [
+    ["6C", "QH", "3D", "8S"],
+    ["7D", "JD", "5D", "8C"],
+    ["TH", "KH", "2C", "QC", "4S"],
+    ["JS", "AC", "4H", "QD"],
+]
+DZ_PILE = ["9S", "9H", "9C", "5S", "5C", "3H"]
+DZ_ACTIONS = [
+    {"seat": 0, "play": ["6C"]},
+    {"seat": 1, "play": ["7D"]},
+    {"seat": 1, "give": ["JD"]},
+    {"seat": 2, "play": ["TH"]},
+    {"seat": 2, "discard": ["2C"]},
+    {"seat": 3, "pass": True},
+    {"seat": 0, "pass": True},
+    {"seat": 1, "pass": True},
+    {"seat": 2, "play": ["KH"]},
+    {"seat": 2, "destroy": ["AC"]},
+    {"seat": 3, "pass": True},
+    {"seat": 0, "pass": True},
+    {"seat": 1, "pass": True},
+    {"seat": 2, "play": ["4S"]},
+]
+# Seat 1's open hand after the 6: shown, with its cards.
+DZ_OPEN = {"QH", "3D", "8S"}
+# Hidden hands (seat 2: 5D 8C; seat 3: QC, JD given, the four drawn; seat 4: JS 4H QD), the
+# discarded and destroyed cards and what is left of the pile.
+DZ_HIDDEN = {"5D", "8C", "QC", "JD", "9S", "9H", "9C", "5S", "JS", "4H", "QD", "2C", "AC"}
+DZ_HIDDEN |= {"5C", "3H"}  # the pile's last two
+
+
+@pytest.fixture
+def dz_game(db: None) -> Game:
+    referee = UserFactory(username="ref-dz")
+    table = daizaibatsu_table(referee)
+    OfficialFactory(
+        tournament=table.round.stage.tournament, user=referee, role=Official.Role.REFEREE
+    )
+    game: Game = daizaibatsu_game(table, DZ_HANDS, DZ_PILE, leader=0)
+    for seq, action in enumerate(DZ_ACTIONS, start=1):
+        assert submit_move(game, action, seq, referee).ok, action
+    game.refresh_from_db()
+    return game
+
+
+def test_no_hidden_daizaibatsu_card_on_any_public_surface(client: Client, dz_game: Game) -> None:
+    found = {name: leaked(text, DZ_HIDDEN) for name, text in surfaces(client, dz_game).items()}
+
+    assert found == {name: set() for name in found}
+
+
+def test_an_opened_hand_is_public_with_its_cards(client: Client, dz_game: Game) -> None:
+    texts = surfaces(client, dz_game)
+
+    assert leaked(texts["page"], DZ_OPEN) == DZ_OPEN
+    assert leaked(texts["live_api"], DZ_OPEN) == DZ_OPEN
+    assert 'data-testid="open-hand"' in texts["page"]
+    assert texts["page"].count('data-testid="open-hand"') == 1
+
+
+def test_the_public_log_tells_the_hidden_moves_by_count(client: Client, dz_game: Game) -> None:
+    moves = client.get(f"/api/games/{dz_game.pk}/moves/").json()["moves"]
+
+    assert moves[2]["move"] == {"seat": 1, "give": 1}
+    assert moves[4]["move"] == {"seat": 2, "discard": 1}
+    assert moves[9]["move"] == {"seat": 2, "destroy": 1}
+    assert {"kind": "drew", "seat": 2, "count": 4} in moves[13]["events"]

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from games.engine.daifugo import DAIFUGO, DaifugoFamily
+from games.engine.daizaibatsu import DAIZAIBATSU_FAMILY
 from games.engine.family import FEWER, Metric
 from games.engine.guandan import GUANDAN
 from games.models import GameResult
@@ -50,11 +51,13 @@ def test_the_tie_break_keys_are_the_metrics_tie_breaks_and_all_worded() -> None:
     assert list(TIE_BREAK_KEYS) == [
         "points",
         *(m.tie_break for m in DAIFUGO.metrics),
+        "fewer_forced_ends",  # 大財閥's titles are 大富豪's: only its forced ends are new
         *(m.tie_break for m in GUANDAN.metrics),
         "best_set",
     ]
     assert set(METRIC_WORDS["daifugo"]) == {m.key for m in DAIFUGO.metrics}
     assert set(METRIC_WORDS["guandan"]) == {m.key for m in GUANDAN.metrics}
+    assert set(METRIC_WORDS["daizaibatsu"]) == {m.key for m in DAIZAIBATSU_FAMILY.metrics}
     # Every key reads as words, not as itself.
     assert all(str(TIE_BREAK_KEYS[k]) != k for k in TIE_BREAK_KEYS)
 
