@@ -820,14 +820,20 @@ def daizaibatsu_table(
     names: tuple[str, ...] = ("Aoki", "Baba", "Chiba", "Doi"),
 ) -> Table:
     """A published table of four under ``daizaibatsu@1`` with the organiser's switches set
-    (``overrides``: the event's values instead)."""
-    return seated_table(
+    (``overrides``: the event's values instead); its ``referee``, when given, is a referee of
+    the event."""
+    table = seated_table(
         referee,
         names=names,
         stage__tournament__ruleset_id="daizaibatsu",
         stage__tournament__ruleset_version=1,
         stage__tournament__ruleset_overrides=DAIZAIBATSU_SET if overrides is None else overrides,
     )
+    if referee is not None:
+        OfficialFactory(
+            tournament=table.round.stage.tournament, user=referee, role=Official.Role.REFEREE
+        )
+    return table
 
 
 def daizaibatsu_game(

@@ -423,7 +423,6 @@ class DaizaibatsuScene:
         self.table = daizaibatsu_table(self.referee)
         self.round = self.table.round
         self.tournament = self.round.stage.tournament
-        OfficialFactory(tournament=self.tournament, user=self.referee, role=Official.Role.REFEREE)
         self.other_referee = UserFactory(username="dz-leak-other")
         OfficialFactory(
             tournament=self.tournament, user=self.other_referee, role=Official.Role.REFEREE

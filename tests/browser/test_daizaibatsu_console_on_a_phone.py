@@ -12,8 +12,7 @@ from playwright.sync_api import Browser, Page, expect
 from pytest_django.live_server_helper import LiveServer
 
 from games.models import Game, Move
-from tests.factories import OfficialFactory, UserFactory, daizaibatsu_game, daizaibatsu_table
-from tournaments.models import Official
+from tests.factories import UserFactory, daizaibatsu_game, daizaibatsu_table
 
 from .conftest import DESKTOP, PHONE, log_in
 
@@ -48,9 +47,6 @@ def test_a_referee_plays_daizaibatsu_on_a_phone(
 ) -> None:
     referee = UserFactory(username="dz-ref")
     table = daizaibatsu_table(referee)
-    OfficialFactory(
-        tournament=table.round.stage.tournament, user=referee, role=Official.Role.REFEREE
-    )
     game: Game = daizaibatsu_game(table, HANDS, PILE, leader=0)
     page.set_viewport_size(PHONE)
     log_in(page, live_server.url, "dz-ref", f"/referee/tables/{table.pk}/")

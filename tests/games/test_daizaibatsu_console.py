@@ -9,8 +9,8 @@ from django.contrib.auth.models import User
 from django.test import Client
 
 from games.models import Game, Move
-from tests.factories import OfficialFactory, UserFactory, daizaibatsu_game, daizaibatsu_table
-from tournaments.models import Official, Table
+from tests.factories import UserFactory, daizaibatsu_game, daizaibatsu_table
+from tournaments.models import Table
 
 pytestmark = pytest.mark.django_db
 
@@ -26,9 +26,6 @@ def referee() -> User:
 @pytest.fixture
 def table(referee: User) -> Table:
     table = daizaibatsu_table(referee)
-    OfficialFactory(
-        tournament=table.round.stage.tournament, user=referee, role=Official.Role.REFEREE
-    )
     return table
 
 

@@ -28,7 +28,6 @@ def table(head: User) -> Table:
     referee = UserFactory(username="ref-sato")
     table = daizaibatsu_table(referee)
     tournament = table.round.stage.tournament
-    OfficialFactory(tournament=tournament, user=referee, role=Official.Role.REFEREE)
     OfficialFactory(tournament=tournament, user=head, role=Official.Role.HEAD_REFEREE)
     return table
 

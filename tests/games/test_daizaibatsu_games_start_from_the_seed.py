@@ -42,9 +42,6 @@ def referee() -> User:
 @pytest.fixture
 def table(referee: User) -> Table:
     table = daizaibatsu_table(referee)
-    OfficialFactory(
-        tournament=table.round.stage.tournament, user=referee, role=Official.Role.REFEREE
-    )
     return table
 
 

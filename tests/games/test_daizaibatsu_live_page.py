@@ -8,8 +8,7 @@ from django.test import Client
 
 from games.models import Game
 from games.services import submit_move
-from tests.factories import OfficialFactory, UserFactory, daizaibatsu_game, daizaibatsu_table
-from tournaments.models import Official
+from tests.factories import UserFactory, daizaibatsu_game, daizaibatsu_table
 
 pytestmark = pytest.mark.django_db
 
@@ -20,9 +19,6 @@ PILE = ["3H", "3S", "4S", "5H", "5C", "6D"]
 def game(db: None) -> Game:
     referee = UserFactory(username="ref-dz")
     table = daizaibatsu_table(referee)
-    OfficialFactory(
-        tournament=table.round.stage.tournament, user=referee, role=Official.Role.REFEREE
-    )
     game: Game = daizaibatsu_game(
         table, [["9H", "2S", "5D"], ["JK", "6C"], ["8D", "TD"], ["3C", "AH"]], PILE, leader=0
     )

@@ -9,8 +9,8 @@ from django.contrib.auth.models import User
 
 from games import services
 from games.models import Game
-from tests.factories import OfficialFactory, UserFactory, daizaibatsu_table
-from tournaments.models import Official, Table
+from tests.factories import UserFactory, daizaibatsu_table
+from tournaments.models import Table
 
 pytestmark = pytest.mark.django_db
 
@@ -23,9 +23,6 @@ def referee() -> User:
 @pytest.fixture
 def quick_game(referee: User) -> Game:
     table: Table = daizaibatsu_table(referee)
-    OfficialFactory(
-        tournament=table.round.stage.tournament, user=referee, role=Official.Role.REFEREE
-    )
     return services.start_game(table, referee, mode=Game.Mode.QUICK)
 
 

@@ -12,13 +12,11 @@ from games.models import Game
 from games.services import submit_move
 from tests.factories import (
     GameFactory,
-    OfficialFactory,
     UserFactory,
     daizaibatsu_game,
     daizaibatsu_table,
     streamed,
 )
-from tournaments.models import Official
 
 from .conftest import Crew
 
@@ -154,9 +152,6 @@ DZ_HIDDEN |= {"5C", "3H"}  # the pile's last two
 def dz_game(db: None) -> Game:
     referee = UserFactory(username="ref-dz")
     table = daizaibatsu_table(referee)
-    OfficialFactory(
-        tournament=table.round.stage.tournament, user=referee, role=Official.Role.REFEREE
-    )
     game: Game = daizaibatsu_game(table, DZ_HANDS, DZ_PILE, leader=0)
     for seq, action in enumerate(DZ_ACTIONS, start=1):
         assert submit_move(game, action, seq, referee).ok, action
