@@ -243,6 +243,23 @@ def titles_for(seats: int) -> tuple[str, ...] | None:
     return TITLES.get(seats)
 
 
+def _others_in_order(still_in: list[int], state: Any, order: Sequence[int]) -> list[int]:
+    """The players still holding cards when one leaves, in the order they are placed: by fewest
+    cards left (ties: in play order from the seat in turn) when ``state`` is given, else the
+    referee's ``order``, which must name each of them once."""
+    if state is not None:
+        seats = len(state.counts)
+        turn = state.turn
+        return sorted(still_in, key=lambda s: (state.counts[s], (s - turn) % seats))
+    if sorted(order) != sorted(still_in):
+        raise QuickError(
+            "forfeit_order_invalid",
+            "give the finishing order of every other player still holding cards",
+            "残っている他の全員の順位を入力してください",
+        )
+    return list(order)
+
+
 def _pile_game_forfeit(
     game: Game, state: Any, leaver: int, *, others_by_cards: bool, order: Sequence[int]
 ) -> tuple[Placing, ...]:
@@ -256,18 +273,11 @@ def _pile_game_forfeit(
             "that player has already finished this game",
             "その人は既に上がっています",
         )
-    still_in = [s for s in range(seats) if s not in out and s != leaver]
-    if others_by_cards and state is not None:
-        turn = state.turn
-        still_in.sort(key=lambda s: (state.counts[s], (s - turn) % seats))
-    else:
-        if sorted(order) != sorted(still_in):
-            raise QuickError(
-                "forfeit_order_invalid",
-                "give the finishing order of every other player still holding cards",
-                "残っている他の全員の順位を入力してください",
-            )
-        still_in = list(order)
+    still_in = _others_in_order(
+        [s for s in range(seats) if s not in out and s != leaver],
+        state if others_by_cards else None,
+        order,
+    )
     titles = titles_for(seats)
     return tuple(
         Placing(seat, place, titles[place - 1] if titles else None, False, False)
@@ -311,17 +321,7 @@ def forfeit_placings(
         miyako = state.miyako if state.miyako >= 0 else None
         still_in = [s for s in range(seats) if not state.out >> s & 1 and s not in (leaver, miyako)]
         by_cards = others_by_cards
-    if by_cards and state is not None:
-        turn = state.turn
-        still_in.sort(key=lambda s: (state.counts[s], (s - turn) % seats))
-    else:
-        if sorted(order) != sorted(still_in):
-            raise QuickError(
-                "forfeit_order_invalid",
-                "give the finishing order of every other player still holding cards",
-                "残っている他の全員の順位を入力してください",
-            )
-        still_in = list(order)
+    still_in = _others_in_order(still_in, state if by_cards else None, order)
     base = final_placings(
         rules_for_game(game),
         seats,

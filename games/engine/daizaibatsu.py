@@ -175,11 +175,19 @@ def _apply_play(state: State, move: Move, events: list[DaizaibatsuEvent]) -> Sta
             "♠3の代わりにジョーカーは使えません",
             "3",
         )
+    combo, verdict, finishing = _judged(state, move)
+    state = state._replace(eight_from=-1, kill_from=-1, kill_cards=EMPTY)
+    return _put(state, seat, move, combo, verdict, finishing, events)
+
+
+def _judged(state: State, move: Move) -> tuple[Combo, Verdict, bool]:
+    """The play read and judged against the table (in turn, or as an answer in the 8-cut
+    window), and whether it finishes; raises ``IllegalMove`` (F4: a forbidden finish)."""
     combo = read_play(move.cards, move.as_)
-    verdict = judge(state, combo)
+    verdict = judge(state, combo, respond=move.respond)
     if not isinstance(verdict, Verdict):
         raise illegal(*verdict)
-    finishing = len(move.cards) == state.counts[seat]
+    finishing = len(move.cards) == state.counts[move.seat]
     if finishing and forbidden_finish(state, combo):
         raise illegal(
             "forbidden_finish",
@@ -187,8 +195,7 @@ def _apply_play(state: State, move: Move, events: list[DaizaibatsuEvent]) -> Sta
             "そのカードでは上がれません",
             "F4",
         )
-    state = state._replace(eight_from=-1, kill_from=-1, kill_cards=EMPTY)
-    return _put(state, seat, move, combo, verdict, finishing, events)
+    return combo, verdict, finishing
 
 
 def _put(
@@ -256,18 +263,7 @@ def _respond(state: State, move: Move, events: list[DaizaibatsuEvent]) -> State:
         return _finish_kill(state, seat, move, events)
     if state.eight_from < 0 or seat == state.eight_from:
         raise _not_turn(seat)
-    combo = read_play(move.cards, move.as_)
-    verdict = judge(state, combo, respond=True)
-    if not isinstance(verdict, Verdict):
-        raise illegal(*verdict)
-    finishing = len(move.cards) == state.counts[seat]
-    if finishing and forbidden_finish(state, combo):
-        raise illegal(
-            "forbidden_finish",
-            "you may not go out with that play",
-            "そのカードでは上がれません",
-            "F4",
-        )
+    combo, verdict, finishing = _judged(state, move)
     state = state._replace(eight_from=-1, kill_from=-1, kill_cards=EMPTY, turn=seat)
     return _put(state, seat, move, combo, verdict, finishing, events)
 
