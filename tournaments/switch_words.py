@@ -69,7 +69,7 @@ SWITCH_LABELS: dict[str, Promise] = {
     "reverse_per_card": _("Each 9 of a play reverses the direction"),
     "three_nines_at_once": _("Three 9s revolt at once"),
     "zaibatsu_revolution": _("財閥革命 / 大財閥革命"),
-    "finish_kill_card": _("The 上がり殺し (finish kill) card"),
+    "finish_kill_card": _("上がり殺し (finish kill) card"),
     "counter_draw_returns_finished": _("革命返し draws bring players already out back"),
     "stairs_effects_in_order": _("Effects in stairs run weakest to strongest"),
     "double_back_factor": _("倍返し: times the cards drawn"),

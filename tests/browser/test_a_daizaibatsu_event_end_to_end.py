@@ -130,7 +130,7 @@ def test_a_daizaibatsu_event_from_settings_to_the_live_page(
     expect(page.get_by_test_id("rules-unset-warning")).to_contain_text("上がり殺し")
     page.get_by_role("button", name="Draw next round").first.click()
     expect(page.locator("body")).to_contain_text(
-        "The rules of the event are incomplete: set The 上がり殺し (finish kill) card "
+        "The rules of the event are incomplete: set 上がり殺し (finish kill) card "
         "(finish_kill_card)"
     )
     shoot(page, artifacts, "draw-refused")
@@ -141,7 +141,7 @@ def test_a_daizaibatsu_event_from_settings_to_the_live_page(
     expect(rules.get_by_test_id("rules-unset")).to_be_visible()
     if not rules.locator("details").evaluate("d => d.open"):
         rules.locator("summary").click()
-    rules.get_by_label("The 上がり殺し (finish kill) card").fill("7S")
+    rules.get_by_label("上がり殺し (finish kill) card").fill("7S")
     rules.get_by_label("財閥革命 / 大財閥革命").select_option(label="not played")
     shoot(page, artifacts, "rules-set")
     page.get_by_role("button", name="Save settings").click()
