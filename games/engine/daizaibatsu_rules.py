@@ -21,7 +21,7 @@ from dataclasses import dataclass, replace
 from typing import Final
 
 from .errors import InvalidNotation, RulesError
-from .family import SwitchInfo
+from .family import SwitchInfo, find_preset, preset_from_record
 
 FAMILY: Final = "daizaibatsu"
 OFF: Final = "off"
@@ -225,26 +225,9 @@ PRESETS: Final[Mapping[str, DaizaibatsuRules]] = {DAIZAIBATSU.key: DAIZAIBATSU}
 
 def find_daizaibatsu(name: str) -> DaizaibatsuRules:
     """A preset by ``id`` (the latest version) or ``id@version``."""
-    key = name.strip().lower()
-    if "@" not in key:
-        versions = [r for r in PRESETS.values() if r.id == key]
-        if versions:
-            return max(versions, key=lambda r: r.version)
-    found = PRESETS.get(key)
-    if found is None:
-        raise RulesError(f"unknown Daizaibatsu ruleset {name!r} (known: {', '.join(PRESETS)})")
-    return found
+    return find_preset(PRESETS, name, "Daizaibatsu")
 
 
 def ruleset_from_record(value: object) -> DaizaibatsuRules:
     """A ruleset from a record's ``rules``: a preset name or ``{"preset", "overrides"}``."""
-    if isinstance(value, str):
-        return find_daizaibatsu(value)
-    if not isinstance(value, dict) or not isinstance(value.get("preset"), str):
-        raise RulesError("rules must be a preset name or {preset, overrides}")
-    if set(value) - {"preset", "overrides"}:
-        raise RulesError("rules has keys other than preset and overrides")
-    overrides = value.get("overrides", {})
-    if not isinstance(overrides, dict):
-        raise RulesError("rules.overrides must be an object")
-    return find_daizaibatsu(value["preset"]).with_overrides(**overrides)
+    return preset_from_record(value, PRESETS, "Daizaibatsu")

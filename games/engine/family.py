@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Final, Protocol, cast
+from typing import Any, Final, Protocol, TypeVar, cast
 
 from .errors import RecordError, RulesError
 
@@ -259,6 +259,48 @@ class Family(Protocol):
     def deal(self, seed: bytes | str, rules: Any) -> Any: ...
     def snapshot(self, state: Any) -> dict[str, object]: ...
     def restore(self, setup: Any, data: Mapping[str, object]) -> Any: ...
+
+
+class Preset(Protocol):
+    """What :func:`find_preset` and :func:`preset_from_record` need of a family's ruleset."""
+
+    @property
+    def id(self) -> str: ...
+    @property
+    def version(self) -> int: ...
+    def with_overrides(self, **overrides: object) -> Any: ...
+
+
+P = TypeVar("P", bound=Preset)
+
+
+def find_preset(presets: Mapping[str, P], name: str, game: str) -> P:
+    """One of a family's ``presets`` by ``id`` (the latest version) or ``id@version``;
+    ``game`` names the family in the error (``"Guandan"``)."""
+    key = name.strip().lower()
+    if "@" not in key:
+        versions = [r for r in presets.values() if r.id == key]
+        if versions:
+            return max(versions, key=lambda r: r.version)
+    found = presets.get(key)
+    if found is None:
+        raise RulesError(f"unknown {game} ruleset {name!r} (known: {', '.join(presets)})")
+    return found
+
+
+def preset_from_record(value: object, presets: Mapping[str, P], game: str) -> P:
+    """A ruleset from a record's ``rules``: a preset name or ``{"preset", "overrides"}``."""
+    if isinstance(value, str):
+        return find_preset(presets, value, game)
+    if not isinstance(value, dict) or not isinstance(value.get("preset"), str):
+        raise RulesError("rules must be a preset name or {preset, overrides}")
+    if set(value) - {"preset", "overrides"}:
+        raise RulesError("rules has keys other than preset and overrides")
+    overrides = value.get("overrides", {})
+    if not isinstance(overrides, dict):
+        raise RulesError("rules.overrides must be an object")
+    found: P = find_preset(presets, value["preset"], game).with_overrides(**overrides)
+    return found
 
 
 _FAMILIES: dict[str, Family] = {}

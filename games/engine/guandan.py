@@ -36,7 +36,9 @@ from .family import (
     Metric,
     SeatResult,
     SwitchInfo,
+    find_preset,
     form_error,
+    preset_from_record,
     read_move_object,
     register,
 )
@@ -170,29 +172,12 @@ PRESETS: Final[Mapping[str, GuandanRules]] = {r.key: r for r in (GUANDAN_CN, GUA
 
 def find_guandan(name: str) -> GuandanRules:
     """A Guandan preset by ``id`` (the latest version) or ``id@version``."""
-    key = name.strip().lower()
-    if "@" not in key:
-        versions = [r for r in PRESETS.values() if r.id == key]
-        if versions:
-            return max(versions, key=lambda r: r.version)
-    found = PRESETS.get(key)
-    if found is None:
-        raise RulesError(f"unknown Guandan ruleset {name!r} (known: {', '.join(PRESETS)})")
-    return found
+    return find_preset(PRESETS, name, "Guandan")
 
 
 def ruleset_from_record(value: object) -> GuandanRules:
     """A ruleset from a record's ``rules``: a preset name or ``{"preset", "overrides"}``."""
-    if isinstance(value, str):
-        return find_guandan(value)
-    if not isinstance(value, dict) or not isinstance(value.get("preset"), str):
-        raise RulesError("rules must be a preset name or {preset, overrides}")
-    if set(value) - {"preset", "overrides"}:
-        raise RulesError("rules has keys other than preset and overrides")
-    overrides = value.get("overrides", {})
-    if not isinstance(overrides, dict):
-        raise RulesError("rules.overrides must be an object")
-    return find_guandan(value["preset"]).with_overrides(**overrides)
+    return preset_from_record(value, PRESETS, "Guandan")
 
 
 # --- cards, ranks and levels -------------------------------------------------------------
