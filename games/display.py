@@ -21,7 +21,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext, pgettext, pgettext_lazy
 from django_stubs_ext import StrOrPromise
 
-from games.engine import InvalidNotation, format_card, parse_card
+from games import offline
 
 
 class Labels(Mapping[str, str]):
@@ -41,7 +41,7 @@ class Labels(Mapping[str, str]):
         return len(self._labels)
 
 
-SUITS = {"S": ("♠", "black"), "H": ("♥", "red"), "D": ("♦", "red"), "C": ("♣", "black")}
+SUITS = offline.SUITS
 # An 11-back call (イレブンバック) and how a set of cards was declared, as log notes.
 CALLS = Labels({"up": gettext_lazy("11-back call: up"), "down": gettext_lazy("11-back call: down")})
 DECLARES = Labels({"set": gettext_lazy("read as a set"), "stairs": gettext_lazy("read as stairs")})
@@ -49,26 +49,8 @@ DECLARES = Labels({"set": gettext_lazy("read as a set"), "stairs": gettext_lazy(
 _CARDS = "\x00"  # where a sentence's cards stand, to split it around them
 
 
-def typed_codes(text: str) -> list[str]:
-    """Cards as a referee types them, as codes (3S 10H TH jk) or as the pages show them
-    (♠3 ♥10), read by the engine's own parser into codes; a word it cannot read is passed on
-    for the engine to refuse by name."""
-    codes = []
-    for word in text.split():
-        try:
-            codes.append(format_card(parse_card(word)))
-        except InvalidNotation:
-            codes.append(word)
-    return codes
-
-
-def card(code: str) -> dict[str, str]:
-    """A card for templates: its code (form value) and a readable label."""
-    if code == "JK":
-        return {"code": code, "label": "JK", "colour": "joker"}
-    rank = "10" if code[0] == "T" else code[0]
-    symbol, colour = SUITS[code[1]]
-    return {"code": code, "label": f"{symbol}{rank}", "colour": colour}
+typed_codes = offline.typed_codes
+card = offline.card_face
 
 
 def cards(codes: list[str]) -> list[dict[str, str]]:

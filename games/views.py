@@ -85,6 +85,7 @@ from games.official_views import (
     parse_quick_outcomes,
     quick_outcome_choices,
 )
+from games.offline import move_from_form
 from games.public import live_table
 from games.seating import by_engine_seat, in_seating
 from games.state import effective_actions, family_for, rebuild, rules_for_game
@@ -767,29 +768,9 @@ def play(request: HttpRequest, table_id: int) -> HttpResponse:
             game, daizaibatsu_views.move_from_form(request), _seq(request), request.user
         )
         return render_console(request, table, None if outcome.ok else outcome)
-    seat = int(request.POST.get("seat", "-1") or -1)
-    picked = request.POST.getlist("cards")
-    typed = typed_codes(request.POST.get("cards_text", ""))
-    chosen = picked or typed
-    move: dict[str, Any]
-    action = request.POST.get("action", "play")
-    if action == "pass":
-        move = {"seat": seat, "pass": True}
-    elif action == "give":
-        move = {"seat": seat, "give": chosen}
-    elif action == "misplay" or request.POST.get("misplay") == "1":
-        # プンリー: the cards stay the seat's, face up (the engine judges)
-        move = {"seat": seat, "misplay": chosen}
-    else:
-        move = {"seat": seat, "play": chosen}
-        if request.POST.get("as", "").strip():
-            move["as"] = typed_codes(request.POST["as"])
-        if request.POST.get("declare"):
-            move["declare"] = request.POST["declare"]
-        if request.POST.get("choice"):  # the 11-back call, "up" or "down" (the engine judges)
-            move["choice"] = request.POST["choice"]
-        if request.POST.get("respond") == "1":  # posted by an out-of-turn form
-            move["respond"] = True
+    # Read as the offline console reads it in the browser (games.offline), so a tap means the
+    # same move online and offline.
+    move = move_from_form({name: request.POST.getlist(name) for name in request.POST})
     outcome = services.submit_move(game, move, _seq(request), request.user)
     if outcome.ok:
         return render_console(request, table)

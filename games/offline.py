@@ -1,0 +1,186 @@
+"""The referee console's judge when the network is gone: what the phone runs under Pyodide.
+
+The offline console (docs/offline.md) keeps the game it was showing as a ``kakumei-record/1``
+record (the server's effective moves so far) and a queue of moves not yet sent. Each tap is
+judged here, by the engine itself, against the record plus the queue — never by a second
+implementation in JavaScript that could disagree with the server. The server reads the
+console's forms with the same :func:`move_from_form`, so a tap means the same move online and
+offline.
+
+Standard library and the engine only (no Django): the page loads this module, the engine and
+``games/__init__.py`` as one archive (``games.offline_assets``). Functions the page calls take
+and return JSON text, so nothing but strings crosses between JavaScript and Python.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from typing import Any, cast
+
+from games.engine import InvalidNotation, format_card, parse_card
+from games.engine.errors import IllegalMove, RecordError
+from games.engine.family import family_of
+from games.engine.record import load_record
+
+SUITS = {"S": ("♠", "black"), "H": ("♥", "red"), "D": ("♦", "red"), "C": ("♣", "black")}
+
+# Form errors keep the codes clients already handle; every other form error is a bad payload.
+FORM_CODES = frozenset({"unknown_card", "invalid_combination"})
+
+
+def card_face(code: str) -> dict[str, str]:
+    """A card as the pages show it: its code (a form value), a label (♠3) and its colour."""
+    if code == "JK":
+        return {"code": code, "label": "JK", "colour": "joker"}
+    rank = "10" if code[0] == "T" else code[0]
+    symbol, colour = SUITS[code[1]]
+    return {"code": code, "label": f"{symbol}{rank}", "colour": colour}
+
+
+def typed_codes(text: str) -> list[str]:
+    """Cards as a referee types them, as codes (3S 10H TH jk) or as the pages show them
+    (♠3 ♥10), read by the engine's own parser into codes; a word it cannot read is passed on
+    for the engine to refuse by name."""
+    codes = []
+    for word in text.split():
+        try:
+            codes.append(format_card(parse_card(word)))
+        except InvalidNotation:
+            codes.append(word)
+    return codes
+
+
+def move_from_form(form: Mapping[str, Sequence[str]]) -> dict[str, object]:
+    """The record-format move a 大富豪 console form posts: a play or a pass for the seat in
+    turn, a give in the exchange, an out-of-turn answer (``respond=1``) or a misplay the
+    referee records (``action=misplay``, プンリー). ``form`` maps each field to its values."""
+
+    def first(name: str) -> str:
+        values = form.get(name) or [""]
+        return values[0]
+
+    seat_text = first("seat").strip()
+    seat = int(seat_text) if seat_text.lstrip("-").isdigit() else -1
+    chosen = list(form.get("cards") or []) or typed_codes(first("cards_text"))
+    action = first("action") or "play"
+    if action == "pass":
+        return {"seat": seat, "pass": True}
+    if action == "give":
+        return {"seat": seat, "give": chosen}
+    if action == "misplay" or first("misplay") == "1":
+        return {"seat": seat, "misplay": chosen}  # the cards stay the seat's, face up
+    move: dict[str, object] = {"seat": seat, "play": chosen}
+    if first("as").strip():
+        move["as"] = typed_codes(first("as"))
+    if first("declare"):
+        move["declare"] = first("declare")
+    if first("choice"):  # the 11-back call, "up" or "down" (the engine judges)
+        move["choice"] = first("choice")
+    if first("respond") == "1":  # posted by an out-of-turn form
+        move["respond"] = True
+    return move
+
+
+class Refused(Exception):
+    """A move the engine (or its form reading) refuses, with the server's code and words."""
+
+    def __init__(self, code: str, message_en: str, message_ja: str, rule: str = "") -> None:
+        super().__init__(message_en)
+        self.code, self.message_en, self.message_ja, self.rule = code, message_en, message_ja, rule
+
+    def to_dict(self) -> dict[str, object]:
+        out: dict[str, object] = {
+            "ok": False,
+            "code": self.code,
+            "message_en": self.message_en,
+            "message_ja": self.message_ja,
+        }
+        if self.rule:
+            out["rule"] = self.rule
+        return out
+
+
+class Table:
+    """A game as the offline console holds it: the server's record, then the queued moves."""
+
+    def __init__(self, record: Mapping[str, object], queued: Sequence[object] = ()) -> None:
+        loaded = load_record(record)
+        self.family = family_of(loaded.rules)
+        self.seats = loaded.rules.seats
+        state = loaded.initial_state()
+        for _name, actions in loaded.sections():
+            for action in actions:
+                state, _events = self.family.apply(state, action)
+        self.state: Any = state
+        for move in queued:
+            self.play(move)
+
+    def play(self, payload: object) -> dict[str, object]:
+        """Apply one record-format move; the canonical move, its events and whether the game
+        is over. Raises :class:`Refused` as the server would refuse it (same code)."""
+        try:
+            move = self.family.move_from_json(payload, "move", self.seats)
+        except RecordError as error:
+            code = error.code if error.code in FORM_CODES else "bad_payload"
+            raise Refused(code, error.message_en, error.message_ja) from None
+        try:
+            self.state, events = self.family.apply(self.state, move)
+        except IllegalMove as error:
+            raise Refused(
+                error.code, error.message_en, error.message_ja, error.rule or ""
+            ) from None
+        return {
+            "ok": True,
+            "move": self.family.move_to_json(move),
+            "events": [event.to_dict() for event in events],
+            "over": self.family.is_over(self.state),
+        }
+
+    def view(self) -> dict[str, Any]:
+        """What the referee sees: the public view, every known hand (the referee's own page
+        shows them all), the decisions owed and the seats that may act — cards as faces."""
+        view: dict[str, Any] = self.family.observe(self.state)
+        own = [self.family.observe(self.state, seat)["hands"] for seat in range(self.seats)]
+        view["hands"] = [_faces(cast(list[Any], hands)[seat]) for seat, hands in enumerate(own)]
+        if view.get("table"):
+            view["table"] = {**view["table"], "cards": _faces(view["table"]["cards"])}
+        view["exposed"] = {seat: _faces(cards) for seat, cards in view["exposed"].items()}
+        view["pending"] = [decision.to_dict() for decision in self.family.pending(self.state)]
+        view["to_move"] = list(self.family.to_move(self.state))
+        view["over"] = self.family.is_over(self.state)
+        return view
+
+
+def _faces(cards: Sequence[str] | None) -> list[dict[str, str]] | None:
+    return None if cards is None else [card_face(code) for code in cards]
+
+
+def state_view(record: str, queued: str) -> str:
+    """The console's view of the record plus the queued moves (JSON text in and out)."""
+    return json.dumps(Table(json.loads(record), json.loads(queued)).view())
+
+
+def judge(record: str, queued: str, form: str) -> str:
+    """Judge one tap: the form's fields (JSON: field → values) read as the server reads them,
+    then applied after the queued moves. JSON text: ``{"ok": true, "move", "events", "over"}``
+    or ``{"ok": false, "code", "message_en", "message_ja"}`` — the server's answer to it."""
+    table = Table(json.loads(record), json.loads(queued))
+    try:
+        return json.dumps(table.play(move_from_form(json.loads(form))))
+    except Refused as error:
+        return json.dumps(error.to_dict())
+
+
+def rebase(record: str, queued: str) -> str:
+    """The queued moves judged again, in order, on a newer record (the game moved on elsewhere
+    while the phone was offline): one verdict each, as :func:`judge` gives it; a refused move
+    is left out of the moves after it, as a referee console skips it (docs/offline.md)."""
+    table = Table(json.loads(record))
+    verdicts = []
+    for move in json.loads(queued):
+        try:
+            verdicts.append(table.play(move))
+        except Refused as error:
+            verdicts.append(error.to_dict())
+    return json.dumps(verdicts)
