@@ -8,7 +8,14 @@ from __future__ import annotations
 
 from django.urls import path
 
-from games import device_views, official_views, offline_assets, referee_home, views
+from games import (
+    device_views,
+    official_views,
+    offline_assets,
+    offline_views,
+    referee_home,
+    views,
+)
 
 app_name = "referee"
 
@@ -19,6 +26,9 @@ urlpatterns = [
     path("devices/<int:token_id>/revoke/", device_views.revoke_own, name="device-revoke"),
     # The rules engine for the console's offline mode, run on the phone under Pyodide (#19).
     path("offline/engine.zip", offline_assets.offline_engine, name="offline-engine"),
+    # The console as an installable app that opens without a network (#19, docs/offline.md).
+    path("sw.js", offline_views.service_worker, name="service-worker"),
+    path("manifest.webmanifest", offline_views.manifest, name="manifest"),
     path("tables/<int:table_id>/", views.console, name="table"),
     path("tables/<int:table_id>/start/", views.start, name="start"),
     path("tables/<int:table_id>/play/", views.play, name="play"),

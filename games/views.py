@@ -174,6 +174,11 @@ def console_context(
         "modes": Game.Mode.choices,
         "outcome_choices": quick_outcome_choices(len(seats)),
         "can_decide": is_head_referee(request.user, tournament),
+        # The words the offline console names titles and tricks with, as this page does.
+        "offline_labels": {
+            "titles": {code: TITLE_LABELS[code] for code in TITLE_LABELS},
+            "combinations": {code: str(label) for code, label in COMBINATIONS.items()},
+        },
     }
     ctx |= next_game_context(table, seats)
     rows: list[Move] = []
@@ -246,6 +251,11 @@ def console_context(
         )
         ctx["lock"] = "".join(SUITS[s][0] for s in view["lock"])  # type: ignore[attr-defined]
         ctx["known"] = game is not None and game.mode == Game.Mode.KNOWN_DEAL
+        # What the offline console (static/kakumei/offline.js) offers beside the engine's view.
+        ctx["offline_rules"] = {
+            "eleven_back_call": ctx["calls"],
+            "instant_win": bool(rules.instant_win),
+        }
     if error is not None and error_at:
         # The decision's buttons are gone once the undo is decided: say it by the undo form.
         ctx["error_at"] = (
