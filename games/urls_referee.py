@@ -18,6 +18,7 @@ urlpatterns = [
     path("devices/", device_views.issue_own, name="device-issue"),
     path("devices/<int:token_id>/revoke/", device_views.revoke_own, name="device-revoke"),
     path("tables/<int:table_id>/", views.console, name="table"),
+    path("tables/<int:table_id>/offline/", views.offline_seed, name="offline-seed"),
     path("tables/<int:table_id>/start/", views.start, name="start"),
     path("tables/<int:table_id>/play/", views.play, name="play"),
     path("tables/<int:table_id>/undo/", views.undo, name="undo"),
