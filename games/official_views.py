@@ -37,6 +37,7 @@ from games import services
 from games.display import GD_PLACES, TITLE_LABELS
 from games.engine.daizaibatsu_rules import FAMILY as DAIZAIBATSU
 from games.models import LATEST_FIRST, Game, GameResult, RejectedSubmission
+from games.offline import QuickOutcome, parse_quick_outcomes
 from games.results import placing_dict
 from games.seating import by_engine_seat
 from games.state import family_for, rebuild, rules_for_game
@@ -54,34 +55,6 @@ def reason_required() -> services.GameError:
 
 
 # --- the quick-result form, shared with the referee console ----------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class QuickOutcome:
-    """A quick result as the services take it: `finishing_order` (clean finishers in order,
-    ending with the player left holding cards), `fouls` (in foul order), `miyako_ochi`."""
-
-    finishing_order: list[int]
-    fouls: list[int]
-    miyako_ochi: int | None
-
-
-def parse_quick_outcomes(data: Mapping[str, str], seats: int) -> QuickOutcome:
-    """Read the per-seat selects `outcome_<seat>` of a quick-result form: `clean-N` (N-th clean
-    finisher; the player left with cards comes last), `foul-N` (N-th foul) or `miyako` (都落ち).
-    A seat left blank is simply missing (the service then refuses an incomplete result)."""
-    clean: list[tuple[int, int]] = []
-    fouls: list[tuple[int, int]] = []
-    miyako: int | None = None
-    for seat in range(seats):
-        kind, _, n = str(data.get(f"outcome_{seat}", "")).partition("-")
-        if kind == "clean" and n.isdigit():
-            clean.append((int(n), seat))
-        elif kind == "foul" and n.isdigit():
-            fouls.append((int(n), seat))
-        elif kind == "miyako":
-            miyako = seat
-    return QuickOutcome([s for _, s in sorted(clean)], [s for _, s in sorted(fouls)], miyako)
 
 
 def quick_outcome_choices(seats: int) -> list[tuple[str, str]]:

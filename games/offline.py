@@ -16,9 +16,10 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any, cast
 
-from games.engine import InvalidNotation, format_card, parse_card
+from games.engine import InvalidNotation, Placing, RuleSet, final_placings, format_card, parse_card
 from games.engine.errors import IllegalMove, RecordError
 from games.engine.family import family_of
 from games.engine.record import load_record
@@ -184,3 +185,131 @@ def rebase(record: str, queued: str) -> str:
         except Refused as error:
             verdicts.append(error.to_dict())
     return json.dumps(verdicts)
+
+
+# --- quick results ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class QuickOutcome:
+    """A quick result as the services take it: `finishing_order` (clean finishers in order,
+    ending with the player left holding cards), `fouls` (in foul order), `miyako_ochi`."""
+
+    finishing_order: list[int]
+    fouls: list[int]
+    miyako_ochi: int | None
+
+
+def parse_quick_outcomes(data: Mapping[str, Any], seats: int) -> QuickOutcome:
+    """Read the per-seat selects `outcome_<seat>` of a quick-result form: `clean-N` (N-th clean
+    finisher; the player left with cards comes last), `foul-N` (N-th foul) or `miyako` (都落ち).
+    A seat left blank is simply missing (the service then refuses an incomplete result)."""
+    clean: list[tuple[int, int]] = []
+    fouls: list[tuple[int, int]] = []
+    miyako: int | None = None
+    for seat in range(seats):
+        kind, _, n = str(data.get(f"outcome_{seat}", "")).partition("-")
+        if kind == "clean" and n.isdigit():
+            clean.append((int(n), seat))
+        elif kind == "foul" and n.isdigit():
+            fouls.append((int(n), seat))
+        elif kind == "miyako":
+            miyako = seat
+    return QuickOutcome([s for _, s in sorted(clean)], [s for _, s in sorted(fouls)], miyako)
+
+
+@dataclass(frozen=True, slots=True)
+class QuickError(Exception):
+    code: str
+    message_en: str
+    message_ja: str
+
+
+def quick_placings(
+    rules: RuleSet,
+    seats: int,
+    titles: Sequence[str] | None,
+    finishing_order: Sequence[int],
+    fouls: Sequence[int],
+    miyako_ochi: int | None,
+) -> tuple[Placing, ...]:
+    """Placings from a quick result, by the engine's own title assignment (JDF §19).
+
+    `finishing_order`: the clean finishers in the order they went out, ending with the player
+    left holding cards; `fouls`: foul finishers (反則あがり) in the order they fouled;
+    `miyako_ochi`: the previous 大富豪 when they fell (都落ち). The titles are the engine's
+    (`final_placings`), so quick results and move-by-move games follow the same rules.
+    """
+    everyone = [*finishing_order, *fouls, *([miyako_ochi] if miyako_ochi is not None else [])]
+    if sorted(everyone) != list(range(seats)):
+        raise QuickError(
+            "quick_incomplete",
+            f"every seat 0..{seats - 1} must appear exactly once",
+            "全員の結果を一度ずつ入力してください",
+        )
+    if not finishing_order:
+        raise QuickError(
+            "quick_incomplete", "someone is left holding cards", "最後に残った人がいません"
+        )
+    daifugo = titles.index("daifugo") if titles else None
+    if miyako_ochi is not None:
+        if not rules.miyako_ochi or daifugo is None:
+            raise QuickError(
+                "quick_miyako_invalid",
+                "都落ち only happens to the previous 大富豪 under a ruleset with 都落ち",
+                "都落ちは前局の大富豪にのみ起こります",
+            )
+        if miyako_ochi != daifugo:
+            raise QuickError(
+                "quick_miyako_invalid",
+                f"only seat {daifugo}, the previous 大富豪, can fall (都落ち)",
+                f"都落ちは前局の大富豪（{daifugo}番席）だけです",
+            )
+    elif (
+        rules.miyako_ochi
+        and daifugo is not None
+        and daifugo not in fouls
+        and len(finishing_order) > 1
+        and finishing_order[0] != daifugo
+    ):
+        # Someone else finished first while the 大富豪 still held cards: 都落ち is automatic.
+        raise QuickError(
+            "quick_miyako_missing",
+            f"seat {finishing_order[0]} finished before the previous 大富豪: mark 都落ち",
+            "前局の大富豪より先に上がった人がいます：都落ちを入力してください",
+        )
+    return final_placings(
+        rules,
+        seats,
+        clean=finishing_order[:-1],
+        remaining=finishing_order[-1:],
+        fouls=fouls,
+        miyako=miyako_ochi,
+    )
+
+
+def judge_quick(record: str, form: str) -> str:
+    """Judge a quick-result form offline (JSON: field → values), as the server's `quick` view
+    reads and judges it: ``{"ok": true, "result": {finishing_order, fouls, miyako_ochi},
+    "placings": [...]}`` or the server's refusal (code and words)."""
+    loaded = load_record(json.loads(record))
+    fields = {name: values[0] for name, values in json.loads(form).items() if values}
+    titles = json.loads(record).get("titles")
+    outcome = parse_quick_outcomes(fields, loaded.rules.seats)
+    try:
+        placings = quick_placings(
+            loaded.rules,
+            loaded.rules.seats,
+            titles,
+            outcome.finishing_order,
+            outcome.fouls,
+            outcome.miyako_ochi,
+        )
+    except QuickError as error:
+        return json.dumps(Refused(error.code, error.message_en, error.message_ja).to_dict())
+    result = {
+        "finishing_order": outcome.finishing_order,
+        "fouls": outcome.fouls,
+        "miyako_ochi": outcome.miyako_ochi,
+    }
+    return json.dumps({"ok": True, "result": result, "placings": [p.to_dict() for p in placings]})

@@ -69,10 +69,10 @@ from games.models import (
     Move,
     ResultVersion,
 )
+from games.offline import QuickError
 from games.results import placing_dict, result_rows, seat_results_from_placings, write_results
 from games.state import (
     BadMove,
-    QuickError,
     effective_actions,
     family_for,
     fingerprint,

@@ -19,6 +19,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from games import offline
 from games.engine import (
     TITLES,
     Family,
@@ -33,6 +34,7 @@ from games.engine.daizaibatsu_rules import FAMILY as DAIZAIBATSU
 from games.engine.snapshot import SnapshotError
 from games.models import Game
 from games.models import Move as MoveRow
+from games.offline import QuickError
 from tournaments.deals import deal_material
 from tournaments.rulesets import rules_for_table
 
@@ -171,71 +173,13 @@ def rebuild(game: Game, rows: Sequence[MoveRow] | None = None) -> Any:
 # --- quick results ------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class QuickError(Exception):
-    code: str
-    message_en: str
-    message_ja: str
-
-
 def quick_placings(
     game: Game, finishing_order: Sequence[int], fouls: Sequence[int], miyako_ochi: int | None
 ) -> tuple[Placing, ...]:
-    """Placings from a quick result, by the engine's own title assignment (JDF §19).
-
-    `finishing_order`: the clean finishers in the order they went out, ending with the player
-    left holding cards; `fouls`: foul finishers (反則あがり) in the order they fouled;
-    `miyako_ochi`: the previous 大富豪 when they fell (都落ち). The titles are the engine's
-    (`final_placings`), so quick results and move-by-move games follow the same rules.
-    """
-    seats = game.seats
-    everyone = [*finishing_order, *fouls, *([miyako_ochi] if miyako_ochi is not None else [])]
-    if sorted(everyone) != list(range(seats)):
-        raise QuickError(
-            "quick_incomplete",
-            f"every seat 0..{seats - 1} must appear exactly once",
-            "全員の結果を一度ずつ入力してください",
-        )
-    if not finishing_order:
-        raise QuickError(
-            "quick_incomplete", "someone is left holding cards", "最後に残った人がいません"
-        )
-    rules = rules_for_game(game)
-    titles = game.titles
-    daifugo = titles.index("daifugo") if titles else None
-    if miyako_ochi is not None:
-        if not rules.miyako_ochi or daifugo is None:
-            raise QuickError(
-                "quick_miyako_invalid",
-                "都落ち only happens to the previous 大富豪 under a ruleset with 都落ち",
-                "都落ちは前局の大富豪にのみ起こります",
-            )
-        if miyako_ochi != daifugo:
-            raise QuickError(
-                "quick_miyako_invalid",
-                f"only seat {daifugo}, the previous 大富豪, can fall (都落ち)",
-                f"都落ちは前局の大富豪（{daifugo}番席）だけです",
-            )
-    elif (
-        rules.miyako_ochi
-        and daifugo is not None
-        and daifugo not in fouls
-        and len(finishing_order) > 1
-        and finishing_order[0] != daifugo
-    ):
-        # Someone else finished first while the 大富豪 still held cards: 都落ち is automatic.
-        raise QuickError(
-            "quick_miyako_missing",
-            f"seat {finishing_order[0]} finished before the previous 大富豪: mark 都落ち",
-            "前局の大富豪より先に上がった人がいます：都落ちを入力してください",
-        )
-    return final_placings(
-        rules,
-        seats,
-        clean=finishing_order[:-1],
-        remaining=finishing_order[-1:],
-        fouls=fouls,
-        miyako=miyako_ochi,
+    """Placings from a game's quick result (`games.offline.quick_placings`, which the offline
+    console runs in the browser too)."""
+    return offline.quick_placings(
+        rules_for_game(game), game.seats, game.titles, finishing_order, fouls, miyako_ochi
     )
 
 

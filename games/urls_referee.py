@@ -30,6 +30,7 @@ urlpatterns = [
     path("sw.js", offline_views.service_worker, name="service-worker"),
     path("manifest.webmanifest", offline_views.manifest, name="manifest"),
     path("tables/<int:table_id>/", views.console, name="table"),
+    path("tables/<int:table_id>/offline/", views.offline_seed, name="offline-seed"),
     path("tables/<int:table_id>/start/", views.start, name="start"),
     path("tables/<int:table_id>/play/", views.play, name="play"),
     path("tables/<int:table_id>/undo/", views.undo, name="undo"),

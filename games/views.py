@@ -15,17 +15,18 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.cache import cache
 from django.core.exceptions import PermissionDenied
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.utils.cache import patch_vary_headers
 from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.middleware import HtmxDetails
 
 from config.language import in_active_language
-from games import daizaibatsu_views, services
+from games import daizaibatsu_views, offline_views, services
 from games.display import (
     GAME_STATUS_LABELS,
     GD_BOMB_KINDS,
@@ -80,12 +81,8 @@ from games.engine.guandan import pending as gd_pending
 from games.engine.multideck import multi_card_name, multi_names, parse_multi
 from games.live import current_table_version, may_watch, table_is_public
 from games.models import LATEST_FIRST, Game, Move
-from games.official_views import (
-    parse_finishing_order,
-    parse_quick_outcomes,
-    quick_outcome_choices,
-)
-from games.offline import move_from_form
+from games.official_views import parse_finishing_order, quick_outcome_choices
+from games.offline import move_from_form, parse_quick_outcomes
 from games.public import live_table
 from games.seating import by_engine_seat, in_seating
 from games.state import effective_actions, family_for, rebuild, rules_for_game
@@ -217,6 +214,7 @@ def console_context(
                 row["must_give"] = state.setup.exchange_count[i]
         seat_rows.append(row)
     ctx["seats"] = seat_rows
+    ctx["offline_seed"] = offline_views.offline_seed(game, rows, seat_rows, table.pk)
     if game is not None:
         ctx["game_opening"] = services.game_opening(
             table, services.NextGame(game.set_number, game.game_number, game.attempt)
@@ -727,6 +725,22 @@ def render_console(
 def console(request: HttpRequest, table_id: int) -> HttpResponse:
     table = get_table_for_referee(request, table_id)
     return render_console(request, table)
+
+
+@never_cache
+@login_required
+@require_GET
+def offline_seed(request: HttpRequest, table_id: int) -> JsonResponse:
+    """The console's offline seed alone (games.offline_views), for a phone whose queued moves
+    met a game that moved on: the game as the server has it now."""
+    table = get_table_for_referee(request, table_id)
+    game = current_game(table)
+    seated = by_engine_seat(
+        game, list(Seat.objects.filter(table=table).select_related("entry__player"))
+    )
+    rows = list(game.moves.order_by("seq")) if game is not None else []
+    seats = [_seat_row(i, s) for i, s in seated]
+    return JsonResponse(offline_views.offline_seed(game, rows, seats, table.pk))
 
 
 def _seq(request: HttpRequest) -> int:
