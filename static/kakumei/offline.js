@@ -83,8 +83,8 @@ function start() {
   // A seed the page (or the server) gives: taken as the game's base unless moves made on top
   // of an older one still wait, or it is older than the one kept (a cached page).
   function adopt(seed) {
-    if (!seed || !seed.supported) return;
-    if (seed.game == null) {
+    if (!seed) return;
+    if (seed.game == null || !seed.supported) {
       store.current = null;
     } else {
       const key = String(seed.game);
@@ -285,6 +285,18 @@ function start() {
 
   function recordQuick(form) {
     const game = entry();
+    lastError = null;
+    if (engine && game.seed.record) {
+      // Judged as the server's quick view judges it (games/offline.py), when the engine runs.
+      const verdict = call("judge_quick", game.seed.record, formFields(form));
+      if (!verdict.ok) {
+        lastError = verdict;
+        render();
+        return;
+      }
+      queueQuick(game, verdict.result);
+      return;
+    }
     const clean = [];
     const fouls = [];
     let miyako = null;
@@ -296,9 +308,11 @@ function start() {
       else if (kind === "miyako") miyako = seat;
     }
     const order = (pairs) => pairs.sort((a, b) => a[0] - b[0] || a[1] - b[1]).map((p) => p[1]);
-    game.queue = [
-      { quick: { finishing_order: order(clean), fouls: order(fouls), miyako_ochi: miyako } },
-    ];
+    queueQuick(game, { finishing_order: order(clean), fouls: order(fouls), miyako_ochi: miyako });
+  }
+
+  function queueQuick(game, result) {
+    game.queue = [{ quick: result }];
     justSynced = false;
     save();
     render();
@@ -477,7 +491,7 @@ function start() {
       event.preventDefault();
       recordQuick(form);
     });
-    slot(panel, "forms").append(form);
+    slot(panel, "forms").append(form);    showError(panel);
   }
 
   // --- sync ----------------------------------------------------------------------------------

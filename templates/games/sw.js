@@ -34,7 +34,7 @@ self.addEventListener("activate", (event) => {
 });
 
 function cacheFirst(request) {
-  return caches.open(CACHE).then((cache) => cache.match(request).then((kept) => {
+  return caches.open(CACHE).then((cache) => cache.match(request, { ignoreVary: true }).then((kept) => {
     if (kept) return kept;
     return fetch(request).then((response) => {
       if (response.ok) cache.put(request, response.clone());
@@ -50,7 +50,8 @@ function networkFirst(request) {
       return response;
     });
     const late = new Promise((resolve) => setTimeout(resolve, NETWORK_PATIENCE_MS));
-    const kept = cache.match(request, { ignoreSearch: true });
+    // The page varies by cookie and language; this phone has one referee signed in.
+    const kept = cache.match(request, { ignoreSearch: true, ignoreVary: true });
     // The network's answer when it comes in time; the kept copy when it fails or is slow
     // (and the network's answer after all when nothing is kept).
     return Promise.race([fresh.catch(() => null), late.then(() => null)])
