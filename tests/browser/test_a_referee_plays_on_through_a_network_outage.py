@@ -68,8 +68,6 @@ def referee_table(username: str) -> tuple[Table, User]:
 def open_console(browser: Browser, live_server: LiveServer, username: str, table: Table) -> Page:
     context = browser.new_context(locale="ja-JP", viewport={"width": 390, "height": 844})
     page = context.new_page()
-    page.on("console", lambda m: print("console:", m.type, m.text))
-    page.on("pageerror", lambda e: print("pageerror:", e))
     # The log-in page is in Japanese too: its fields by their ids.
     page.goto(f"{live_server.url}/accounts/login/?next=/referee/tables/{table.pk}/")
     page.locator("#id_username").fill(username)
