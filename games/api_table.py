@@ -75,6 +75,7 @@ CONFLICT_CODES = frozenset(
         "result_changed",
         "no_result",
         "game_over",
+        "quick_result_conflict",
         "not_quick",
         "not_finished",
         "game_confirmed",
@@ -624,8 +625,15 @@ class QuickResultView(TableAPIView):
         request=QuickResultInputSerializer,
         responses={
             201: GameSummarySerializer,
+            200: OpenApiResponse(
+                GameSummarySerializer,
+                description="Sent again: the game already has this very result (the first "
+                "answer was lost). Nothing was written; the game as it is.",
+            ),
             **_errors(
-                conflict="not_quick (the game is recorded move by move), game_over.",
+                conflict="not_quick (the game is recorded move by move), quick_result_conflict "
+                "(the game already has a different result: correct it on the game's page), "
+                "game_over (confirmed, void or forfeited).",
                 unprocessable="quick_incomplete, quick_miyako_missing, quick_miyako_invalid, "
                 "quick_order_invalid, quick_not_in_family, aces_only_not_in_rules… "
                 "(the result is not a possible one).",
@@ -636,10 +644,14 @@ class QuickResultView(TableAPIView):
         """Record a quick game's result (the console's quick-result form): the finishing
         order, the fouls in order and the fallen 大富豪 (都落ち); titles and points follow from
         the rules. The result is provisional until a second official confirms it. A Guandan
-        hand takes the finishing order as far as it decides the hand, and `aces_only`."""
+        hand takes the finishing order as far as it decides the hand, and `aces_only`.
+
+        Safe to resend (an offline phone, a lost answer): the same result for a game that
+        already has it answers 200 and writes nothing; a different one, 409
+        `quick_result_conflict`."""
 
         def record(game: Game, data: dict[str, Any]) -> Response:
-            services.record_quick_result(
+            outcome = services.record_quick_result(
                 game,
                 request.user,
                 data["finishing_order"],
@@ -647,7 +659,8 @@ class QuickResultView(TableAPIView):
                 data["miyako_ochi"],
                 aces_only=data["aces_only"],
             )
-            return Response(_fresh(game), status=status.HTTP_201_CREATED)
+            answer = status.HTTP_200_OK if outcome.replayed else status.HTTP_201_CREATED
+            return Response(_fresh(game), status=answer)
 
         return game_write(request, game_id, QuickResultInputSerializer, record)
 

@@ -34,6 +34,7 @@ The refusal carries the number as it is now (`GameError.detail`: `expected_seq` 
 
 from __future__ import annotations
 
+import json
 import secrets
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -1090,6 +1091,15 @@ def _reopen(game: Game, actor: AnyUser, tournament_id: int, reason: str) -> None
 # --- quick results and confirmation ----------------------------------------------------------
 
 
+@dataclass(frozen=True, slots=True)
+class QuickResultOutcome:
+    """The game's results after a quick result, first place first. `replayed`: the same
+    result was sent again (a phone resending after a lost answer) and nothing was written."""
+
+    results: list[GameResult]
+    replayed: bool
+
+
 @refusals_recorded("quick_result")
 def record_quick_result(
     game: Game,
@@ -1099,13 +1109,17 @@ def record_quick_result(
     miyako_ochi: int | None = None,
     *,
     aces_only: bool = False,
-) -> list[GameResult]:
+) -> QuickResultOutcome:
     """Quick mode: only the finishing order, fouls (in order) and 都落ち; the engine's title
     rules give the placings. `finishing_order` ends with the player left holding cards.
 
     A team match's hand (掼蛋 Guandan) takes the finishing order as far as it decides the
     hand (`settle_hand`), no fouls nor 都落ち, and `aces_only`: the first finisher went out
-    on a final play of aces only (rulesets with `aces_finish_demotes`)."""
+    on a final play of aces only (rulesets with `aces_finish_demotes`).
+
+    Sent again once the game is finished (not confirmed, nor ruled on): a result equal to the
+    stored one is a replay — the stored results, nothing written; a different one is refused
+    (`quick_result_conflict`). A confirmed, void or forfeited game refuses any (`game_over`)."""
     require_table_writer(actor, game.table)
     with transaction.atomic():
         game = _lock(game)
@@ -1113,6 +1127,10 @@ def record_quick_result(
             raise GameError(
                 "not_quick", "This game is recorded move by move.", "このゲームは一手ずつ記録します"
             )
+        if game.status == Game.Status.FINISHED and game.forfeit_seat is None:
+            submitted = _quick_results(game, finishing_order, fouls, miyako_ochi, aces_only)
+            _require_stored_result(game, submitted)
+            return QuickResultOutcome(list(game.results.order_by("place")), replayed=True)
         if game.status != Game.Status.IN_PLAY:
             raise GameError("game_over", "The game is over.", "このゲームは終了しています")
         _finish(game, actor, _quick_results(game, finishing_order, fouls, miyako_ochi, aces_only))
@@ -1121,7 +1139,27 @@ def record_quick_result(
             update_fields=["version", "status", "finished_by", "finished_at", "result_version"]
         )
         _results_changed(game, _tournament(game).pk)
-    return list(game.results.order_by("place"))
+    return QuickResultOutcome(list(game.results.order_by("place")), replayed=False)
+
+
+def _require_stored_result(game: Game, submitted: Sequence[SeatResult]) -> None:
+    """Refuse a quick result for a finished game unless it is the one stored now. Rows are
+    compared as written (points from the tournament's table), so a result corrected since is
+    the same only if it came out equal."""
+    stored = {r.seat: (r.place, r.points, r.detail) for r in game.results.all()}
+    # The stored detail came back from JSON (a tuple is a list there): compare it so.
+    sent = {
+        r.seat: (r.place, r.points, json.loads(json.dumps(r.detail)))
+        for r in result_rows(game, _tournament(game), submitted)
+    }
+    if sent != stored:
+        raise GameError(
+            "quick_result_conflict",
+            "This game already has a different result: nothing was changed. To change it, "
+            "correct the result on the game's page.",
+            "このゲームにはすでに別の結果が記録されています。変更はしていません。変更するには、"
+            "ゲームのページで結果を訂正してください。",
+        )
 
 
 def _quick_results(

@@ -81,8 +81,8 @@ def test_a_quick_result_is_validated_by_the_rules(crew: Crew) -> None:
     assert done.status_code == 201
     assert [r["seat"] for r in done.json()["results"]] == [2, 0, 1, 3]
     assert done.json()["status"] == "finished" and done.json()["provisional"]
-    again = api.post(f"games/{game.pk}/quick-result/", {"finishing_order": [0, 1, 2, 3]})
-    assert_error(again, 409, "game_over")
+    different = api.post(f"games/{game.pk}/quick-result/", {"finishing_order": [0, 1, 2, 3]})
+    assert_error(different, 409, "quick_result_conflict")
 
 
 def test_a_quick_result_on_a_move_by_move_game_is_a_conflict(crew: Crew, t17_game: Game) -> None:

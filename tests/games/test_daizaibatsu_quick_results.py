@@ -27,7 +27,7 @@ def quick_game(referee: User) -> Game:
 
 
 def test_the_finishing_order_gives_places_and_titles(quick_game: Game, referee: User) -> None:
-    results = services.record_quick_result(quick_game, referee, [2, 0, 3, 1])
+    results = services.record_quick_result(quick_game, referee, [2, 0, 3, 1]).results
 
     assert [(r.seat, r.place, r.detail["title"]) for r in results] == [
         (2, 1, "daifugo"),

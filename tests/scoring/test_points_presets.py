@@ -95,7 +95,7 @@ def test_a_quick_result_in_the_last_game_of_a_set_is_written_with_the_bonus(crew
     )
     game = start_game(crew.table, crew.referee, mode=Game.Mode.QUICK)
 
-    results = record_quick_result(game, crew.referee, [2, 0, 3, 1])
+    results = record_quick_result(game, crew.referee, [2, 0, 3, 1]).results
 
     assert [(r.seat, r.place, r.points) for r in results] == [
         (2, 1, 70),
