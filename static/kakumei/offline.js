@@ -617,12 +617,14 @@ function start() {
     }
     slot(panel, "server-none").hidden = game.conflict.server.length > 0;
     const mine = slot(panel, "mine");
+    // Moves can be judged again on the server's game; a quick result refused stays refused.
+    const resendable = !!game.conflict.fresh && !game.queue.some((item) => item.quick);
     game.queue.forEach((item, i) => {
       const verdict = game.conflict.verdicts[i] || {};
       const row = fromTemplate("offline-conflict-row").firstElementChild;
       const box = row.querySelector("input");
-      box.checked = !!verdict.ok;
-      box.disabled = !game.conflict.fresh;
+      box.checked = !!verdict.ok && resendable;
+      box.disabled = !resendable;
       box.value = String(i);
       const line = moveLine({ ...item, seq: null });
       slot(row, "move").append(...line.childNodes);
@@ -640,7 +642,7 @@ function start() {
       mine.append(row);
     });
     const send = slot(panel, "send");
-    send.hidden = !game.conflict.fresh;
+    send.hidden = !resendable;
     send.addEventListener("click", () => {
       const ticked = [...mine.querySelectorAll("input:checked")].map((b) => Number(b.value));
       sendTicked(game, ticked);
@@ -717,9 +719,8 @@ function start() {
     },
     true,
   );
-  document.addEventListener("htmx:afterSettle", (event) => {
-    if (event.target.id === "console" || event.target.closest?.("#console")) onSwap();
-  });
+  // Any swap may have brought a fresh #console, and with it a fresh seed.
+  document.addEventListener("htmx:afterSettle", onSwap);
   window.addEventListener("offline", goOffline);
   window.addEventListener("online", () => {
     refreshBanner();
