@@ -175,7 +175,7 @@ function start() {
     banner.dataset.engine = engineState;
     slot(banner, "status").textContent = fill(words["banner-" + state], { count });
     slot(banner, "engine").textContent = words["engine-" + engineState];
-    slot(banner, "send").hidden = !count || syncing || !!conflicted();
+    slot(banner, "send").hidden = !count || syncing || !!conflicted() || !navigator.onLine;
   }
 
   function bannerState() {
