@@ -1,3 +1,10 @@
+# Pyodide from npm, pinned by package-lock.json: the referee console's offline mode runs the rules
+# engine with it on the phone, served as static files (docs/deployment.md). Only its files go on.
+FROM node:20-bookworm-slim AS pyodide
+WORKDIR /build
+COPY package.json package-lock.json ./
+RUN npm ci --ignore-scripts --no-audit --no-fund
+
 # Production image: gunicorn serving Django; the same image runs the Celery worker and beat.
 FROM python:3.11-slim-bookworm
 
@@ -13,6 +20,8 @@ COPY templates ./templates
 COPY static ./static
 COPY locale ./locale
 COPY manage.py ./
+# Before collectstatic, which serves it as static/pyodide/ (settings.PYODIDE_DIR).
+COPY --from=pyodide /build/node_modules/pyodide ./node_modules/pyodide
 # GNU gettext compiles the Japanese catalogue (locale/ja/LC_MESSAGES/django.po) into the image.
 RUN apt-get update -qq && apt-get install -y -qq --no-install-recommends gettext \
     && rm -rf /var/lib/apt/lists/*

@@ -157,7 +157,15 @@ USE_TZ = True
 
 STATIC_URL = "static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"
-STATICFILES_DIRS = [BASE_DIR / "static"]
+STATICFILES_DIRS: list[Path | tuple[str, Path]] = [BASE_DIR / "static"]
+# Pyodide, from npm (package.json; ./dev installs it, the Docker image copies it in): the
+# referee console's offline mode runs the rules engine with it on the phone (issue #19).
+# Served as static/pyodide/ from this very site, as no page may load anything from elsewhere.
+# Only when it is there: a checkout without it still starts, and the offline mode then says
+# the engine is unavailable.
+PYODIDE_DIR = Path(env.path("PYODIDE_DIR", default=BASE_DIR / "node_modules" / "pyodide"))
+if PYODIDE_DIR.is_dir():
+    STATICFILES_DIRS.append(("pyodide", PYODIDE_DIR))
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from django.urls import path
 
-from games import device_views, official_views, referee_home, views
+from games import device_views, official_views, offline_assets, referee_home, views
 
 app_name = "referee"
 
@@ -17,6 +17,8 @@ urlpatterns = [
     path("", referee_home.home, name="home"),
     path("devices/", device_views.issue_own, name="device-issue"),
     path("devices/<int:token_id>/revoke/", device_views.revoke_own, name="device-revoke"),
+    # The rules engine for the console's offline mode, run on the phone under Pyodide (#19).
+    path("offline/engine.zip", offline_assets.offline_engine, name="offline-engine"),
     path("tables/<int:table_id>/", views.console, name="table"),
     path("tables/<int:table_id>/offline/", views.offline_seed, name="offline-seed"),
     path("tables/<int:table_id>/start/", views.start, name="start"),

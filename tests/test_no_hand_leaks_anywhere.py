@@ -148,9 +148,12 @@ PARAM = re.compile(r"<(?:\w+:)?(\w+)>|\(\?P<(\w+)>[^)]*\)")
 def routes(patterns: list[URLPattern | URLResolver], prefix: str = "") -> Iterator[str]:
     for entry in patterns:
         route = str(entry.pattern).lstrip("^").rstrip("$").replace("\\", "")
-        if "format" in route or route.startswith(("admin/", "api/schema", "api/docs")):
+        if "format" in route or (prefix + route).startswith(
+            ("admin/", "api/schema", "api/docs", "referee/offline/")
+        ):
             # Format suffixes repeat a route; the admin is for superusers; the API schema is
-            # static text whose examples name cards.
+            # static text whose examples name cards, and so is the engine's source code that the
+            # console's offline mode downloads (compressed, its bytes spell random card names).
             continue
         if isinstance(entry, URLResolver):
             yield from routes(entry.url_patterns, prefix + route)
