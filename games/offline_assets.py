@@ -38,13 +38,13 @@ FILE_ATTRIBUTES: Final = 0o100644 << 16
 
 def archived_sources() -> dict[str, Path]:
     """The archive's members by name: the ``games`` package marker, every engine module and
-    the Django-free bridge ``games/offline.py`` when it is there."""
-    members = {"games/__init__.py": GAMES_DIR / "__init__.py"}
+    the Django-free judge the console calls, ``games/offline.py``."""
+    members = {
+        "games/__init__.py": GAMES_DIR / "__init__.py",
+        "games/offline.py": GAMES_DIR / "offline.py",
+    }
     for path in _engine_modules(ENGINE_DIR):
         members[path.relative_to(GAMES_DIR.parent).as_posix()] = path
-    bridge = GAMES_DIR / "offline.py"
-    if bridge.is_file():
-        members["games/offline.py"] = bridge
     return members
 
 

@@ -1,12 +1,12 @@
-// Judges a scripted JDF game with the engine archive under Pyodide, as the referee's phone
-// does offline (issue #19); tests/games/test_the_engine_runs_under_pyodide.py compares the
-// verdicts with the server's.
+// Judges a referee's scripted taps on a JDF game with the engine archive under Pyodide, through
+// games/offline.py as the console's offline mode does on the phone (issue #19);
+// tests/games/test_the_engine_runs_under_pyodide.py compares the answers with the server's.
 //
-//   node pyodide_judge.mjs <pyodide package dir> <engine.zip>  < {"hands": [...], "moves": [...]}
+//   node pyodide_judge.mjs <pyodide package dir> <engine.zip>  < {"hands": [...], "taps": [...]}
 //
-// A move is {"seat": n, "play": "3S 3H"} or {"seat": n, "pass": true}. Prints one JSON line:
-// {"engine": ENGINE_BUILD, "platform": sys.platform, "verdicts": [{"events": [...]} or
-// {"code": ..., "message_ja": ...}, ...]}.
+// A tap is the console form's fields, {"seat": ["0"], "cards": ["3S"], "action": ["play"]}.
+// Prints one JSON line: {"engine": ENGINE_BUILD, "platform": sys.platform, "answers": [the
+// judge's answer to each tap, in order], "view": the state view after the accepted ones}.
 
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -25,7 +25,7 @@ pyodide.unpackArchive(new Uint8Array(readFileSync(archivePath)), "zip", {
   extractDir: "/home/pyodide/kakumei",
 });
 pyodide.globals.set("script_json", script);
-const verdicts = pyodide.runPython(`
+const outcome = pyodide.runPython(`
 import json
 import os
 import sys
@@ -34,22 +34,19 @@ sys.path.insert(0, "/home/pyodide/kakumei")
 # A phone never has a mypyc build; say so rather than let the loader look for one.
 os.environ["KAKUMEI_ENGINE"] = "pure"
 
-from games.engine import ENGINE_BUILD, JDF, IllegalMove, Move, apply, new_game
+from games import offline
+from games.engine import ENGINE_BUILD, JDF, new_game
+from games.engine.record import export_record
 
 script = json.loads(script_json)
-state = new_game(JDF, script["hands"])
-verdicts = []
-for move in script["moves"]:
-    if move.get("pass"):
-        action = Move.pass_turn(move["seat"])
-    else:
-        action = Move.play(move["seat"], move["play"])
-    try:
-        state, events = apply(state, action)
-    except IllegalMove as refusal:
-        verdicts.append({"code": refusal.code, "message_ja": refusal.message_ja})
-    else:
-        verdicts.append({"events": [event.to_dict() for event in events]})
-json.dumps({"engine": ENGINE_BUILD, "platform": sys.platform, "verdicts": verdicts})
+record = json.dumps(export_record(new_game(JDF, script["hands"]), []))
+queue, answers = [], []
+for tap in script["taps"]:
+    answer = json.loads(offline.judge(record, json.dumps(queue), json.dumps(tap)))
+    answers.append(answer)
+    if answer["ok"]:
+        queue.append(answer["move"])
+view = json.loads(offline.state_view(record, json.dumps(queue)))
+json.dumps({"engine": ENGINE_BUILD, "platform": sys.platform, "answers": answers, "view": view})
 `);
-process.stdout.write(`${verdicts}\n`);
+process.stdout.write(`${outcome}\n`);

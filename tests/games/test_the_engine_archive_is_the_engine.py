@@ -36,10 +36,7 @@ def engine_files_on_disk() -> set[str]:
         and not path.is_relative_to(engine / "conformance")
         and path.name != "__main__.py"
     }
-    modules.add("games/__init__.py")
-    if (GAMES_DIR / "offline.py").is_file():
-        modules.add("games/offline.py")
-    return modules
+    return modules | {"games/__init__.py", "games/offline.py"}
 
 
 def test_the_archive_holds_exactly_the_engines_modules_as_they_are_on_disk(client: Client) -> None:

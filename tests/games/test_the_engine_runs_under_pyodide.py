@@ -1,8 +1,9 @@
 """The referee console's offline mode (issue #19) judges moves on the phone: the engine archive
 the site serves, run by the Pyodide the site serves (node_modules/pyodide, static/pyodide/).
-Run here under Node.js, one scripted JDF game is judged move for move exactly as the server's
-engine judges it: the same events for the legal moves, the same code and Japanese words for
-the refused ones."""
+Run here under Node.js, a referee's scripted taps on a JDF game go through games/offline.py, as
+on the phone, and are answered exactly as CPython answers them (the server reads a tap with the
+same `move_from_form` and judges it with the same engine): the same moves and events for the
+legal ones, the same code and words for the refused ones, the same game at the end."""
 
 from __future__ import annotations
 
@@ -17,47 +18,55 @@ from django.conf import settings
 from django.test import Client
 from django.urls import reverse
 
-from games.engine import JDF, IllegalMove, Move, apply, new_game
+from games import offline
+from games.engine import JDF, new_game
+from games.engine.record import export_record
 
 JUDGE = Path(__file__).with_name("pyodide_judge.mjs")
 
-# Legal plays, an 8-cut (events beyond "played"), and refusals of several kinds: a pair on a
-# single, a card too weak, a card on a lone joker, a play out of turn. A refused move changes
-# nothing, so the game goes on from where it stood.
+# Legal plays (picked and typed), an 8-cut (events beyond "played"), and refusals of several
+# kinds: a pair on a single, a card too weak, a card on a lone joker, a play out of turn, a card
+# not held. A refused tap changes nothing, so the game goes on from where it stood.
+HANDS = ["3D 5S 5H 9C KD", "4C 6D 8S JH AS", "3S 7C 7D TS 2H", "4D 6S QC QH JK"]
+
+
+def tap(seat: int, cards: str = "", *, typed: bool = False) -> dict[str, list[str]]:
+    if not cards:
+        return {"seat": [str(seat)], "action": ["pass"]}
+    picked = {"cards_text": [cards]} if typed else {"cards": cards.split()}
+    return {"seat": [str(seat)], "action": ["play"], **picked}
+
+
 SCRIPT: dict[str, Any] = {
-    "hands": ["3D 5S 5H 9C KD", "4C 6D 8S JH AS", "3S 7C 7D TS 2H", "4D 6S QC QH JK"],
-    "moves": [
-        {"seat": 2, "play": "3S"},
-        {"seat": 3, "play": "4D"},
-        {"seat": 0, "play": "5S 5H"},
-        {"seat": 0, "play": "5S"},
-        {"seat": 1, "play": "8S"},
-        {"seat": 1, "play": "JH"},
-        {"seat": 2, "play": "TS"},
-        {"seat": 2, "play": "2H"},
-        {"seat": 3, "play": "JK"},
-        {"seat": 0, "play": "3D"},
-        {"seat": 1, "play": "AS"},
-        {"seat": 0, "pass": True},
+    "hands": [hand.split() for hand in HANDS],
+    "taps": [
+        tap(2, "3S"),
+        tap(3, "♦4", typed=True),
+        tap(0, "5S 5H"),
+        tap(0, "5S"),
+        tap(1, "8S"),
+        tap(1, "JH"),
+        tap(2, "TS"),
+        tap(2, "2H"),
+        tap(3, "JK"),
+        tap(0, "3D"),
+        tap(1, "AS"),
+        tap(0, "KH"),
+        tap(0),
     ],
 }
 
 
-def judged_on_the_server(script: dict[str, Any]) -> list[dict[str, Any]]:
-    state = new_game(JDF, script["hands"])
-    verdicts: list[dict[str, Any]] = []
-    for move in script["moves"]:
-        if move.get("pass"):
-            action = Move.pass_turn(move["seat"])
-        else:
-            action = Move.play(move["seat"], move["play"])
-        try:
-            state, events = apply(state, action)
-        except IllegalMove as refusal:
-            verdicts.append({"code": refusal.code, "message_ja": refusal.message_ja})
-        else:
-            verdicts.append({"events": [event.to_dict() for event in events]})
-    return verdicts
+def judged_by_cpython(script: dict[str, Any]) -> dict[str, Any]:
+    record = json.dumps(export_record(new_game(JDF, script["hands"]), []))
+    queue: list[object] = []
+    answers = []
+    for form in script["taps"]:
+        answer = json.loads(offline.judge(record, json.dumps(queue), json.dumps(form)))
+        answers.append(answer)
+        if answer["ok"]:
+            queue.append(answer["move"])
+    return {"answers": answers, "view": json.loads(offline.state_view(record, json.dumps(queue)))}
 
 
 def node_and_pyodide() -> tuple[str, Path]:
@@ -97,9 +106,10 @@ def test_pyodide_judges_a_game_as_the_server_does(client: Client, tmp_path: Path
     # Pyodide's own Python (WebAssembly, as in the phone's browser), with the pure modules.
     assert outcome["platform"] == "emscripten"
     assert outcome["engine"].startswith("pure")
-    expected = judged_on_the_server(SCRIPT)
-    assert outcome["verdicts"] == expected
-    assert [verdict.get("code") for verdict in expected] == [
+    expected = judged_by_cpython(SCRIPT)
+    assert outcome["answers"] == expected["answers"]
+    assert outcome["view"] == expected["view"]
+    assert [answer.get("code") for answer in expected["answers"]] == [
         None,
         None,
         "wrong_count",
@@ -111,5 +121,6 @@ def test_pyodide_judges_a_game_as_the_server_does(client: Client, tmp_path: Path
         None,
         "not_stronger",
         "not_your_turn",
+        "card_not_in_hand",
         None,
     ]
