@@ -704,11 +704,16 @@ function start() {
     "htmx:sendError",
     (event) => {
       if (!entry()) return;
-      event.preventDefault();
       const form = event.detail.elt?.closest?.("form");
       const fields = form && form.closest("#console") ? lastSubmit.get(form) : null;
+      if (!fields) {
+        // A refresh of the seats that failed: nothing was tapped, nothing to keep.
+        if (offline) event.preventDefault();
+        return;
+      }
+      event.preventDefault();
       goOffline();
-      if (fields) tap(fields);
+      tap(fields);
     },
     true,
   );

@@ -3,7 +3,8 @@ goes on judging every tap with the project's own engine under Pyodide, refuses a
 with the engine's message, survives a reload without a network (the service worker opens the
 console, the queue is in localStorage), and when the network is back sends every move in order
 — the server's log is then exactly the moves played, each once (issue #19, docs/offline.md).
-A quick result recorded offline reaches the server the same way."""
+A quick result recorded offline reaches the server the same way, and so does a tap whose request
+was lost while the browser still believed it was online."""
 
 from __future__ import annotations
 
@@ -180,3 +181,30 @@ def test_a_quick_result_recorded_offline_is_sent_when_the_network_is_back(
     assert game.status == Game.Status.FINISHED
     places = {r.seat: r.place for r in game.results.all()}
     assert places == {1: 1, 0: 2, 3: 3, 2: 4}
+
+
+def test_a_tap_that_never_reached_the_server_is_judged_and_kept(
+    browser: Browser, live_server: LiveServer
+) -> None:
+    """The browser still believes it is online, but the tap's request is lost on the way: the
+    phone judges and keeps it rather than showing the generic error, and sends it on request."""
+    table, _referee = referee_table("ito")
+    game = GameFactory(table=table, game_number=1, hands=HANDS, leader=0)
+    page = open_console(browser, live_server, "ito", table)
+    wait_until_ready_for_an_outage(page)
+
+    play_url = f"**/referee/tables/{table.pk}/play/"
+    page.route(play_url, lambda route: route.abort("internetdisconnected"))
+    page.locator("#console label.card:has(input[value='3S'])").click()
+    page.locator("#console").get_by_role("button", name="出す", exact=True).click()
+    expect(page.get_by_test_id("offline-queue").locator("li")).to_have_count(1)
+    expect(page.locator("#htmx-error")).to_be_hidden()
+    banner = page.get_by_test_id("sync-banner")
+    expect(banner).to_have_attribute("data-state", "waiting")
+    page.unroute(play_url)
+
+    banner.get_by_role("button").click()
+    expect(banner).to_have_attribute("data-state", "synced", timeout=30_000)
+    assert [(r.seq, r.payload) for r in game.moves.order_by("seq")] == [
+        (1, {"seat": 0, "play": ["3S"]})
+    ]
