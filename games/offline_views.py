@@ -101,10 +101,20 @@ PYODIDE_FILES = (
 THEME_COLOUR = "#b3122e"
 
 
+def pyodide_module_url() -> str:
+    """Pyodide's module as this site serves it, or "" when it serves none (npm's packages not
+    installed: the manifest storage of production refuses to name a missing file); the console
+    then says the rules engine is unavailable offline."""
+    try:
+        return static("pyodide/pyodide.mjs")
+    except ValueError:
+        return ""
+
+
 def pyodide_index_url() -> str:
     """The directory Pyodide loads its files from: where the served pyodide.mjs is. Pyodide
     asks for its other files by their plain names there, so those are cached by those names."""
-    return static("pyodide/pyodide.mjs").rsplit("/", 1)[0] + "/"
+    return pyodide_module_url().rsplit("/", 1)[0] + "/"
 
 
 def htmx_urls() -> list[str]:
@@ -114,13 +124,13 @@ def htmx_urls() -> list[str]:
 
 def precache_urls() -> list[str]:
     """Everything the offline console needs to open and to judge a move with no network."""
-    index = pyodide_index_url()
+    module = pyodide_module_url()
+    pyodide = [module, *(pyodide_index_url() + name for name in PYODIDE_FILES)] if module else []
     return [
         *(static(name) for name in SITE_ASSETS),
         *htmx_urls(),
         reverse("referee:manifest"),
-        static("pyodide/pyodide.mjs"),
-        *(index + name for name in PYODIDE_FILES),
+        *pyodide,
         reverse("referee:offline-engine"),
     ]
 

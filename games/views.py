@@ -176,6 +176,7 @@ def console_context(
             "titles": {code: TITLE_LABELS[code] for code in TITLE_LABELS},
             "combinations": {code: str(label) for code, label in COMBINATIONS.items()},
         },
+        "offline_pyodide": offline_views.pyodide_module_url(),
     }
     ctx |= next_game_context(table, seats)
     rows: list[Move] = []

@@ -194,6 +194,7 @@ function start() {
 
   async function startEngine() {
     try {
+      if (!root.dataset.pyodide) throw new Error("this site serves no Pyodide");
       const pyodideModule = await import(root.dataset.pyodide);
       const indexURL = new URL(".", new URL(root.dataset.pyodide, location.href)).href;
       const pyodide = await pyodideModule.loadPyodide({ indexURL });

@@ -93,3 +93,32 @@ def test_only_the_daifugo_console_loads_the_offline_mode(client: Client) -> None
     assert 'id="offline-seed"' in console
     home = client.get(reverse("referee:home")).content.decode()
     assert "kakumei/offline.js" not in home
+
+
+def test_a_site_without_pyodide_still_serves_its_console_and_worker(
+    client: Client, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Production's manifest storage refuses to name a file it does not have: without npm's
+    packages the console and the worker still answer, and the phone says the engine is
+    unavailable offline."""
+    served = offline_views.static
+
+    def without_pyodide(path: str) -> str:
+        if path.startswith("pyodide/"):
+            raise ValueError(f"Missing staticfiles manifest entry for '{path}'")
+        return served(path)
+
+    monkeypatch.setattr(offline_views, "static", without_pyodide)
+    urls = precached(worker(client)[0])
+    assert not [url for url in urls if "/pyodide/" in url]
+    assert reverse("referee:offline-engine") in urls
+    referee = UserFactory(username="ito")
+    table = seated_table(referee)
+    OfficialFactory(
+        tournament=table.round.stage.tournament, user=referee, role=Official.Role.REFEREE
+    )
+    GameFactory(table=table, game_number=1)
+    client.force_login(referee)
+    response = client.get(reverse("referee:table", args=[table.pk]))
+    assert response.status_code == 200
+    assert 'data-pyodide=""' in response.content.decode()
