@@ -153,8 +153,11 @@ function start() {
   function moveLine(item) {
     const li = document.createElement("li");
     if (item.quick) {
-      const order = item.quick.finishing_order.map((s) => seatRow(s).name).join(" → ");
-      li.append(words["quick-result"] + ": " + order);
+      const { finishing_order: order, fouls, miyako_ochi: miyako } = item.quick;
+      const parts = [order.map((s) => seatRow(s).name).join(" → ")];
+      for (const seat of fouls) parts.push(`${seatRow(seat).name} ${words["mark-foul"]}`);
+      if (miyako != null) parts.push(`${seatRow(miyako).name} ${words["mark-miyako"]}`);
+      li.append(words["quick-result"] + ": " + parts.join(" · "));
       return li;
     }
     const move = item.move;
@@ -338,6 +341,12 @@ function start() {
     host.hidden = false;
     const game = entry();
     if (!game) return;
+    if (game.seed.status !== "in_play" && !game.queue.length) {
+      // Nothing left to play offline (the game is over or ruled on): the server's page says
+      // what comes next, when the network is back.
+      document.getElementById("offline-unsupported").hidden = false;
+      return;
+    }
     const view = fromTemplate("offline-console-template");
     const panel = view.firstElementChild;
     if (game.seed.mode === "quick" || !game.seed.record) {
