@@ -14,6 +14,7 @@ and return JSON text, so nothing but strings crosses between JavaScript and Pyth
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -21,7 +22,7 @@ from typing import Any, cast
 
 from games.engine import InvalidNotation, Placing, RuleSet, final_placings, format_card, parse_card
 from games.engine.errors import IllegalMove, RecordError
-from games.engine.family import family_of
+from games.engine.family import family_of, ruleset_from_record
 from games.engine.record import load_record
 
 SUITS = {"S": ("♠", "black"), "H": ("♥", "red"), "D": ("♦", "red"), "C": ("♣", "black")}
@@ -288,19 +289,23 @@ def quick_placings(
     )
 
 
-def judge_quick(record: str, form: str) -> str:
+def judge_quick(game: str, form: str) -> str:
     """Judge a quick-result form offline (JSON: field → values), as the server's `quick` view
-    reads and judges it: ``{"ok": true, "result": {finishing_order, fouls, miyako_ochi},
-    "placings": [...]}`` or the server's refusal (code and words)."""
-    loaded = load_record(json.loads(record))
+    reads and judges it. ``game`` (JSON): the game's ``rules`` as a record names them, its
+    ``seats`` and the previous game's ``titles``. Answers ``{"ok": true, "result":
+    {finishing_order, fouls, miyako_ochi}, "placings": [...]}`` or the server's refusal."""
+    facts = json.loads(game)
+    rules = ruleset_from_record(facts["rules"])
+    seats = int(facts["seats"])
+    if rules.seats != seats:  # tables of 3 or 5 play any preset, as the service seats them
+        rules = dataclasses.replace(rules, seats=seats)
     fields = {name: values[0] for name, values in json.loads(form).items() if values}
-    titles = json.loads(record).get("titles")
-    outcome = parse_quick_outcomes(fields, loaded.rules.seats)
+    outcome = parse_quick_outcomes(fields, seats)
     try:
         placings = quick_placings(
-            loaded.rules,
-            loaded.rules.seats,
-            titles,
+            rules,
+            seats,
+            facts.get("titles"),
             outcome.finishing_order,
             outcome.fouls,
             outcome.miyako_ochi,

@@ -33,11 +33,11 @@ from django_htmx.jinja import htmx_script
 from games.display import log_line
 from games.engine.daifugo import DAIFUGO
 from games.engine.errors import EngineError
-from games.engine.record import export_record
+from games.engine.record import export_record, load_record
 from games.models import Game
 from games.models import Move as MoveRow
 from games.official_views import quick_outcome_choices
-from games.state import effective_actions, family_for, initial_state, parse_move
+from games.state import effective_actions, family_for, initial_state, parse_move, rules_for_game
 
 
 def offline_seed(
@@ -63,6 +63,12 @@ def offline_seed(
         "supported": family == DAIFUGO.name,
         "last_seq": game.last_seq,
         "record": _record(game, rows) if family == DAIFUGO.name else None,
+        # What a quick result is judged on (`games.offline.judge_quick`).
+        "quick": {
+            "rules": rules_for_game(game).to_record(),
+            "seats": game.seats,
+            "titles": game.titles,
+        },
         "quick_choices": quick_outcome_choices(game.seats),
         "log": [{"seq": r.seq, "text": str(log_line(r.seq, r.kind, r.payload))} for r in rows],
     }
@@ -74,13 +80,17 @@ def offline_seed(
 
 
 def _record(game: Game, rows: list[MoveRow]) -> dict[str, object] | None:
-    """The game as the engine replays it: its set-up and the moves still in force."""
+    """The game as the engine replays it: its set-up and the moves still in force. None when
+    the engine cannot start it (the console says why, online only), or when the record format
+    cannot name its table: a table of 3 or 5 under a preset for 4 (docs/offline.md, limits)."""
     try:
         start = initial_state(game)
         moves = [parse_move(game, row.payload) for row in effective_actions(rows)]
+        record = export_record(start, moves)
+        load_record(record)
     except EngineError:
-        return None  # a set-up the engine cannot start: the console says why, online only
-    return export_record(start, moves)
+        return None
+    return record
 
 
 # The site's own files every console page loads, and the offline console's script.

@@ -268,14 +268,7 @@ function start() {
     const game = entry();
     if (!game) return;
     lastError = null;
-    if (!engine) {
-      engineState === "unavailable" || (await engineReady);
-      if (!engine) {
-        lastError = { code: "engine_unavailable", message_en: words["engine-unavailable"], message_ja: words["engine-unavailable"] };
-        render();
-        return;
-      }
-    }
+    if (!(await engineOrRefusal())) return;
     const verdict = call("judge", game.seed.record, playedMoves(game), fields);
     if (!verdict.ok) {
       lastError = verdict;
@@ -287,32 +280,28 @@ function start() {
     render();
   }
 
-  function recordQuick(form) {
+  // Waits for the engine when it is still starting; false (and says so) when there is none.
+  async function engineOrRefusal() {
+    if (!engine && engineState !== "unavailable") await engineReady;
+    if (engine) return true;
+    const unavailable = words["engine-unavailable"];
+    lastError = { code: "engine_unavailable", message_en: unavailable, message_ja: unavailable };
+    render();
+    return false;
+  }
+
+  async function recordQuick(form) {
     const game = entry();
     lastError = null;
-    if (engine && game.seed.record) {
-      // Judged as the server's quick view judges it (games/offline.py), when the engine runs.
-      const verdict = call("judge_quick", game.seed.record, formFields(form));
-      if (!verdict.ok) {
-        lastError = verdict;
-        render();
-        return;
-      }
-      queueQuick(game, verdict.result);
+    if (!(await engineOrRefusal())) return;
+    // Read and judged as the server's quick view reads and judges it (games/offline.py).
+    const verdict = call("judge_quick", game.seed.quick, formFields(form));
+    if (!verdict.ok) {
+      lastError = verdict;
+      render();
       return;
     }
-    const clean = [];
-    const fouls = [];
-    let miyako = null;
-    // As the server's parse_quick_outcomes reads the same selects.
-    for (const seat of game.seed.seats.map((s) => s.seat)) {
-      const [kind, n] = (form.elements["outcome_" + seat]?.value || "").split("-");
-      if (kind === "clean" && /^\d+$/.test(n)) clean.push([Number(n), seat]);
-      else if (kind === "foul" && /^\d+$/.test(n)) fouls.push([Number(n), seat]);
-      else if (kind === "miyako") miyako = seat;
-    }
-    const order = (pairs) => pairs.sort((a, b) => a[0] - b[0] || a[1] - b[1]).map((p) => p[1]);
-    queueQuick(game, { finishing_order: order(clean), fouls: order(fouls), miyako_ochi: miyako });
+    queueQuick(game, verdict.result);
   }
 
   function queueQuick(game, result) {
@@ -341,15 +330,16 @@ function start() {
     host.hidden = false;
     const game = entry();
     if (!game) return;
-    if (game.seed.status !== "in_play" && !game.queue.length) {
-      // Nothing left to play offline (the game is over or ruled on): the server's page says
-      // what comes next, when the network is back.
+    const playable = game.seed.mode === "quick" || game.seed.record;
+    if (!playable || (game.seed.status !== "in_play" && !game.queue.length)) {
+      // Nothing to play offline (the game is over or ruled on, or its set-up is one the engine
+      // cannot start): the server's page says what comes next, when the network is back.
       document.getElementById("offline-unsupported").hidden = false;
       return;
     }
     const view = fromTemplate("offline-console-template");
     const panel = view.firstElementChild;
-    if (game.seed.mode === "quick" || !game.seed.record) {
+    if (game.seed.mode === "quick") {
       quickConsole(panel, game);
     } else if (!engine) {
       slot(panel, "state").hidden = true;
@@ -501,7 +491,8 @@ function start() {
       event.preventDefault();
       recordQuick(form);
     });
-    slot(panel, "forms").append(form);    showError(panel);
+    slot(panel, "forms").append(form);
+    showError(panel);
   }
 
   // --- sync ----------------------------------------------------------------------------------

@@ -15,6 +15,7 @@ from games import offline, services
 from games.models import Game, RejectedSubmission
 from games.offline_views import offline_seed
 from games.state import rebuild
+from tests.factories import OfficialFactory, UserFactory, seated_table
 
 from .conftest import T17_HANDS, T17_MOVES, Crew
 
@@ -160,7 +161,7 @@ def test_a_quick_result_is_judged_offline_as_the_server_judges_it(
     form = {"outcome_0": ["clean-4"], "outcome_1": ["clean-1"], "outcome_2": ["clean-2"],
             "outcome_3": ["clean-3"]}  # fmt: skip
 
-    refused = json.loads(offline.judge_quick(json.dumps(seed["record"]), json.dumps(form)))
+    refused = json.loads(offline.judge_quick(json.dumps(seed["quick"]), json.dumps(form)))
     page = client.post(f"/referee/tables/{crew.table.pk}/quick/", form, HTTP_HX_REQUEST="true")
 
     assert seed["game"] == second.pk and seed["mode"] == "quick"
@@ -168,8 +169,27 @@ def test_a_quick_result_is_judged_offline_as_the_server_judges_it(
     assert refused["message_en"] in page.content.decode()
     form["outcome_0"] = ["miyako"]
     form["outcome_3"] = ["clean-3"]
-    accepted = json.loads(offline.judge_quick(json.dumps(seed["record"]), json.dumps(form)))
+    accepted = json.loads(offline.judge_quick(json.dumps(seed["quick"]), json.dumps(form)))
     assert accepted["result"] == {"finishing_order": [1, 2, 3], "fouls": [], "miyako_ochi": 0}
     client.post(f"/referee/tables/{crew.table.pk}/quick/", form, HTTP_HX_REQUEST="true")
     stored = {r.seat: r.place for r in Game.objects.get(pk=second.pk).results.all()}
     assert stored == {p["seat"]: p["place"] for p in accepted["placings"]}
+
+
+def test_a_first_quick_game_at_a_table_of_three_is_judged_offline(client: Client) -> None:
+    """A quick game needs no deal the engine can start (no leader named, a table of 3 that
+    the record format cannot name): its result is still judged on the phone."""
+    referee = UserFactory(username="ref-three")
+    table = seated_table(referee, names=("Aoki", "Baba", "Chiba"))
+    OfficialFactory(tournament=table.round.stage.tournament, user=referee, role="referee")
+    game = services.start_game(table, referee, mode=Game.Mode.QUICK)
+    client.force_login(referee)
+
+    seed = client.get(f"/referee/tables/{table.pk}/offline/").json()
+    form = {"outcome_0": ["clean-2"], "outcome_1": ["clean-1"], "outcome_2": ["clean-3"]}
+    answer = json.loads(offline.judge_quick(json.dumps(seed["quick"]), json.dumps(form)))
+
+    assert seed["game"] == game.pk and seed["record"] is None
+    assert answer["ok"] and answer["result"]["finishing_order"] == [1, 0, 2]
+    incomplete = json.loads(offline.judge_quick(json.dumps(seed["quick"]), json.dumps({})))
+    assert incomplete["code"] == "quick_incomplete"
