@@ -30,7 +30,9 @@ function start() {
   let offline = false; // the offline console is shown in place of the server's forms
   let syncing = false;
   let engine = null; // games.offline under Pyodide, once started
-  let engineState = "loading";
+  // Pyodide starts only when the phone may have to judge (network gone, moves waiting, a
+  // conflict): starting it costs seconds of CPU, which a page that stays online never pays.
+  let engineState = "idle";
   let lastError = null;
   let engineStarted;
   // The page a finished sync reloads says so once; a later tap or reload clears it.
@@ -195,6 +197,14 @@ function start() {
 
   // --- the engine, under Pyodide -------------------------------------------------------------
 
+  // Starts the engine once; the banner says it is loading until it is ready.
+  function wakeEngine() {
+    if (engineState !== "idle") return;
+    engineState = "loading";
+    refreshBanner();
+    startEngine();
+  }
+
   async function startEngine() {
     try {
       if (!root.dataset.pyodide) throw new Error("this site serves no Pyodide");
@@ -243,6 +253,7 @@ function start() {
   // --- going offline -------------------------------------------------------------------------
 
   function goOffline() {
+    wakeEngine();
     if (offline) return; // already shown: a re-render would drop the cards being picked
     const game = entry();
     if (!game && !waiting()) {
@@ -282,6 +293,7 @@ function start() {
 
   // Waits for the engine when it is still starting; false (and says so) when there is none.
   async function engineOrRefusal() {
+    wakeEngine();
     if (!engine && engineState !== "unavailable") await engineReady;
     if (engine) return true;
     const unavailable = words["engine-unavailable"];
@@ -584,6 +596,7 @@ function start() {
   }
 
   async function openConflict(game, refusal) {
+    wakeEngine();
     await engineReady;
     let fresh = null;
     try {
@@ -739,10 +752,7 @@ function start() {
   if (!navigator.onLine || waiting() || conflicted()) goOffline();
   refreshBanner();
   if (navigator.onLine && waiting()) sync();
-  if (entry() || waiting()) {
-    registerWorker();
-    // Once the page has settled, so that the console answers at once while it loads.
-    const idle = window.requestIdleCallback || ((f) => setTimeout(f, 200));
-    idle(() => startEngine(), { timeout: 3000 });
-  }
+  // The worker keeps the files (Pyodide among them) on the phone; the engine starts from them
+  // when it is first needed (wakeEngine).
+  if (entry() || waiting()) registerWorker();
 }

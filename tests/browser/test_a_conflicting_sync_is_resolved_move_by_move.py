@@ -17,6 +17,7 @@ from games.models import Move
 from tests.browser.conftest import shoot
 from tests.browser.test_a_referee_plays_on_through_a_network_outage import (
     HANDS,
+    go_offline,
     open_console,
     referee_table,
     tap,
@@ -36,7 +37,7 @@ def test_a_conflicting_sync_is_resolved_move_by_move(
     page = open_console(browser, live_server, "ito", table)
     wait_until_ready_for_an_outage(page)
 
-    page.context.set_offline(True)
+    go_offline(page)
     tap(page, 1, "4H")
     tap(page, 2, "TC")
     tap(page, 3, None)
@@ -79,7 +80,7 @@ def test_the_referee_may_discard_the_phones_moves_instead(
     page = open_console(browser, live_server, "ito", table)
     wait_until_ready_for_an_outage(page)
 
-    page.context.set_offline(True)
+    go_offline(page)
     tap(page, 0, "3S")
     tap(page, 1, "5S")
     # Another device records the same lead (the phone's resend of it is harmless), then ♥4.

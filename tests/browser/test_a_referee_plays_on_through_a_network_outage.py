@@ -79,10 +79,19 @@ def open_console(browser: Browser, live_server: LiveServer, username: str, table
 
 
 def wait_until_ready_for_an_outage(page: Page) -> None:
-    """The engine has started and the service worker keeps this page: the network may go."""
+    """The service worker keeps this page and the engine's files: the network may go."""
+    expect(page.locator("#offline-root")).to_have_attribute(
+        "data-kept", "yes", timeout=ENGINE_START_MS
+    )
+    # Online, the engine has not started: a page that never goes offline never pays for it.
+    expect(page.get_by_test_id("sync-banner")).to_have_attribute("data-engine", "idle")
+
+
+def go_offline(page: Page) -> None:
+    """The network goes: the phone starts the engine from the files the worker kept."""
+    page.context.set_offline(True)
     banner = page.get_by_test_id("sync-banner")
     expect(banner).to_have_attribute("data-engine", "ready", timeout=ENGINE_START_MS)
-    expect(page.locator("#offline-root")).to_have_attribute("data-kept", "yes", timeout=30_000)
 
 
 def tap(page: Page, seat: int, card: str | None) -> None:
@@ -109,7 +118,7 @@ def test_a_referee_plays_on_through_a_network_outage(
     expect(page.get_by_test_id("turn")).to_contain_text("Baba")
     wait_until_ready_for_an_outage(page)
 
-    page.context.set_offline(True)
+    go_offline(page)
     banner = page.get_by_test_id("sync-banner")
     expect(banner).to_have_attribute("data-state", "offline")
     expect(page.get_by_test_id("offline-console")).to_be_visible()
@@ -166,7 +175,7 @@ def test_a_quick_result_recorded_offline_is_sent_when_the_network_is_back(
     expect(page.get_by_test_id("quick-form")).to_be_visible()
     wait_until_ready_for_an_outage(page)
 
-    page.context.set_offline(True)
+    go_offline(page)
     form = page.get_by_test_id("offline-quick-form")
     for seat, outcome in enumerate(("clean-2", "clean-1", "foul-1", "clean-3")):
         form.locator(f"select[name='outcome_{seat}']").select_option(outcome)
@@ -197,7 +206,10 @@ def test_a_tap_that_never_reached_the_server_is_judged_and_kept(
     page.route(play_url, lambda route: route.abort("internetdisconnected"))
     page.locator("#console label.card:has(input[value='3S'])").click()
     page.locator("#console").get_by_role("button", name="出す", exact=True).click()
-    expect(page.get_by_test_id("offline-queue").locator("li")).to_have_count(1)
+    # The engine starts now, from the kept files, and judges the tap that did not get through.
+    expect(page.get_by_test_id("offline-queue").locator("li")).to_have_count(
+        1, timeout=ENGINE_START_MS
+    )
     expect(page.locator("#htmx-error")).to_be_hidden()
     banner = page.get_by_test_id("sync-banner")
     expect(banner).to_have_attribute("data-state", "waiting")
