@@ -33,11 +33,13 @@ from django_htmx.jinja import htmx_script
 from games.display import log_line
 from games.engine.daifugo import DAIFUGO
 from games.engine.errors import EngineError
-from games.engine.record import export_record, load_record
+from games.engine.family import family_of, ruleset_from_record
+from games.engine.record import export_record
+from games.engine.rules import RuleSet
 from games.models import Game
 from games.models import Move as MoveRow
 from games.official_views import quick_outcome_choices
-from games.state import effective_actions, family_for, initial_state, parse_move, rules_for_game
+from games.state import effective_actions, initial_state, parse_move, rules_for_game
 
 
 def offline_seed(
@@ -53,7 +55,8 @@ def offline_seed(
     }
     if game is None:
         return seed
-    family = family_for(game).name
+    rules = rules_for_game(game)
+    family = family_of(rules).name
     seed |= {
         "game": game.pk,
         "version": game.version,
@@ -62,10 +65,10 @@ def offline_seed(
         "family": family,
         "supported": family == DAIFUGO.name,
         "last_seq": game.last_seq,
-        "record": _record(game, rows) if family == DAIFUGO.name else None,
+        "record": _record(game, rules, rows) if family == DAIFUGO.name else None,
         # What a quick result is judged on (`games.offline.judge_quick`).
         "quick": {
-            "rules": rules_for_game(game).to_record(),
+            "rules": rules.to_record(),
             "seats": game.seats,
             "titles": game.titles,
         },
@@ -79,18 +82,19 @@ def offline_seed(
     return seed
 
 
-def _record(game: Game, rows: list[MoveRow]) -> dict[str, object] | None:
+def _record(game: Game, rules: RuleSet, rows: list[MoveRow]) -> dict[str, object] | None:
     """The game as the engine replays it: its set-up and the moves still in force. None when
     the engine cannot start it (the console says why, online only), or when the record format
     cannot name its table: a table of 3 or 5 under a preset for 4 (docs/offline.md, limits)."""
+    if ruleset_from_record(rules.to_record()).seats != rules.seats:
+        return None
+    family = family_of(rules)
     try:
-        start = initial_state(game)
-        moves = [parse_move(game, row.payload) for row in effective_actions(rows)]
-        record = export_record(start, moves)
-        load_record(record)
+        start = initial_state(game, rules)
+        moves = [parse_move(game, row.payload, family) for row in effective_actions(rows)]
     except EngineError:
         return None
-    return record
+    return export_record(start, moves)
 
 
 # The site's own files every console page loads, and the offline console's script.
