@@ -119,8 +119,9 @@ class Table:
             self.play(move)
 
     def play(self, payload: object) -> dict[str, object]:
-        """Apply one record-format move; the canonical move, its events and whether the game
-        is over. Raises :class:`Refused` as the server would refuse it (same code)."""
+        """Apply one record-format move; the canonical move, its cards as faces (for the list
+        of moves waiting), its events and whether the game is over. Raises :class:`Refused` as
+        the server would refuse it (same code)."""
         try:
             move = self.family.move_from_json(payload, "move", self.seats)
         except RecordError as error:
@@ -132,9 +133,12 @@ class Table:
             raise Refused(
                 error.code, error.message_en, error.message_ja, error.rule or ""
             ) from None
+        canonical = self.family.move_to_json(move)
+        cards = canonical.get("play") or canonical.get("give") or canonical.get("misplay") or []
         return {
             "ok": True,
-            "move": self.family.move_to_json(move),
+            "move": canonical,
+            "faces": _faces(cast(list[str], cards)),
             "events": [event.to_dict() for event in events],
             "over": self.family.is_over(self.state),
         }

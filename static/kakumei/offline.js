@@ -133,13 +133,6 @@ function start() {
     return fill(words["name-seat"], { name: row.name, seat: row.position });
   }
 
-  function cardFace(code) {
-    if (code === "JK") return { code, label: "JK", colour: "joker" };
-    const suits = { S: ["♠", "black"], H: ["♥", "red"], D: ["♦", "red"], C: ["♣", "black"] };
-    const [symbol, colour] = suits[code[1]] || ["?", "black"];
-    return { code, label: symbol + (code[0] === "T" ? "10" : code[0]), colour };
-  }
-
   function cardSpan(face) {
     const span = document.createElement("span");
     span.className = "card " + face.colour;
@@ -163,10 +156,10 @@ function start() {
       return li;
     }
     const move = item.move;
-    const cards = move.play || move.give || move.misplay || [];
     const kind = move.pass ? "pass" : move.give ? "give" : move.misplay ? "misplay" : "play";
     li.append(seatName(move.seat) + ": " + words["move-" + kind]);
-    for (const code of cards) li.append(" ", cardSpan(cardFace(code)));
+    // The judge's faces: the cards as the pages show them (games/offline.py, card_face).
+    for (const face of item.faces || []) li.append(" ", cardSpan(face));
     if (item.seq) li.value = item.seq;
     return li;
   }
@@ -284,7 +277,7 @@ function start() {
     if (!verdict.ok) {
       lastError = verdict;
     } else {
-      game.queue.push({ seq: nextSeq(game), move: verdict.move, form: fields });
+      game.queue.push({ seq: nextSeq(game), move: verdict.move, faces: verdict.faces, form: fields });
       justSynced = false;
       save();
     }
@@ -687,7 +680,7 @@ function start() {
       seed: fresh,
       sent: [],
       conflict: null,
-      queue: chosen.map((item, k) => ({ ...item, seq: fresh.last_seq + 1 + k, move: verdicts[k].move })),
+      queue: chosen.map((item, k) => ({ ...item, seq: fresh.last_seq + 1 + k, move: verdicts[k].move, faces: verdicts[k].faces })),
     });
     save();
     sync();
