@@ -211,6 +211,11 @@ class Move(models.Model):
     # SHA-256 of the canonical payload: an identical resubmission is answered idempotently.
     fingerprint = models.CharField(max_length=64)
     created_at = models.DateTimeField(default=timezone.now)
+    # An action's think time: server milliseconds from when its decision became due (the
+    # log's previous row, or the game's start) to its arrival. The clock runs per decision
+    # (JDF: 20 s each, games.clock), so each action carries its own. None: undo and decision
+    # rows, and actions stored before the clock existed.
+    think_ms = models.PositiveIntegerField(null=True, blank=True)
 
     class Meta:
         ordering = ["game", "seq"]
@@ -450,3 +455,61 @@ class OutboxMessage(models.Model):
 
     def __str__(self) -> str:
         return f"{self.task}({self.kwargs})"
+
+
+class TimeFault(models.Model):
+    """A referee's 時間切れ: the seat in turn overran its think time (games.clock). One per
+    decision: `due_seq` is the log's last seq when the fault was called, so a second tap on the
+    same decision finds this row; a new decision (a move, an undo) has a new `due_seq`.
+
+    `rule` is what was applied, which may differ from the tournament's rule: a forced pass the
+    engine refuses (the seat leads a fresh trick) is recorded as a warning, `refused_code`
+    saying why."""
+
+    class Rule(models.TextChoices):
+        WARNING = "warning", _("Warning")
+        FORCED_PASS = "forced_pass", _("Forced pass")
+        PENALTY = "penalty", _("Points deduction")
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="time_faults")
+    due_seq = models.PositiveIntegerField()
+    seat = models.PositiveSmallIntegerField()
+    rule = models.CharField(max_length=20, choices=Rule.choices)
+    # The tournament's rule was forced_pass but the engine refused the pass (its code).
+    refused_code = models.CharField(max_length=60, blank=True)
+    # Milliseconds the decision had run when the fault was called.
+    think_ms = models.PositiveIntegerField()
+    # The forced pass's seq in the log (forced_pass only).
+    pass_seq = models.PositiveIntegerField(null=True, blank=True)
+    # The warning or deduction given (warning, penalty; and a refused forced pass).
+    penalty = models.ForeignKey(
+        "tournaments.Penalty",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="time_faults",
+    )
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["game", "due_seq"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "due_seq"], name="time_fault_once_a_decision"),
+            models.CheckConstraint(
+                condition=models.Q(rule__in=["warning", "forced_pass", "penalty"]),
+                name="time_fault_rule_valid",
+            ),
+            models.CheckConstraint(condition=models.Q(seat__lte=4), name="time_fault_seat_0_to_4"),
+            # A forced pass names its move; the other rules name their penalty.
+            models.CheckConstraint(
+                condition=(models.Q(rule="forced_pass") & models.Q(pass_seq__isnull=False))
+                | (~models.Q(rule="forced_pass") & models.Q(penalty__isnull=False)),
+                name="time_fault_names_its_effect",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.game} seat {self.seat} after #{self.due_seq}: {self.rule}"

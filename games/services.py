@@ -46,7 +46,7 @@ from django.db import transaction
 from django.db.models import Exists, OuterRef, Q, QuerySet
 from django.utils import timezone
 
-from games import live, matches, refusals
+from games import clock, live, matches, refusals
 from games import seating as seating_module
 from games.engine import (
     EngineError,
@@ -69,6 +69,7 @@ from games.models import (
     GameResult,
     Move,
     ResultVersion,
+    TimeFault,
 )
 from games.offline import QuickError
 from games.results import placing_dict, result_rows, seat_results_from_placings, write_results
@@ -89,6 +90,7 @@ from tournaments.deals import derive_deal, draw_leader
 from tournaments.models import (
     AuditEntry,
     Official,
+    Penalty,
     Round,
     Seat,
     Table,
@@ -101,6 +103,7 @@ from tournaments.services import (
     DomainError,
     mark_round_in_play,
     record_audit,
+    record_penalty,
     require_round_open,
 )
 
@@ -874,18 +877,49 @@ def _submit_locked(game: Game | int, move: object, seq: int, actor: AnyUser) -> 
             return _rejected(
                 next_seq, error.code, error.message_en, error.message_ja, error.rule or ""
             )
-        event_dicts = [e.to_dict() for e in events]
-        _log(game, actor, Move.Kind.ACTION, payload, print_, seat=parsed.seat, events=event_dicts)
-        _changed(game)
-        over = family.is_over(new_state)
-        if over:
-            _finish(game, actor, family.outcome(new_state) or ())
-        game.state_snapshot = family.snapshot(new_state)
-        game.snapshot_version = game.version
-        game.save(update_fields=[*SAVED_ON_CHANGE, "state_snapshot", "snapshot_version"])
-        if over:
-            _results_changed(game, _tournament(game).pk)
+        event_dicts, over = _append_action(
+            game, actor, family, parsed, payload, print_, new_state, events
+        )
     return MoveOutcome("accepted", 201, seq, seq + 1, event_dicts, game_over=over)
+
+
+def _append_action(
+    game: Game,
+    actor: AnyUser,
+    family: Any,
+    parsed: EngineMove,
+    payload: Any,
+    print_: str,
+    new_state: Any,
+    events: Sequence[Any],
+) -> tuple[list[dict[str, Any]], bool]:
+    """Store an action the engine accepted on the locked game: its row (with its think time,
+    games.clock), the game's end if it came, the snapshot. Returns its events and whether the
+    game is over."""
+    arrived = timezone.now()
+    think_ms = clock.elapsed_ms(clock.decision_due_at(game), arrived)
+    event_dicts = [e.to_dict() for e in events]
+    _log(
+        game,
+        actor,
+        Move.Kind.ACTION,
+        payload,
+        print_,
+        seat=parsed.seat,
+        events=event_dicts,
+        created_at=arrived,
+        think_ms=think_ms,
+    )
+    _changed(game)
+    over = bool(family.is_over(new_state))
+    if over:
+        _finish(game, actor, family.outcome(new_state) or ())
+    game.state_snapshot = family.snapshot(new_state)
+    game.snapshot_version = game.version
+    game.save(update_fields=[*SAVED_ON_CHANGE, "state_snapshot", "snapshot_version"])
+    if over:
+        _results_changed(game, _tournament(game).pk)
+    return event_dicts, over
 
 
 def _finish(game: Game, actor: AnyUser, results: Sequence[SeatResult]) -> None:
@@ -1086,6 +1120,171 @@ def _reopen(game: Game, actor: AnyUser, tournament_id: int, reason: str) -> None
         game.status = Game.Status.IN_PLAY
         game.finished_by = None
         game.finished_at = None
+
+
+# --- time faults -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class TimeFaultOutcome:
+    fault: TimeFault
+    # False: this decision's fault was recorded already (a second tap); nothing more was done.
+    created: bool
+
+    @property
+    def message_en(self) -> str:
+        return _fault_words(self.fault)[0]
+
+    @property
+    def message_ja(self) -> str:
+        return _fault_words(self.fault)[1]
+
+
+def _fault_words(fault: TimeFault) -> tuple[str, str]:
+    seat = fault.seat + 1
+    if fault.rule == TimeFault.Rule.FORCED_PASS:
+        return (
+            f"Time fault: seat {seat} passed (forced pass).",
+            f"時間切れ：{seat}番席はパスになりました。",
+        )
+    if fault.rule == TimeFault.Rule.PENALTY:
+        points = fault.penalty.points if fault.penalty else 0
+        return (
+            f"Time fault: seat {seat} loses {points} point(s).",
+            f"時間切れ：{seat}番席は{points}点減点です。",
+        )
+    if fault.refused_code:
+        return (
+            f"Time fault: seat {seat} may not pass now ({fault.refused_code}: it leads), so it "
+            "was recorded as a warning.",
+            f"時間切れ：{seat}番席は今パスできない（{fault.refused_code}：親番）ため、警告として"
+            "記録しました。",
+        )
+    return (f"Time fault: seat {seat} is warned.", f"時間切れ：{seat}番席に警告です。")
+
+
+def record_time_fault(
+    game: Game, seat: int, actor: AnyUser, *, seq: int | None = None
+) -> TimeFaultOutcome:
+    """The referee's 時間切れ for the seat in turn, applying the tournament's rule
+    (`time_fault_rule`): a warning, a forced pass through the move write path, or a points
+    deduction (`time_fault_points`). A pass the engine refuses (the seat leads) becomes a
+    warning, saying why.
+
+    `seq` names the log's last row the referee's screen showed: one fault per decision, so a
+    second tap on the same decision answers the fault already recorded (`created` False), and a
+    screen the game has moved past is refused (`seq_conflict`). None: the decision now."""
+    return _record_time_fault(game, actor, seat, seq=seq)
+
+
+@refusals_recorded("time_fault")
+def _record_time_fault(
+    game: Game, actor: AnyUser, seat: int, *, seq: int | None
+) -> TimeFaultOutcome:
+    with transaction.atomic():
+        game = _lock(game, actor)
+        require_game_writer(actor, game)
+        due_seq = game.last_seq if seq is None else seq
+        done = TimeFault.objects.filter(game=game, due_seq=due_seq).select_related("penalty")
+        if (found := done.first()) is not None:
+            return TimeFaultOutcome(found, created=False)
+        if due_seq != game.last_seq:
+            raise GameError(
+                "seq_conflict",
+                f"The game moved on since your screen showed it (its last move is now number "
+                f"{game.last_seq}): no time fault was recorded. Reload and check the clock.",
+                f"表示後に記録が進んでいます（最新の手番号は {game.last_seq}）。時間切れは記録"
+                "していません。画面を更新してください。",
+                expected_seq=game.last_seq,
+            )
+        if game.mode == Game.Mode.QUICK or game.status != Game.Status.IN_PLAY:
+            raise GameError(
+                "game_over", "The game is not in play.", "このゲームは対局中ではありません"
+            )
+        if game.undo_pending_seq is not None:
+            raise GameError(
+                "undo_pending",
+                "An undo is waiting for the head referee's decision.",
+                "取り消しが主審の承認待ちです",
+            )
+        tournament = _tournament(game)
+        limit = clock.think_limit(tournament)
+        if limit is None:
+            raise GameError(
+                "clock_off",
+                "This tournament has no think-time limit.",
+                "この大会には持ち時間の制限がありません",
+            )
+        family = family_for(game)
+        state = rebuild(game)
+        in_turn = getattr(state, "turn", None)
+        if in_turn != seat or seat not in family.to_move(state):
+            raise GameError(
+                "not_in_turn",
+                f"Seat {seat + 1} is not the seat in turn: only the seat in turn is timed.",
+                f"{seat + 1}番席は手番ではありません。持ち時間は手番の席だけです",
+            )
+        now = timezone.now()
+        think_ms = clock.elapsed_ms(clock.decision_due_at(game), now)
+        # The phone's clock and the network may run a little ahead of the server's: a second.
+        if think_ms < limit * 1000 - 1000:
+            raise GameError(
+                "time_not_up",
+                f"Seat {seat + 1} has used {think_ms / 1000:.1f} s of {limit} s: time is not up.",
+                f"{seat + 1}番席はまだ持ち時間内です（{think_ms / 1000:.1f}秒／{limit}秒）",
+            )
+        fault = TimeFault(
+            game=game,
+            due_seq=due_seq,
+            seat=seat,
+            think_ms=think_ms,
+            actor=actor if actor.is_authenticated else None,
+            created_at=now,
+        )
+        rule = tournament.time_fault_rule
+        if rule == Tournament.TimeFaultRule.FORCED_PASS:
+            parsed = parse_move(game, {"seat": seat, "pass": True}, family)
+            try:
+                new_state, events = family.apply(state, parsed)
+            except IllegalMove as error:
+                fault.refused_code = error.code
+                rule = Tournament.TimeFaultRule.WARNING
+            else:
+                payload = family.move_to_json(parsed)
+                _append_action(
+                    game, actor, family, parsed, payload, fingerprint(payload), new_state, events
+                )
+                fault.pass_seq = game.last_seq
+        fault.rule = rule
+        if rule != Tournament.TimeFaultRule.FORCED_PASS:
+            fault.penalty = _time_fault_penalty(game, tournament, seat, actor, rule, think_ms)
+        fault.save()
+    return TimeFaultOutcome(fault, created=True)
+
+
+def _time_fault_penalty(
+    game: Game, tournament: Tournament, seat: int, actor: AnyUser, rule: str, think_ms: int
+) -> Penalty:
+    position = seating_module.position_at(game, seat)
+    entry = (
+        Seat.objects.select_related("entry__tournament")
+        .get(table_id=game.table_id, position=position)
+        .entry
+    )
+    deduction = rule == Tournament.TimeFaultRule.PENALTY
+    reason = (
+        f"Time fault 時間切れ: {think_ms / 1000:.1f} s on one decision "
+        f"(limit {clock.think_limit(tournament)} s), game {game.set_number}-{game.game_number}"
+    )
+    return record_penalty(
+        entry,
+        actor,
+        kind=Penalty.Kind.DEDUCTION if deduction else Penalty.Kind.WARNING,
+        reason=reason,
+        points=tournament.time_fault_points if deduction else 0,
+        round_=game.table.round,
+        game_id=game.pk,
+    )
 
 
 # --- quick results and confirmation ----------------------------------------------------------

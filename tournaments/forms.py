@@ -360,6 +360,20 @@ class TournamentSettingsForm(forms.Form):
         required=False,
         help_text=_("Blank: last place's points."),
     )
+    think_seconds = forms.IntegerField(
+        label=_("Think time per decision (seconds)"),
+        required=False,
+        min_value=0,
+        help_text=_("Blank: the preset's (JDF 20 s, others none). 0: no clock."),
+    )
+    time_fault_rule = forms.ChoiceField(
+        label=_("A time fault gives"), choices=Tournament.TimeFaultRule.choices
+    )
+    time_fault_points = forms.IntegerField(
+        label=_("Points a time fault deducts"),
+        min_value=1,
+        help_text=_("With a points deduction."),
+    )
     # A team event's match (掼蛋 Guandan): shown only there.
     match_length = forms.ChoiceField(
         label=_("A match lasts"), choices=Tournament.MatchLength.choices

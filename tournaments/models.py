@@ -154,6 +154,20 @@ class Tournament(models.Model):
     # Points for the leaver instead of last place's (e.g. 0, or negative as a penalty).
     forfeit_leaver_points = models.IntegerField(null=True, blank=True)
 
+    class TimeFaultRule(models.TextChoices):
+        WARNING = "warning", _("A warning")
+        FORCED_PASS = "forced_pass", _("A forced pass")
+        PENALTY = "penalty", _("A points deduction")
+
+    # The think-time clock (games.clock): seconds per decision. None: the preset's default
+    # (JDF 20 s, others off); 0: off. The referee calls time faults; nothing is automatic.
+    think_seconds = models.PositiveSmallIntegerField(null=True, blank=True)
+    time_fault_rule = models.CharField(
+        max_length=20, choices=TimeFaultRule.choices, default=TimeFaultRule.WARNING
+    )
+    # Points a time fault deducts under the `penalty` rule.
+    time_fault_points = models.PositiveSmallIntegerField(default=1)
+
     class MatchLength(models.TextChoices):
         TO_ACE = "to_ace", _("Until a team wins at A")
         HANDS = "hands", _("A fixed number of hands")
@@ -189,6 +203,14 @@ class Tournament(models.Model):
             ),
             models.CheckConstraint(
                 condition=~models.Q(ruleset_id=""), name="tournament_ruleset_id_not_empty"
+            ),
+            models.CheckConstraint(
+                condition=models.Q(time_fault_rule__in=["warning", "forced_pass", "penalty"]),
+                name="tournament_time_fault_rule_valid",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(time_fault_points__gte=1),
+                name="tournament_time_fault_points_positive",
             ),
             models.CheckConstraint(
                 condition=models.Q(table_size__gte=3, table_size__lte=5),

@@ -1996,6 +1996,25 @@ def give_penalty(
                 "その参加者はこのゲームに参加していません。",
                 code="penalty_game_invalid",
             )
+    return record_penalty(
+        entry, actor, kind=kind, reason=reason, points=points, round_=round_, game_id=game_id
+    )
+
+
+def record_penalty(
+    entry: Entry,
+    actor: AnyUser,
+    *,
+    kind: str,
+    reason: str,
+    points: int,
+    round_: Round | None,
+    game_id: int | None,
+) -> Penalty:
+    """Store a penalty the caller has checked (who may give it, its points), audited and
+    counted in the standings: `give_penalty`'s write, shared with a referee's time fault
+    (`games.services.record_time_fault`, whose rule the organiser set beforehand)."""
+    tournament = entry.tournament
     penalty = Penalty.objects.create(
         tournament=tournament,
         entry=entry,
@@ -3256,6 +3275,9 @@ SETTINGS_FIELDS = (
     "undo_requires_approval",
     "forfeit_others",
     "forfeit_leaver_points",
+    "think_seconds",
+    "time_fault_rule",
+    "time_fault_points",
     "match_length",
     "match_minutes",
     "match_points_by",
@@ -3570,6 +3592,13 @@ def update_tournament_settings(
         elif field == "undo_requires_approval":
             if not isinstance(value, bool):
                 error = DomainError("Yes or no.", "はい・いいえ。", "invalid")
+        elif field == "think_seconds":
+            if value is not None:
+                error = _int_setting(value, 0, 600, field)
+        elif field == "time_fault_rule" and value not in Tournament.TimeFaultRule.values:
+            error = DomainError("Unknown rule.", "不明な方式です。", "invalid")
+        elif field == "time_fault_points":
+            error = _int_setting(value, 1, 100, field)
         elif field == "forfeit_others" and value not in Tournament.ForfeitOthers.values:
             error = DomainError("Unknown rule.", "不明な方式です。", "invalid")
         elif field == "ruleset_overrides" and published:

@@ -169,6 +169,20 @@ class TournamentSettingsSerializer(serializers.Serializer[Tournament]):
         choices=Tournament.ForfeitOthers.choices, required=False
     )
     forfeit_leaver_points = serializers.IntegerField(required=False, allow_null=True)
+    think_seconds = serializers.IntegerField(
+        required=False,
+        allow_null=True,
+        help_text="Think time per decision in seconds, 0 to 600; null: the preset's default "
+        "(jdf 20, others none); 0: no clock (docs/tournament-day.md).",
+    )
+    time_fault_rule = serializers.ChoiceField(
+        choices=Tournament.TimeFaultRule.choices,
+        required=False,
+        help_text="What a referee's time fault gives: a warning, a forced pass, or a deduction.",
+    )
+    time_fault_points = serializers.IntegerField(
+        required=False, help_text="Points a time fault deducts under `penalty`, 1 to 100."
+    )
     match_length = serializers.ChoiceField(
         choices=Tournament.MatchLength.choices,
         required=False,
