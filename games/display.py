@@ -159,6 +159,33 @@ def log_line(
     return LogLine(seq, words, played, tail, (*notes, *undone_note))
 
 
+def time_fault_sentence(fault: Any) -> str:
+    """A time fault (`games.models.TimeFault`) as the log tells it."""
+    seat = seat_name(fault.seat)
+    seconds = f"{fault.think_ms / 1000:.1f}"
+    if fault.rule == "forced_pass":
+        return _("Time fault: %(who)s, %(seconds)s s — forced pass") % {
+            "who": seat,
+            "seconds": seconds,
+        }
+    if fault.rule == "penalty":
+        points = fault.penalty.points if fault.penalty is not None else 0
+        return _("Time fault: %(who)s, %(seconds)s s — %(points)s point(s) deducted") % {
+            "who": seat,
+            "seconds": seconds,
+            "points": points,
+        }
+    if fault.refused_code:
+        return _(
+            "Time fault: %(who)s, %(seconds)s s — warning (a pass was not possible: %(code)s)"
+        ) % {
+            "who": seat,
+            "seconds": seconds,
+            "code": fault.refused_code,
+        }
+    return _("Time fault: %(who)s, %(seconds)s s — warning") % {"who": seat, "seconds": seconds}
+
+
 # Titles by finishing place (they drive the next game's card exchange).
 TITLE_LABELS = Labels(
     {

@@ -102,6 +102,7 @@ SITE_ASSETS = (
     "kakumei/site.css",
     "kakumei/htmx-errors.js",
     "kakumei/offline.js",
+    "kakumei/clock.js",
     "kakumei/favicon.svg",
 )
 # What Pyodide fetches to start (beside pyodide.mjs), by these exact names from its index URL.

@@ -36,6 +36,7 @@ urlpatterns = [
     path("tables/<int:table_id>/undo/", views.undo, name="undo"),
     path("tables/<int:table_id>/decide/", views.decide, name="decide"),
     path("tables/<int:table_id>/quick/", views.quick, name="quick"),
+    path("tables/<int:table_id>/time-fault/", views.time_fault, name="time-fault"),
     path("games/<int:game_id>/confirm/", views.confirm, name="confirm"),
     # The officials' game page: result history, audit, refusals; rulings (issue #11).
     path("games/<int:game_id>/", official_views.game_page, name="game"),

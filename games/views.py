@@ -27,6 +27,7 @@ from django_htmx.middleware import HtmxDetails
 
 from config.language import in_active_language
 from games import daizaibatsu_views, offline_views, services
+from games.clock import console_clock
 from games.display import (
     GAME_STATUS_LABELS,
     GD_BOMB_KINDS,
@@ -49,6 +50,7 @@ from games.display import (
     gd_wilds_note,
     log_line,
     move_sentence,
+    time_fault_sentence,
     title_label,
     typed_codes,
 )
@@ -129,17 +131,33 @@ def _moves_context(game: Game, rows: list[Move], line: Callable[..., LogLine]) -
             and game.status == Game.Status.FINISHED
             and game.forfeit_seat is None
         ),
-        "log": [
-            line(
-                r.seq,
-                r.kind,
-                r.payload,
-                undone=r.kind == Move.Kind.ACTION and r.seq not in in_force,
-                reason=r.reason,
-            )
-            for r in reversed(rows[-8:])
-        ],
+        "log": _with_time_faults(
+            game,
+            [
+                line(
+                    r.seq,
+                    r.kind,
+                    r.payload,
+                    undone=r.kind == Move.Kind.ACTION and r.seq not in in_force,
+                    reason=r.reason,
+                )
+                for r in reversed(rows[-8:])
+            ],
+        ),
     }
+
+
+def _with_time_faults(game: Game, lines: list[LogLine]) -> list[LogLine]:
+    """The log lines, latest first, with each time fault (時間切れ) after the row it followed."""
+    if not lines:
+        return lines
+    faults = game.time_faults.filter(due_seq__gte=lines[-1].seq).select_related("penalty")
+    out = list(lines)
+    for fault in faults:
+        fault_line = LogLine(fault.due_seq, time_fault_sentence(fault))
+        at = next((i for i, line in enumerate(out) if line.seq <= fault.due_seq), len(out))
+        out.insert(at, fault_line)
+    return out
 
 
 def console_context(
@@ -240,6 +258,10 @@ def console_context(
         if error is not None and not error_at:
             ctx["error_at"] = _error_place(request, ctx)
         ctx["exchange_rows"] = [r for r in seat_rows if r.get("must_give")]
+        turn_seat = ctx["turn_row"]["seat"] if ctx["turn_row"] else None
+        ctx["clock"] = console_clock(game, rows, turn_seat)
+        fault = ctx["clock"].fault if ctx["clock"] else None
+        ctx["clock_fault"] = time_fault_sentence(fault) if fault else ""
         table_view = view["table"]
         ctx["trick"] = cards(table_view["cards"]) if isinstance(table_view, dict) else []
         ctx["trick_seat"] = table_view["seat"] if isinstance(table_view, dict) else None
@@ -800,6 +822,26 @@ def play(request: HttpRequest, table_id: int) -> HttpResponse:
     if outcome.ok:
         return render_console(request, table)
     return render_console(request, table, outcome, status=200)
+
+
+@login_required
+@require_POST
+def time_fault(request: HttpRequest, table_id: int) -> HttpResponse:
+    """The referee's 時間切れ for the seat in turn, on the decision the page showed (`seq`: the
+    game's `last_seq` as drawn), so a second tap answers the fault already recorded."""
+    table = get_table_for_referee(request, table_id)
+    try:
+        outcome = services.record_time_fault(
+            _game_of(table),
+            _target(request, "seat"),
+            request.user,
+            seq=_target(request, "seq"),
+        )
+    except services.GameError as error:
+        return render_console(request, table, error, _refusal_status(error), error_at="clock")
+    if not getattr(request, "htmx", False):
+        messages.info(request, in_active_language(outcome.message_en, outcome.message_ja))
+    return render_console(request, table)
 
 
 def _refusal_status(error: services.GameError) -> int:
