@@ -1266,6 +1266,7 @@ def _time_fault_penalty(
     game: Game, tournament: Tournament, seat: int, actor: AnyUser, rule: str, think_ms: int
 ) -> Penalty:
     position = seating_module.position_at(game, seat)
+    assert position is not None  # the seat in turn is one of the game's
     entry = (
         Seat.objects.select_related("entry__tournament")
         .get(table_id=game.table_id, position=position)
@@ -2071,6 +2072,7 @@ def _player_confirmation_refusal(game: Game, table: Table, seat: int, pin: str) 
     if pin_locked(table):
         return _pin_locked_error()
     position = seating_module.position_at(game, seat)
+    assert position is not None  # the seat in turn is one of the game's
     if position is None or not Seat.objects.filter(table=table, position=position).exists():
         return GameError(
             "no_such_seat",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.urls import path
 
-from games import api, api_confirm, api_records, api_table
+from games import api, api_clock, api_confirm, api_records, api_table
 
 urlpatterns = [
     path("games/<int:game_id>/moves/", api.GameMovesView.as_view(), name="api-game-moves"),
@@ -41,6 +41,11 @@ urlpatterns = [
         name="api-game-quick-result-withdraw",
     ),
     path("games/<int:game_id>/undo/", api_table.UndoView.as_view(), name="api-game-undo"),
+    path(
+        "games/<int:game_id>/time-faults/",
+        api_clock.TimeFaultsView.as_view(),
+        name="api-game-time-faults",
+    ),
     path(
         "games/<int:game_id>/undo/decision/",
         api_table.UndoDecisionView.as_view(),
