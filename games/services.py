@@ -2072,7 +2072,6 @@ def _player_confirmation_refusal(game: Game, table: Table, seat: int, pin: str) 
     if pin_locked(table):
         return _pin_locked_error()
     position = seating_module.position_at(game, seat)
-    assert position is not None  # the seat in turn is one of the game's
     if position is None or not Seat.objects.filter(table=table, position=position).exists():
         return GameError(
             "no_such_seat",
