@@ -17,8 +17,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from games.models import Game, Move, TimeFault
+from games.seating import seat_at
 from games.state import effective_actions
-from tournaments.models import Tournament
+from tournaments.models import Seat, Tournament
 
 # Seconds per decision when the tournament leaves `think_seconds` blank; absent: no clock.
 PRESET_THINK_SECONDS: dict[str, int] = {"jdf": 20}
@@ -122,3 +123,66 @@ def _fault(fault: TimeFault, rows: list[Move]) -> dict[str, Any]:
     if fault.penalty is not None and fault.penalty.points:
         item["points"] = fault.penalty.points
     return item
+
+
+@dataclass(slots=True)
+class ClockUse:
+    """A player's think times in one tournament, over the games that have ended."""
+
+    limit: int | None
+    timed: int = 0
+    total_ms: int = 0
+    longest_ms: int = 0
+    over_limit: int = 0
+    faults: int = 0
+
+    @property
+    def mean_seconds(self) -> float:
+        return self.total_ms / self.timed / 1000 if self.timed else 0.0
+
+    @property
+    def longest_seconds(self) -> float:
+        return self.longest_ms / 1000
+
+
+def clock_use_by_tournament(player_id: int) -> dict[int, ClockUse]:
+    """Per tournament: the player's decisions timed, their mean and longest think time, those
+    over the limit, and the time faults called on them — from games that have ended only, so
+    nothing of a game in play is shown."""
+    seats = Seat.objects.filter(entry__player_id=player_id).exclude(
+        entry__tournament__status=Tournament.Status.DRAFT
+    )
+    positions = {
+        table_id: (position, tournament_id)
+        for table_id, position, tournament_id in seats.values_list(
+            "table_id", "position", "entry__tournament_id"
+        )
+    }
+    games = (
+        Game.objects.filter(
+            table_id__in=list(positions),
+            status__in=(Game.Status.FINISHED, Game.Status.CONFIRMED),
+        )
+        .exclude(mode=Game.Mode.QUICK)
+        .select_related("table__round__stage__tournament")
+        .prefetch_related("moves", "time_faults")
+    )
+    uses: dict[int, ClockUse] = {}
+    for game in games:
+        position, tournament_id = positions[game.table_id]
+        seat = seat_at(game, position)
+        if seat is None:
+            continue
+        use = uses.get(tournament_id)
+        if use is None:
+            use = uses[tournament_id] = ClockUse(think_limit(game.table.round.stage.tournament))
+        for row in effective_actions(list(game.moves.all())):
+            if row.seat != seat or row.think_ms is None:
+                continue
+            use.timed += 1
+            use.total_ms += row.think_ms
+            use.longest_ms = max(use.longest_ms, row.think_ms)
+            if use.limit is not None and row.think_ms > use.limit * 1000:
+                use.over_limit += 1
+        use.faults += sum(1 for fault in game.time_faults.all() if fault.seat == seat)
+    return {t: use for t, use in uses.items() if use.timed or use.faults}

@@ -48,6 +48,7 @@ from django.views.decorators.clickjacking import xframe_options_exempt
 from django.views.decorators.http import require_GET
 from django_htmx.middleware import HtmxDetails
 
+from games.clock import clock_use_by_tournament
 from games.display import title_label
 from games.models import GameResult
 from scoring.charts import progression_svg
@@ -627,8 +628,10 @@ def player_detail(request: HttpRequest, player_id: int) -> HttpResponse:
         and not player.entries.exclude(tournament__status=Tournament.Status.DRAFT).exists()
     ):
         raise Http404("No published results for this player.")
+    clock = clock_use_by_tournament(player.pk)
     blocks = list(by_tournament.values())
     for block in blocks:
+        block["clock"] = clock.get(block["tournament"].pk)
         block["chart"] = progression_svg(block["totals"], label=block["tournament"].name)
         # The tournament total as the standings count it: net of active deductions.
         block["points"] = block["totals"][-1] - block["penalty_points"]

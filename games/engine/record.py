@@ -32,7 +32,7 @@ def load_record(data: str | bytes | Mapping[str, object]) -> GameRecord:
     rest (its set-up keys and actions). Raises :class:`RecordError` naming the key (or card)
     at fault; moves are only checked for form — their legality is what :func:`replay` judges.
     """
-    obj = _decoded(data)
+    obj = _without_clock(_decoded(data))
     rules = _rules_of(obj)
     family = family_of(rules)
     _refuse_unknown_keys(obj, family.record_keys)
@@ -48,7 +48,7 @@ def load_match_record(data: str | bytes | Mapping[str, object]) -> MatchRecord:
     """Parse and validate a match record: ``format``, ``rules`` and the family's ``games``
     (record-format.md §8). Raises :class:`RecordError`, as :func:`load_record`; a family
     without match records refuses ``games``."""
-    obj = _decoded(data)
+    obj = _without_clock(_decoded(data))
     rules = _rules_of(obj)
     family = match_family(rules)
     if family is None:
@@ -70,6 +70,85 @@ def _decoded(data: str | bytes | Mapping[str, object]) -> Mapping[str, object]:
     if obj.get("format") != FORMAT:
         raise RecordError(f"expected {FORMAT!r}, got {obj.get('format')!r}", key="format")
     return obj
+
+
+CLOCK_KEYS: Final = frozenset({"limit_ms", "think_ms", "exchange_think_ms", "faults"})
+FAULT_KEYS: Final = frozenset({"move", "seat", "rule", "think_ms", "points"})
+FAULT_RULES: Final = frozenset({"warning", "forced_pass", "penalty"})
+
+
+def _without_clock(obj: Mapping[str, object]) -> Mapping[str, object]:
+    """The record without its optional ``clock`` (record-format.md §3), checked for form: the
+    think times and time faults are the referee's, so the replay never reads them."""
+    if "clock" not in obj:
+        return obj
+    check_clock(obj)
+    return {key: value for key, value in obj.items() if key != "clock"}
+
+
+def _count(value: object) -> int | None:
+    return len(value) if isinstance(value, list) else None
+
+
+def _moves_in(obj: Mapping[str, object]) -> int | None:
+    """How many moves the record holds: its ``moves``, or every game's in a match record."""
+    games = obj.get("games")
+    if isinstance(games, list):
+        counts = [_count(g.get("moves", [])) if isinstance(g, dict) else None for g in games]
+        return None if None in counts else sum(c for c in counts if c is not None)
+    return _count(obj.get("moves", []))
+
+
+def _ms_list(value: object, key: str, length: int | None) -> None:
+    if not isinstance(value, list):
+        raise RecordError("a list of milliseconds", key=key)
+    for i, item in enumerate(value):
+        if item is not None and (type(item) is not int or item < 0):
+            raise RecordError("milliseconds: a whole number from 0, or null", key=f"{key}[{i}]")
+    if length is not None and len(value) != length:
+        raise RecordError(f"one entry per move: {length}, not {len(value)}", key=key)
+
+
+def check_clock(obj: Mapping[str, object]) -> None:
+    """Raise :class:`RecordError` unless ``obj["clock"]`` is a well-formed clock: ``limit_ms``
+    (whole ms or null), ``think_ms`` (one per move, whole ms or null), ``exchange_think_ms``
+    (one per exchange give), ``faults`` (``{"move", "seat", "rule"}``, optionally
+    ``think_ms`` and ``points``)."""
+    clock = obj["clock"]
+    if not isinstance(clock, dict):
+        raise RecordError("the clock is an object", key="clock")
+    unknown = set(clock) - CLOCK_KEYS
+    if unknown:
+        raise RecordError("unknown key", key=f"clock.{sorted(map(str, unknown))[0]}")
+    limit = clock.get("limit_ms")
+    if limit is not None and (type(limit) is not int or limit < 0):
+        raise RecordError("milliseconds: a whole number from 0, or null", key="clock.limit_ms")
+    moves = _moves_in(obj)
+    _ms_list(clock.get("think_ms", []), "clock.think_ms", moves)
+    if "exchange_think_ms" in clock:
+        _ms_list(clock["exchange_think_ms"], "clock.exchange_think_ms", _count(obj.get("exchange")))
+    faults = clock.get("faults", [])
+    if not isinstance(faults, list):
+        raise RecordError("a list of time faults", key="clock.faults")
+    seats = obj.get("seats", 5)
+    for i, fault in enumerate(faults):
+        key = f"clock.faults[{i}]"
+        if not isinstance(fault, dict):
+            raise RecordError("a time fault is an object", key=key)
+        if set(fault) - FAULT_KEYS:
+            raise RecordError("unknown key", key=f"{key}.{sorted(set(fault) - FAULT_KEYS)[0]}")
+        for name in ("move", "seat", "think_ms", "points"):
+            value = fault.get(name, 0)
+            if type(value) is not int or value < 0:
+                raise RecordError("a whole number from 0", key=f"{key}.{name}")
+        if "move" not in fault or "seat" not in fault:
+            raise RecordError("a time fault names its move and seat", key=key)
+        if moves is not None and fault["move"] > moves:
+            raise RecordError(f"no move {fault['move']} to time", key=f"{key}.move")
+        if type(seats) is int and fault["seat"] >= seats:
+            raise RecordError(f"no seat {fault['seat']}", key=f"{key}.seat")
+        if fault.get("rule") not in FAULT_RULES:
+            raise RecordError("warning, forced_pass or penalty", key=f"{key}.rule")
 
 
 def _rules_of(obj: Mapping[str, object]) -> Any:
