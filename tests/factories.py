@@ -850,3 +850,32 @@ def daizaibatsu_game(
         pile=pile,
         **kw,
     )
+
+
+# --- the think-time clock (games.clock) -------------------------------------------------------
+
+# A jdf deal where seat 0 leads ♠3 and, after 5 and 7, cuts with ♦8 (8切り) to lead again.
+EIGHT_CUT_HANDS = [["3S", "8D", "4C"], ["5H", "6H"], ["7S", "9S"], ["TD", "JD"]]
+EIGHT_CUT_MOVES: list[dict[str, object]] = [
+    {"seat": 0, "play": ["3S"]},
+    {"seat": 1, "play": ["5H"]},
+    {"seat": 2, "play": ["7S"]},
+    {"seat": 3, "pass": True},
+    {"seat": 0, "play": ["8D"]},
+]
+
+
+def backdate_decision(game: Any, seconds: float) -> None:
+    """Make the decision now due in ``game`` look ``seconds`` old: the log's latest row (or,
+    before any, the game's start) moves back in time, as if the seat had been thinking."""
+    from datetime import timedelta
+
+    from games.models import Game, Move
+
+    game.refresh_from_db()
+    when = timezone.now() - timedelta(seconds=seconds)
+    if game.last_seq:
+        Move.objects.filter(game=game, seq=game.last_seq).update(created_at=when)
+    else:
+        Game.objects.filter(pk=game.pk).update(created_at=when)
+    game.refresh_from_db()
