@@ -124,7 +124,8 @@ def check_clock(obj: Mapping[str, object]) -> None:
     if limit is not None and (type(limit) is not int or limit < 0):
         raise RecordError("milliseconds: a whole number from 0, or null", key="clock.limit_ms")
     moves = _moves_in(obj)
-    _ms_list(clock.get("think_ms", []), "clock.think_ms", moves)
+    if "think_ms" in clock:
+        _ms_list(clock["think_ms"], "clock.think_ms", moves)
     if "exchange_think_ms" in clock:
         _ms_list(clock["exchange_think_ms"], "clock.exchange_think_ms", _count(obj.get("exchange")))
     faults = clock.get("faults", [])
