@@ -21,5 +21,7 @@
   }
   setInterval(tick, 250);
   document.addEventListener("DOMContentLoaded", tick);
+  // htmx settles a swapped element's attributes a moment after the swap: tick again then.
   document.addEventListener("htmx:afterSwap", tick);
+  document.addEventListener("htmx:afterSettle", tick);
 })();

@@ -25,9 +25,7 @@ def game(crew: Crew) -> Game:
     return made
 
 
-def test_the_clock_follows_the_records_moves_and_places_each_fault(
-    crew: Crew, game: Game
-) -> None:
+def test_the_clock_follows_the_records_moves_and_places_each_fault(crew: Crew, game: Game) -> None:
     backdate_decision(game, 4)
     assert submit_move(game, EIGHT_CUT_MOVES[0], 1, crew.referee).ok
     backdate_decision(game, 2)
