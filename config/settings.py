@@ -292,6 +292,8 @@ SPECTACULAR_SETTINGS = {
         "GameStatusEnum": "games.models.Game.Status",
         "GameModeEnum": "games.models.Game.Mode",
         "MoveKindEnum": "games.models.Move.Kind",
+        # A time fault's rule: the tournament's setting and what a fault applied share it.
+        "TimeFaultRuleEnum": "games.models.TimeFault.Rule",
     },
 }
 
