@@ -16,6 +16,7 @@ import datetime
 from dataclasses import dataclass
 from typing import Any
 
+from games.display import time_fault_sentence
 from games.models import Game, Move, TimeFault
 from games.seating import seat_at
 from games.state import effective_actions
@@ -84,6 +85,15 @@ def console_clock(game: Game | None, rows: list[Move], seat: int | None) -> Cons
         after_eight_cut=after_eight_cut,
         fault=game.time_faults.filter(due_seq=game.last_seq).first(),
     )
+
+
+def console_clock_context(
+    game: Game | None, rows: list[Move], turn_row: dict[str, Any] | None
+) -> dict[str, Any]:
+    """The consoles' `clock` (None: no countdown) and the fault already recorded, in words."""
+    found = console_clock(game, rows, turn_row["seat"] if turn_row else None)
+    fault = found.fault if found else None
+    return {"clock": found, "clock_fault": time_fault_sentence(fault) if fault else ""}
 
 
 def record_clock(game: Game) -> dict[str, Any] | None:

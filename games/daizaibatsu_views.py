@@ -14,6 +14,7 @@ from django.template.loader import render_to_string
 from config.language import in_active_language
 from games import daizaibatsu_display as words
 from games import services
+from games.clock import console_clock_context
 from games.display import (
     GAME_STATUS_LABELS,
     SUITS,
@@ -257,6 +258,7 @@ def console_context(
         ctx["state"] = table_state(view, state.seats)
         ctx["decisions"] = _decision_rows(state, seat_names, known)
         ctx["turn_row"] = next((r for r in seat_rows if r.get("is_turn")), None)
+        ctx |= console_clock_context(game, rows, ctx["turn_row"])
         ctx["responders"] = _responders(state, seat_rows)
         if known and state.pile is not None:
             ctx["pile_top"] = [card(card_name(c)) for c in state.pile[:PILE_PREVIEW]]

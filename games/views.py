@@ -27,7 +27,7 @@ from django_htmx.middleware import HtmxDetails
 
 from config.language import in_active_language
 from games import daizaibatsu_views, offline_views, services
-from games.clock import console_clock
+from games.clock import console_clock_context
 from games.display import (
     GAME_STATUS_LABELS,
     GD_BOMB_KINDS,
@@ -258,10 +258,7 @@ def console_context(
         if error is not None and not error_at:
             ctx["error_at"] = _error_place(request, ctx)
         ctx["exchange_rows"] = [r for r in seat_rows if r.get("must_give")]
-        turn_seat = ctx["turn_row"]["seat"] if ctx["turn_row"] else None
-        ctx["clock"] = console_clock(game, rows, turn_seat)
-        fault = ctx["clock"].fault if ctx["clock"] else None
-        ctx["clock_fault"] = time_fault_sentence(fault) if fault else ""
+        ctx |= console_clock_context(game, rows, ctx["turn_row"])
         table_view = view["table"]
         ctx["trick"] = cards(table_view["cards"]) if isinstance(table_view, dict) else []
         ctx["trick_seat"] = table_view["seat"] if isinstance(table_view, dict) else None
@@ -467,6 +464,7 @@ def guandan_console_context(
                             chosen.remove(c["code"])
                             c["checked"] = True
         ctx["turn_row"] = turn_row
+        ctx |= console_clock_context(game, rows, turn_row)
         ctx["tribute"] = _gd_tribute(state, names, level)
         ctx["anti_tribute"] = state.setup.anti_tribute
         ctx["anti_tribute_seats"] = [names.get(p, "") for p in state.setup.payers]
