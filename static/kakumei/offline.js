@@ -712,6 +712,8 @@ function start() {
     (event) => {
       if (!entry()) return;
       const form = event.detail.elt?.closest?.("form");
+      // Not a move (the time-fault button): nothing to judge here; the banner says it failed.
+      if (form && "onlineOnly" in form.dataset) return;
       const fields = form && form.closest("#console") ? lastSubmit.get(form) : null;
       if (!fields) {
         // A refresh of the seats that failed: nothing was tapped, nothing to keep.
