@@ -366,12 +366,16 @@ class TournamentSettingsForm(forms.Form):
         min_value=0,
         help_text=_("Blank: the preset's (JDF 20 s, others none). 0: no clock."),
     )
+    # Not required: a post without them (an older page, a script) keeps the tournament's.
     time_fault_rule = forms.ChoiceField(
-        label=_("A time fault gives"), choices=Tournament.TimeFaultRule.choices
+        label=_("A time fault gives"),
+        choices=Tournament.TimeFaultRule.choices,
+        required=False,
     )
     time_fault_points = forms.IntegerField(
         label=_("Points a time fault deducts"),
         min_value=1,
+        required=False,
         help_text=_("With a points deduction."),
     )
     # A team event's match (掼蛋 Guandan): shown only there.

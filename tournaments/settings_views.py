@@ -178,14 +178,15 @@ def _changes(tournament: Tournament, form: TournamentSettingsForm) -> dict[str, 
             "forfeit_others",
             "forfeit_leaver_points",
             "think_seconds",
-            "time_fault_rule",
-            "time_fault_points",
             "match_length",
             "match_minutes",
             "match_points_by",
         )
         if field in form.fields
     }
+    for field in ("time_fault_rule", "time_fault_points"):
+        if data.get(field) not in (None, ""):
+            changes[field] = data[field]
     if form.team:
         changes["match_points"] = {
             "win": data["match_win"],
