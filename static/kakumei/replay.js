@@ -1,0 +1,19 @@
+// The replay viewer's keys: ← back, → forward, Home first, End last. Each key clicks the step
+// link the page shows, so a key does exactly what a tap does (htmx swap, or a page load).
+"use strict";
+
+(function () {
+  const STEPS = { ArrowLeft: "back", ArrowRight: "forward", Home: "first", End: "last" };
+
+  document.addEventListener("keydown", function (event) {
+    if (event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return;
+    const step = STEPS[event.key];
+    if (!step) return;
+    const target = event.target;
+    if (target instanceof HTMLElement && (target.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName))) return;
+    const link = document.querySelector('#replay a[data-step="' + step + '"]');
+    if (!link) return;
+    event.preventDefault();
+    link.click();
+  });
+})();
