@@ -850,3 +850,31 @@ def daizaibatsu_game(
         pile=pile,
         **kw,
     )
+
+
+# --- replay viewer (issue #20) ----------------------------------------------------------------
+
+
+def play_to_the_end(game: object, referee: object, *, limit: int = 400) -> int:
+    """Play a known-deal 大富豪 or 大財閥 game in play to its end through `submit_move`, each
+    move the engine's first legal play (a pass where none is legal); returns how many moves."""
+    from games import services
+    from games.models import Game
+    from games.state import canonical, family_for
+
+    assert isinstance(game, Game)
+    family = family_for(game)
+    for played in range(limit):
+        game.refresh_from_db()
+        if game.status != Game.Status.IN_PLAY:
+            return played
+        legal = list(family.legal_moves(services.current_state(game)))
+        move = next((m for m in legal if not getattr(m, "is_pass", False)), legal[0])
+        outcome = services.submit_move(game, canonical(game, move), game.last_seq + 1, referee)  # type: ignore[arg-type]
+        assert outcome.ok, (outcome.code, outcome.message_en)
+    raise AssertionError(f"game {game.pk} did not end in {limit} moves")
+
+
+def reveal(round_: Round) -> None:
+    """Mark `round_` revealed (its seed public), as `reveal_round_seed` leaves it."""
+    Round.objects.filter(pk=round_.pk).update(status=Round.Status.REVEALED)
