@@ -877,4 +877,7 @@ def play_to_the_end(game: object, referee: object, *, limit: int = 400) -> int:
 
 def reveal(round_: Round) -> None:
     """Mark `round_` revealed (its seed public), as `reveal_round_seed` leaves it."""
-    Round.objects.filter(pk=round_.pk).update(status=Round.Status.REVEALED)
+    now = timezone.now()
+    Round.objects.filter(pk=round_.pk).update(
+        status=Round.Status.REVEALED, completed_at=now, revealed_at=now
+    )

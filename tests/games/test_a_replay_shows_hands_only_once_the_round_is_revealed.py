@@ -1,0 +1,78 @@
+"""Before the round's seed is revealed, a replay shows only what the public may see at each
+move (`observe(state, None)`): no card a seat still holds at that move appears on the page,
+unless it is played later (the move list tells every play of a finished game). Once the
+round is revealed, every seat's hand at that move is shown."""
+
+from __future__ import annotations
+
+import pytest
+from django.test import Client
+
+from games import services
+from games.engine import card_names
+from games.models import Game, Move
+from games.offline import card_face
+from games.state import effective_actions, family_for, initial_state, parse_move
+from tests.factories import play_to_the_end, reveal
+
+from .conftest import Crew
+
+pytestmark = pytest.mark.django_db
+
+AT = 6
+
+
+@pytest.fixture
+def game(crew: Crew) -> Game:
+    game = services.start_game(crew.table, crew.referee)
+    play_to_the_end(game, crew.referee)
+    game.refresh_from_db()
+    return game
+
+
+def hands_after(game: Game, n: int) -> list[list[str]]:
+    family = family_for(game)
+    state = initial_state(game)
+    for row in effective_actions(game.moves.order_by("seq"))[:n]:
+        state, _ = family.apply(state, parse_move(game, row.payload, family))
+    return [card_names(hand) for hand in state.hands]
+
+
+def labels(names: list[str]) -> set[str]:
+    return {card_face(name)["label"] for name in names}
+
+
+def played_in_the_game(game: Game) -> set[str]:
+    return labels(
+        [
+            card
+            for row in game.moves.filter(kind=Move.Kind.ACTION)
+            for card in row.payload.get("play", [])
+        ]
+    )
+
+
+def test_before_the_reveal_no_held_card_shows(client: Client, game: Game) -> None:
+    html = client.get(f"/games/{game.pk}/replay/?move={AT}").content.decode()
+    board = html.split('data-testid="replay-moves"')[0]
+    held = labels([c for hand in hands_after(game, AT) for c in hand])
+    assert held, "a position with cards in hand"
+
+    for label in held:
+        assert label not in board, label  # nowhere on the board at this move
+    for label in held - played_in_the_game(game):
+        assert label not in html, label  # never played: nowhere on the page
+    assert 'data-testid="replay-hand-' not in html
+    assert "Hands stay hidden" in html
+
+
+def test_after_the_reveal_every_hand_at_that_move_shows(client: Client, game: Game) -> None:
+    reveal(game.table.round)
+
+    html = client.get(f"/games/{game.pk}/replay/?move={AT}").content.decode()
+
+    for seat, hand in enumerate(hands_after(game, AT), start=1):
+        shown = html.split(f'data-testid="replay-hand-{seat}"')[1].split("</div>")[0]
+        for label in labels(hand):
+            assert label in shown, (seat, label)
+    assert "Hands stay hidden" not in html
