@@ -54,8 +54,8 @@ def _serve(request: HtmxHttpRequest, game_id: int, *, embed: bool) -> HttpRespon
         position = replay_position(game, request.GET.get("move", 0))
         ctx["position"] = position
         ctx["steps"] = _steps(here, position["number"], position["total"])
-        if request.htmx:
-            page += "#replay-board"
+        if request.htmx:  # a step: the board alone, the same partial for page and embed
+            page = "games/replay.html#replay-board"
     response = render(request, page, ctx)
     patch_vary_headers(response, ("HX-Request",))
     return response

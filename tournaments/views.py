@@ -17,6 +17,7 @@ from games.engine.daizaibatsu_combos import names as zaibatsu_names
 from games.engine.daizaibatsu_rules import FAMILY as DAIZAIBATSU
 from games.engine.multideck import Cards
 from games.models import Game
+from games.replay import REPLAYABLE
 from games.seating import cycle_of, draw_seating, in_seating, seating_material
 from tournaments.deals import commitment_for, deal_material, derive_deal
 from tournaments.forms import VerifyDealForm
@@ -74,10 +75,17 @@ def round_detail(request: HttpRequest, slug: str, round_id: int) -> HttpResponse
     )
     tables = list(round_tables(round_))
     games = Game.objects.filter(table__round=round_).select_related("table")
+    replays: dict[int, list[Game]] = {}
+    for game in games.filter(status__in=REPLAYABLE).exclude(mode=Game.Mode.QUICK).order_by(
+        "set_number", "game_number", "attempt"
+    ):
+        replays.setdefault(game.table_id, []).append(game)
     context: dict[str, Any] = {
         "tournament": tournament,
         "round": round_,
         "tables": tables,
+        # Each table's finished games with moves, for the replay viewer (games/replay.py).
+        "tables_with_replays": [(t, replays.get(t.pk, [])) for t in tables],
         # Games voided and re-dealt (their deals carry the attempt) and results an organiser
         # corrected after the seed was revealed: both are part of the public record.
         "redeals": games.filter(attempt__gt=1).order_by("table__number", "set_number"),
