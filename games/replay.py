@@ -133,7 +133,10 @@ def _daifugo(
         "lock": _lock(view),
         "seats": seats,
         "placings": sorted(
-            ({"name": names.get(p["seat"], ""), **p} for p in placed.values()),
+            (
+                {"name": names.get(p["seat"], ""), "title_label": title_label(p), **p}
+                for p in placed.values()
+            ),
             key=lambda p: p["place"],
         ),
     }

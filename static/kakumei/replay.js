@@ -16,4 +16,18 @@
     event.preventDefault();
     link.click();
   });
+
+  // The move list scrolls on its own: keep the current move in sight there, without moving
+  // the page (scrollIntoView would scroll the page too).
+  function showCurrentMove() {
+    const list = document.querySelector("#replay .replay-moves");
+    const current = list && list.querySelector("[aria-current]");
+    if (!current) return;
+    const item = current.parentElement;
+    if (item.offsetTop < list.scrollTop || item.offsetTop + item.offsetHeight > list.scrollTop + list.clientHeight) {
+      list.scrollTop = item.offsetTop - list.clientHeight / 2;
+    }
+  }
+  document.addEventListener("DOMContentLoaded", showCurrentMove);
+  document.addEventListener("htmx:afterSwap", showCurrentMove);
 })();

@@ -1,7 +1,7 @@
 """In Chromium, the replay viewer steps through a finished game with its links and with the
 keyboard (→ forward, ← back, End last, Home first): each step swaps the board, puts the move in
 the address bar (shareable) and marks the move in the list; a shared address opens at its move.
-Screenshots at phone and desktop size land in test-artifacts/."""
+Screenshots at phone and desktop size land in test-artifacts/, for 大富豪, 掼蛋 and 大財閥."""
 
 from __future__ import annotations
 
@@ -14,7 +14,18 @@ from pytest_django.live_server_helper import LiveServer
 from games import services
 from games.models import Game, Move
 from tests.browser.conftest import shoot
-from tests.factories import OfficialFactory, UserFactory, play_to_the_end, seated_table
+from tests.factories import (
+    OfficialFactory,
+    UserFactory,
+    console_guandan_hand,
+    console_guandan_table,
+    daizaibatsu_game,
+    daizaibatsu_table,
+    play_guandan_hand,
+    play_to_the_end,
+    reveal,
+    seated_table,
+)
 from tournaments.models import Official
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -77,3 +88,30 @@ def test_links_and_arrow_keys_step_through_the_game(
     embed.keyboard.press("ArrowRight")
     expect(embed).to_have_url(f"{live_server.url}/embed/games/{game.pk}/replay/?move=4")
     shoot(embed, artifacts, "replay-embed")
+
+
+def test_guandan_and_daizaibatsu_replays_on_a_phone_and_a_desktop(
+    browser: Browser, live_server: LiveServer, artifacts: Path
+) -> None:
+    referee = UserFactory(username="ref-replay-families")
+    gd_table = console_guandan_table(referee, teams=("East", "South"))
+    hand = console_guandan_hand(gd_table)
+    play_guandan_hand(hand, referee)
+    reveal(gd_table.round)  # every hand shows: the screenshots show the cards as drawn
+    dz_table = daizaibatsu_table(referee, names=("Aoki", "Baba", "Chiba", "Doi"))
+    dz_game = daizaibatsu_game(
+        dz_table,
+        [["9H", "2S", "5D", "6S", "7D"], ["JK", "6C", "KD"], ["8D", "TD", "QS"], ["3C", "AH"]],
+        ["3H", "3S", "4S", "5H", "5C", "6D", "7S", "8S", "9S", "TS"],
+        leader=0,
+    )
+    play_to_the_end(dz_game, referee)
+
+    page = browser.new_page(locale="ja-JP")
+    page.goto(f"{live_server.url}/games/{hand.pk}/replay/?move=6")
+    expect(page.get_by_test_id("replay-levels")).to_be_visible()
+    expect(page.get_by_test_id("replay-hand-1")).to_be_visible()
+    shoot(page, artifacts, "replay-guandan")
+    page.goto(f"{live_server.url}/games/{dz_game.pk}/replay/?move=2")
+    expect(page.get_by_test_id("dz-pile")).to_be_visible()
+    shoot(page, artifacts, "replay-daizaibatsu")
