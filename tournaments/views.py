@@ -76,8 +76,10 @@ def round_detail(request: HttpRequest, slug: str, round_id: int) -> HttpResponse
     tables = list(round_tables(round_))
     games = Game.objects.filter(table__round=round_).select_related("table")
     replays: dict[int, list[Game]] = {}
-    for game in games.filter(status__in=REPLAYABLE).exclude(mode=Game.Mode.QUICK).order_by(
-        "set_number", "game_number", "attempt"
+    for game in (
+        games.filter(status__in=REPLAYABLE)
+        .exclude(mode=Game.Mode.QUICK)
+        .order_by("set_number", "game_number", "attempt")
     ):
         replays.setdefault(game.table_id, []).append(game)
     context: dict[str, Any] = {

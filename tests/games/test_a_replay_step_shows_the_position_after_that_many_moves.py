@@ -36,9 +36,7 @@ def engine_position(game: Game, n: int) -> Any:
     """The engine's state after `n` moves, replayed here from the stored deal and payloads."""
     rules = find_ruleset(f"{game.ruleset_id}@{game.ruleset_version}")
     state = DAIFUGO.new_game(rules, hands=game.hands, leader=game.leader, titles=game.titles)
-    payloads = [
-        m.payload for m in game.moves.filter(kind=Move.Kind.ACTION).order_by("seq")
-    ]
+    payloads = [m.payload for m in game.moves.filter(kind=Move.Kind.ACTION).order_by("seq")]
     for payload in payloads[:n]:
         state, _ = DAIFUGO.apply(state, DAIFUGO.move_from_json(payload, "move", game.seats))
     return state
