@@ -28,6 +28,17 @@
       list.scrollTop = item.offsetTop - list.clientHeight / 2;
     }
   }
+  // A swap replaces the step links: give focus back to the one tapped, so Tab and Enter go on
+  // from where the reader was.
+  let focusedStep = null;
+  document.addEventListener("htmx:beforeSwap", function () {
+    const active = document.activeElement;
+    focusedStep = active && active.closest("#replay") ? active.getAttribute("data-step") : null;
+  });
   document.addEventListener("DOMContentLoaded", showCurrentMove);
-  document.addEventListener("htmx:afterSwap", showCurrentMove);
+  document.addEventListener("htmx:afterSwap", function () {
+    showCurrentMove();
+    const again = focusedStep && document.querySelector('#replay [data-step="' + focusedStep + '"]');
+    if (again) again.focus();
+  });
 })();

@@ -76,3 +76,28 @@ def test_after_the_reveal_every_hand_at_that_move_shows(client: Client, game: Ga
         for label in labels(hand):
             assert label in shown, (seat, label)
     assert "Hands stay hidden" not in html
+
+
+def test_the_exchange_gives_only_counts_before_the_reveal(
+    client: Client, crew: Crew, game: Game
+) -> None:
+    second = services.start_game(crew.table, crew.referee)  # titles from the first: an exchange
+    play_to_the_end(second, crew.referee)
+    gives = [
+        row.payload["give"]
+        for row in second.moves.filter(kind=Move.Kind.ACTION).order_by("seq")
+        if "give" in row.payload
+    ]
+    assert gives, "the second game of a set opens with the card exchange"
+    after_exchange = len(gives)
+    kept = labels([c for cards in gives for c in cards]) - played_in_the_game(second)
+    assert kept, "a given card the receiver never played"
+
+    before = client.get(f"/games/{second.pk}/replay/?move={after_exchange}").content.decode()
+    assert "in the card exchange" in before
+    for label in kept:
+        assert label not in before, label
+
+    reveal(second.table.round)
+    after = client.get(f"/games/{second.pk}/replay/?move={after_exchange}").content.decode()
+    assert all(label in after for label in kept)
