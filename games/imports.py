@@ -54,6 +54,9 @@ from tournaments.services import (
 
 # The only family whose records are imported (a game of a set, titles carried over).
 IMPORTED_FAMILY = "daifugo"
+# At most this many records per upload: each is judged and written in its own transaction
+# while the organiser waits (a round's table plays a dozen games; a season's file is split).
+MAX_RECORDS = 100
 
 
 @dataclass(frozen=True, slots=True)
@@ -174,6 +177,12 @@ def _read_line(number: int, line: str) -> object:
         return Unreadable(number, str(error))
 
 
+def records_in(whole: object) -> list[object]:
+    """The records of an already decoded body (the API's): a record, a list of them, or
+    `{"records": [...]}`; each unwrapped from a download's line as `read_records` does."""
+    return [unwrapped(item) for item in _items(whole)]
+
+
 def _items(whole: object) -> list[object]:
     if isinstance(whole, list):
         return whole
@@ -222,6 +231,13 @@ def import_records(table: Table, actor: AnyUser, records: Sequence[object]) -> l
             "no_records",
             "No record found: upload a .json or .jsonl file, or paste the records.",
             "棋譜が見つかりません。.json か .jsonl のファイルを選ぶか、棋譜を貼り付けてください。",
+        )
+    if len(records) > MAX_RECORDS:
+        raise GameError(
+            "too_many_records",
+            f"At most {MAX_RECORDS} records per upload ({len(records)} sent): split the file.",
+            f"一度に取り込めるのは{MAX_RECORDS}件までです({len(records)}件)。"
+            "ファイルを分けてください。",
         )
     return [
         import_record(table, actor, record, number=number)

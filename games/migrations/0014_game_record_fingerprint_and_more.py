@@ -5,21 +5,27 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('games', '0013_game_pile'),
-        ('tournaments', '0015_alter_auditentry_action'),
+        ("games", "0013_game_pile"),
+        ("tournaments", "0015_alter_auditentry_action"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='game',
-            name='record_fingerprint',
-            field=models.CharField(blank=True, default='', max_length=64),
+            model_name="game",
+            name="record_fingerprint",
+            field=models.CharField(blank=True, default="", max_length=64),
         ),
         migrations.AddConstraint(
-            model_name='game',
-            constraint=models.UniqueConstraint(condition=models.Q(models.Q(('record_fingerprint', ''), _negated=True), models.Q(('status', 'void'), _negated=True)), fields=('table', 'record_fingerprint'), name='game_record_imported_once'),
+            model_name="game",
+            constraint=models.UniqueConstraint(
+                condition=models.Q(
+                    models.Q(("record_fingerprint", ""), _negated=True),
+                    models.Q(("status", "void"), _negated=True),
+                ),
+                fields=("table", "record_fingerprint"),
+                name="game_record_imported_once",
+            ),
         ),
     ]
