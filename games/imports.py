@@ -472,7 +472,8 @@ def _require_titles(
             f"This is set {nxt.set_number}, game {nxt.game_number} at the table: its titles are "
             f"{_titles_text(expected)}, the record's {_titles_text(given)}.",
             f"この卓の第{nxt.set_number}セット第{nxt.game_number}局です。階級は"
-            f"{_titles_text(expected)}のはずですが、棋譜では{_titles_text(given)}です。",
+            f"{_titles_text(expected, TITLES_JA)}のはずですが、棋譜では"
+            f"{_titles_text(given, TITLES_JA)}です。",
             key="titles",
         )
 
@@ -481,8 +482,21 @@ def _rules_text(rules: Any) -> str:
     return str(rules.key)
 
 
-def _titles_text(titles: Sequence[str] | None) -> str:
-    return "-" if titles is None else ", ".join(titles)
+# The titles as the Japanese message names them (the English one keeps the record's words).
+TITLES_JA = {
+    "daifugo": "大富豪",
+    "fugo": "富豪",
+    "heimin": "平民",
+    "hinmin": "貧民",
+    "daihinmin": "大貧民",
+}
+
+
+def _titles_text(titles: Sequence[str] | None, words: dict[str, str] | None = None) -> str:
+    """Per seat, from seat 0; "none" for a game without titles (a set's first)."""
+    if titles is None:
+        return "なし" if words else "none"
+    return "、".join(words.get(t, t) for t in titles) if words else ", ".join(titles)
 
 
 def _names(cards: Any) -> list[str] | None:

@@ -67,7 +67,8 @@ def test_the_standings_count_the_imported_result(
 
     results = GameResult.objects.filter(game=outcome.game).select_related("entry")
     standings = {
-        s.entry_id: s for s in Standing.objects.filter(scope="tournament", tournament=crew.tournament)
+        s.entry_id: s
+        for s in Standing.objects.filter(scope="tournament", tournament=crew.tournament)
     }
     assert {r.entry_id: r.points for r in results} == {
         entry: s.points for entry, s in standings.items()

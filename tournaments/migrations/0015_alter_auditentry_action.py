@@ -4,15 +4,47 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('tournaments', '0014_tournament_ruleset_overrides'),
+        ("tournaments", "0014_tournament_ruleset_overrides"),
     ]
 
     operations = [
         migrations.AlterField(
-            model_name='auditentry',
-            name='action',
-            field=models.CharField(choices=[('round_completed', 'Round completed'), ('seed_revealed', 'Seed revealed'), ('round_closed', 'Round closed'), ('draw_override', 'Round drawn before the previous one was complete'), ('result_corrected', 'Result corrected'), ('game_voided', 'Game voided'), ('seat_forfeited', 'Seat forfeited'), ('penalty_given', 'Penalty given'), ('penalty_withdrawn', 'Penalty withdrawn'), ('settings_changed', 'Tournament settings changed'), ('official_added', 'Official added'), ('official_revoked', 'Official revoked'), ('referees_assigned', 'Referees assigned'), ('sign_in_issued', 'Sign-in link or PIN card issued'), ('device_issued', 'Device token issued'), ('device_revoked', 'Device token revoked'), ('entry_added', 'Entrant added'), ('entry_edited', 'Entrant edited'), ('entry_withdrawn', 'Entrant withdrawn'), ('entry_substituted', 'Substitute seated'), ('stage_created', 'Stage created'), ('stage_edited', 'Stage edited'), ('playoff_created', 'Playoff table created'), ('stage_advanced', 'Qualifiers advanced to the next stage'), ('result_confirmed_by_player', 'Result confirmed by a player'), ('team_registered', 'Team registered'), ('team_renamed', 'Team renamed'), ('team_dissolved', 'Team dissolved'), ('game_imported', 'Game imported from a record')], max_length=30),
+            model_name="auditentry",
+            name="action",
+            field=models.CharField(
+                choices=[
+                    ("round_completed", "Round completed"),
+                    ("seed_revealed", "Seed revealed"),
+                    ("round_closed", "Round closed"),
+                    ("draw_override", "Round drawn before the previous one was complete"),
+                    ("result_corrected", "Result corrected"),
+                    ("game_voided", "Game voided"),
+                    ("seat_forfeited", "Seat forfeited"),
+                    ("penalty_given", "Penalty given"),
+                    ("penalty_withdrawn", "Penalty withdrawn"),
+                    ("settings_changed", "Tournament settings changed"),
+                    ("official_added", "Official added"),
+                    ("official_revoked", "Official revoked"),
+                    ("referees_assigned", "Referees assigned"),
+                    ("sign_in_issued", "Sign-in link or PIN card issued"),
+                    ("device_issued", "Device token issued"),
+                    ("device_revoked", "Device token revoked"),
+                    ("entry_added", "Entrant added"),
+                    ("entry_edited", "Entrant edited"),
+                    ("entry_withdrawn", "Entrant withdrawn"),
+                    ("entry_substituted", "Substitute seated"),
+                    ("stage_created", "Stage created"),
+                    ("stage_edited", "Stage edited"),
+                    ("playoff_created", "Playoff table created"),
+                    ("stage_advanced", "Qualifiers advanced to the next stage"),
+                    ("result_confirmed_by_player", "Result confirmed by a player"),
+                    ("team_registered", "Team registered"),
+                    ("team_renamed", "Team renamed"),
+                    ("team_dissolved", "Team dissolved"),
+                    ("game_imported", "Game imported from a record"),
+                ],
+                max_length=30,
+            ),
         ),
     ]
