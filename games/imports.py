@@ -29,6 +29,9 @@ from games import refusals
 from games.engine import IllegalMove, RecordError, card_names, family_of
 from games.engine.record import export_record, is_match_record, load_record
 from games.models import Game
+
+# The console's own numbering, seating, title carry-over and action writer: an imported game
+# becomes the table's next game exactly as "start the next game" and each move would make it.
 from games.services import (
     GameError,
     _new_game,
@@ -428,10 +431,8 @@ def _require_table_fits(loaded: Any, tournament: Tournament, seats: int) -> None
         differs = f" ({', '.join(changed)})" if changed and rules.key == pinned.key else ""
         raise RecordRefused(
             "ruleset_mismatch",
-            f"The record is played under {_rules_text(rules)}{differs}; this tournament plays "
-            f"{_rules_text(pinned)}.",
-            f"棋譜のルールは {_rules_text(rules)}{differs} ですが、この大会のルールは "
-            f"{_rules_text(pinned)} です。",
+            f"The record is played under {rules.key}{differs}; this tournament plays {pinned.key}.",
+            f"棋譜のルールは {rules.key}{differs} ですが、この大会のルールは {pinned.key} です。",
             key="rules",
         )
     if len({hand is None for hand in loaded.hands}) > 1:
@@ -476,10 +477,6 @@ def _require_titles(
             f"{_titles_text(given, TITLES_JA)}です。",
             key="titles",
         )
-
-
-def _rules_text(rules: Any) -> str:
-    return str(rules.key)
 
 
 # The titles as the Japanese message names them (the English one keeps the record's words).
