@@ -66,6 +66,8 @@ from tournaments.selectors import visible_tables, visible_tournaments
 CONFLICT_CODES = frozenset(
     {
         "game_in_play",
+        "game_void",
+        "game_not_replayable",
         "round_complete",
         "round_draft",
         "round_settled",

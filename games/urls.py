@@ -10,4 +10,5 @@ app_name = "games"
 
 urlpatterns = [
     path("tables/<int:table_id>/live/", views.live, name="live"),
+    path("games/<int:game_id>/record.json", views.record_download, name="record"),
 ]
