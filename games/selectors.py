@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from django.contrib.auth.models import AnonymousUser
-from django.db.models import QuerySet
+from django.db.models import OuterRef, QuerySet, Subquery
 
-from games.models import Game
+from games.models import Game, ResultVersion
 from tournaments.models import Round, Tournament
 from tournaments.selectors import visible_rounds
 
@@ -37,4 +37,16 @@ def ended_games(scope: Round | Tournament) -> QuerySet[Game]:
         games = games.filter(table__round=scope)
     else:
         games = games.filter(table__round__stage__tournament=scope)
-    return games.order_by(*PLAYING_ORDER)
+    latest_kind = (
+        ResultVersion.objects.filter(game=OuterRef("pk")).order_by("-number").values("kind")[:1]
+    )
+    # Whether the result is still the one its moves gave (`games.records` has the record).
+    return games.annotate(result_kind=Subquery(latest_kind)).order_by(*PLAYING_ORDER)
+
+
+def has_record(game: Game) -> bool:
+    """For a game of `ended_games`: played move by move and its result never changed."""
+    return (
+        game.mode != Game.Mode.QUICK
+        and getattr(game, "result_kind", None) == ResultVersion.Kind.RECORDED
+    )

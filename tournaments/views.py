@@ -18,6 +18,7 @@ from games.engine.daizaibatsu_rules import FAMILY as DAIZAIBATSU
 from games.engine.multideck import Cards
 from games.models import Game
 from games.seating import cycle_of, draw_seating, in_seating, seating_material
+from games.selectors import ended_games, has_record
 from tournaments.deals import commitment_for, deal_material, derive_deal
 from tournaments.forms import VerifyDealForm
 from tournaments.models import Round
@@ -74,10 +75,16 @@ def round_detail(request: HttpRequest, slug: str, round_id: int) -> HttpResponse
     )
     tables = list(round_tables(round_))
     games = Game.objects.filter(table__round=round_).select_related("table")
+    records: dict[int, list[Game]] = {table.pk: [] for table in tables}
+    for ended in ended_games(round_):
+        if has_record(ended):
+            records[ended.table_id].append(ended)
     context: dict[str, Any] = {
         "tournament": tournament,
         "round": round_,
         "tables": tables,
+        # Each table's games that ended as they were played, with a record to download.
+        "table_records": [(table, records[table.pk]) for table in tables],
         # Games voided and re-dealt (their deals carry the attempt) and results an organiser
         # corrected after the seed was revealed: both are part of the public record.
         "redeals": games.filter(attempt__gt=1).order_by("table__number", "set_number"),
