@@ -98,12 +98,12 @@ def public_record(record: dict[str, object]) -> dict[str, object]:
     no blind card, draw pile nor deal seed, and every private card list of an action (an
     exchange give, a 大財閥 gift, discard or draw, a 掼蛋 return) replaced by how many cards
     it held. The tribute and every card played are public."""
-    out = {k: v for k, v in record.items() if k not in _PRIVATE_SETUP_KEYS}
+    public: dict[str, object] = {}
     dealt = record.get("hands")
     if isinstance(dealt, list):
         counts = record.get("counts")
-        out["hands"] = [None] * len(dealt)
-        out["counts"] = (
+        public["hands"] = [None] * len(dealt)
+        public["counts"] = (
             counts
             if isinstance(counts, list)
             else [len(hand) if isinstance(hand, list) else 0 for hand in dealt]
@@ -111,11 +111,24 @@ def public_record(record: dict[str, object]) -> dict[str, object]:
         if "leader" not in record and "match" not in record:
             leader = _first_leader(record)
             if leader is not None:
-                out["leader"] = leader
+                public["leader"] = leader
     for key in ("exchange", "moves"):
         actions = record.get(key)
         if isinstance(actions, list):
-            out[key] = [_public_action(action) for action in actions]
+            public[key] = [_public_action(action) for action in actions]
+    # In the record's own key order, `counts` after `hands` and `leader` before the actions, as
+    # the engine writes them.
+    out: dict[str, object] = {}
+    for key, value in record.items():
+        if key in _PRIVATE_SETUP_KEYS or key == "counts":
+            continue
+        if key in ("exchange", "moves") and "leader" in public:
+            out.setdefault("leader", public["leader"])
+        out[key] = public.get(key, value)
+        if key == "hands":
+            out["counts"] = public["counts"]
+    if "leader" in public:
+        out.setdefault("leader", public["leader"])
     return out
 
 
