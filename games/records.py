@@ -24,7 +24,7 @@ from typing import Any
 
 from games.engine.errors import EngineError
 from games.engine.family import family_of
-from games.engine.record import export_match_record, export_record, replay_any
+from games.engine.record import export_match_record, export_record, replay, replay_any
 from games.engine.rules import RuleSet
 from games.matches import played_out
 from games.models import Game, ResultVersion
@@ -156,13 +156,10 @@ def replays_to_the_end(record: dict[str, object]) -> bool:
     """Whether the engine reads `record` and every action in it is legal to the game's end
     (a public record with private cards counted, or a 掼蛋 hand without its hands, does not)."""
     try:
-        replayed = replay_any(record)
+        replayed = replay(record)
     except EngineError:
         return False
-    verdicts = replayed.to_dict()
-    return bool(verdicts.get("finished")) and all(
-        v.get("ok") for part in ("moves", "exchange") for v in verdicts.get(part, [])
-    )
+    return replayed.finished and all(v.ok for v in (*replayed.exchange, *replayed.moves))
 
 
 def match_record(table: Table) -> dict[str, object]:

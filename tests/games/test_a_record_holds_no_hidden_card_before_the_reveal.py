@@ -45,7 +45,7 @@ def lines_of(response: Any) -> list[dict[str, Any]]:
 
 
 def test_before_the_reveal_no_record_names_a_card_nobody_has_seen() -> None:
-    round_, referee, organiser = tournament_played_out(tables=2, games_per_set=2)
+    round_, _, organiser = tournament_played_out(tables=2, games_per_set=2)
     official = Client()
     official.force_login(organiser)  # the table's officials get no more than the public
 

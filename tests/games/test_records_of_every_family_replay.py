@@ -34,9 +34,7 @@ def services_placings(game: Game) -> dict[int, int]:
     return dict(game.results.values_list("seat", "place"))
 
 
-def test_a_guandan_hand_after_a_tribute_replays_and_its_public_record_hides_the_return() -> (
-    None
-):
+def test_a_guandan_hand_after_a_tribute_replays_and_its_public_record_hides_the_return() -> None:
     referee = UserFactory()
     table = guandan_table(referee, seed="b3" * 32)
     play_guandan_hand(services.start_game(table, referee), referee, favoured=0)
