@@ -23,7 +23,7 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from games.engine.errors import EngineError
-from games.engine.family import family_of
+from games.engine.family import family_of, ruleset_from_record
 from games.engine.record import export_match_record, export_record, replay, replay_any
 from games.engine.rules import RuleSet
 from games.matches import played_out
@@ -55,7 +55,8 @@ def game_record(game: Game, *, hands: bool) -> dict[str, object]:
     """The record of a game that ended as it was played, move by move (FINISHED or
     CONFIRMED, its result still the one its cards gave). `hands`: with every hand as dealt and
     every card given; else the public record (`public_record`). Raises `GameError`
-    (`game_in_play`, `game_void`, `game_not_replayable`)."""
+    (`game_in_play`, `game_void`, `game_not_replayable`, and `table_not_recordable` for a
+    table of 3 or 5 under a preset for 4, which the record format cannot name)."""
     if game.status == Game.Status.IN_PLAY:
         raise GameError(
             "game_in_play",
@@ -76,7 +77,16 @@ def game_record(game: Game, *, hands: bool) -> dict[str, object]:
             "この対局は結果のみの入力・訂正・途中棄権のため、手順から結果を再現できず、"
             "棋譜はありません",
         )
-    record = export_game(game, game.moves.order_by("seq"))
+    rules = rules_for_game(game)
+    if ruleset_from_record(rules.to_record()).seats != rules.seats:
+        raise GameError(
+            "table_not_recordable",
+            f"A table of {game.seats} under {rules.key}, a ruleset for "
+            f"{ruleset_from_record(rules.to_record()).seats}: the record format cannot name "
+            "its rules.",
+            f"{rules.key} で {game.seats} 人の卓のため、棋譜の形式でルールを表せません",
+        )
+    record = export_game(game, game.moves.order_by("seq"), rules)
     return record if hands else public_record(record)
 
 

@@ -99,3 +99,19 @@ def test_a_corrected_result_has_no_record(table: object, admin_user: object) -> 
     status, body = refusal(f"/api/games/{game.pk}/record/")
     assert (status, body["code"]) == (409, "game_not_replayable")
     assert "訂正" in body["message_ja"]
+
+
+def test_a_table_of_three_under_a_preset_for_four_says_the_format_cannot_name_it(
+    admin_user: object,
+) -> None:
+    table = seated_table(
+        admin_user,
+        names=("Aoki", "Baba", "Chiba"),
+        stage__tournament__status=Tournament.Status.RUNNING,
+    )
+    game = services.start_game(table, admin_user)  # type: ignore[arg-type]
+    play_out(game, admin_user)
+
+    status, body = refusal(f"/api/games/{game.pk}/record/")
+    assert (status, body["code"]) == (409, "table_not_recordable")
+    assert body["message_ja"]
