@@ -78,7 +78,7 @@ def game_record(game: Game, *, hands: bool) -> dict[str, object]:
             "棋譜はありません",
         )
     rules = rules_for_game(game)
-    if ruleset_from_record(rules.to_record()).seats != rules.seats:
+    if not _nameable(rules):
         raise GameError(
             "table_not_recordable",
             f"A table of {game.seats} under {rules.key}, a ruleset for "
@@ -88,6 +88,22 @@ def game_record(game: Game, *, hands: bool) -> dict[str, object]:
         )
     record = export_game(game, game.moves.order_by("seq"), rules)
     return record if hands else public_record(record)
+
+
+def has_record(game: Game) -> bool:
+    """For a game of `games.selectors.ended_games` (which annotates its latest result's kind):
+    whether `game_record` writes it rather than refusing it."""
+    return (
+        game.mode != Game.Mode.QUICK
+        and getattr(game, "result_kind", None) == ResultVersion.Kind.RECORDED
+        and _nameable(rules_for_game(game))
+    )
+
+
+def _nameable(rules: RuleSet) -> bool:
+    """Whether a record's `rules` can name these rules: not a table of 3 or 5 under a preset
+    for 4 (the seat count is no switch of the format)."""
+    return bool(ruleset_from_record(rules.to_record()).seats == rules.seats)
 
 
 def _played_as_recorded(game: Game) -> bool:

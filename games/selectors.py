@@ -42,11 +42,3 @@ def ended_games(scope: Round | Tournament) -> QuerySet[Game]:
     )
     # Whether the result is still the one its moves gave (`games.records` has the record).
     return games.annotate(result_kind=Subquery(latest_kind)).order_by(*PLAYING_ORDER)
-
-
-def has_record(game: Game) -> bool:
-    """For a game of `ended_games`: played move by move and its result never changed."""
-    return (
-        game.mode != Game.Mode.QUICK
-        and getattr(game, "result_kind", None) == ResultVersion.Kind.RECORDED
-    )

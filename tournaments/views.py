@@ -17,8 +17,9 @@ from games.engine.daizaibatsu_combos import names as zaibatsu_names
 from games.engine.daizaibatsu_rules import FAMILY as DAIZAIBATSU
 from games.engine.multideck import Cards
 from games.models import Game
+from games.records import has_record
 from games.seating import cycle_of, draw_seating, in_seating, seating_material
-from games.selectors import ended_games, has_record
+from games.selectors import ended_games
 from tournaments.deals import commitment_for, deal_material, derive_deal
 from tournaments.forms import VerifyDealForm
 from tournaments.models import Round

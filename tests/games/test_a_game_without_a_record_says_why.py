@@ -115,3 +115,24 @@ def test_a_table_of_three_under_a_preset_for_four_says_the_format_cannot_name_it
     status, body = refusal(f"/api/games/{game.pk}/record/")
     assert (status, body["code"]) == (409, "table_not_recordable")
     assert body["message_ja"]
+    round_ = table.round
+    page = Client().get(f"/tournaments/{round_.stage.tournament.slug}/rounds/{round_.pk}/")
+    assert page.status_code == 200
+    assert f"/games/{game.pk}/record.json" not in page.content.decode()
+
+
+def test_the_round_page_links_only_the_games_that_have_a_record(
+    table: object, admin_user: object
+) -> None:
+    quick = services.start_game(table, admin_user, mode=Game.Mode.QUICK)  # type: ignore[arg-type]
+    services.record_quick_result(quick, admin_user, [0, 1, 2, 3])  # type: ignore[arg-type]
+    played = services.start_game(table, admin_user)  # type: ignore[arg-type]
+    play_out(played, admin_user)
+    round_ = table.round  # type: ignore[attr-defined]
+
+    page = Client().get(f"/tournaments/{round_.stage.tournament.slug}/rounds/{round_.pk}/")
+
+    html = page.content.decode()
+    assert f"/games/{played.pk}/record.json" in html
+    assert f"/games/{quick.pk}/record.json" not in html
+    assert f"/api/rounds/{round_.pk}/records.jsonl" in html
