@@ -869,23 +869,48 @@ def _submit_locked(game: Game | int, move: object, seq: int, actor: AnyUser) -> 
             )
         state = rebuild(game)
         try:
-            new_state, events = family.apply(state, parsed)
+            new_state, event_dicts = append_action(game, actor, family, state, parsed, print_)
         except IllegalMove as error:
             return _rejected(
                 next_seq, error.code, error.message_en, error.message_ja, error.rule or ""
             )
-        event_dicts = [e.to_dict() for e in events]
-        _log(game, actor, Move.Kind.ACTION, payload, print_, seat=parsed.seat, events=event_dicts)
-        _changed(game)
-        over = family.is_over(new_state)
-        if over:
-            _finish(game, actor, family.outcome(new_state) or ())
-        game.state_snapshot = family.snapshot(new_state)
-        game.snapshot_version = game.version
-        game.save(update_fields=[*SAVED_ON_CHANGE, "state_snapshot", "snapshot_version"])
-        if over:
-            _results_changed(game, _tournament(game).pk)
+        over = store_state(game, actor, family, new_state)
     return MoveOutcome("accepted", 201, seq, seq + 1, event_dicts, game_over=over)
+
+
+def append_action(
+    game: Game,
+    actor: AnyUser,
+    family: Any,
+    state: Any,
+    action: Any,
+    print_: str | None = None,
+) -> tuple[Any, list[dict[str, Any]]]:
+    """Judge `action` (a parsed move) on `state` and append it, with its events, to the locked
+    game's log: the one way an action row is written, whether it was played at the table or
+    comes from an imported record (`games.imports`). Raises `IllegalMove`, writing nothing.
+    The caller stores the state after its last action with `store_state`."""
+    new_state, events = family.apply(state, action)
+    event_dicts = [e.to_dict() for e in events]
+    payload = family.move_to_json(action)
+    _log(game, actor, Move.Kind.ACTION, payload, print_, seat=action.seat, events=event_dicts)
+    return new_state, event_dicts
+
+
+def store_state(game: Game, actor: AnyUser, family: Any, state: Any) -> bool:
+    """After `append_action`: bump the version, finish the game when `state` is over (results,
+    result version, standings through the outbox) and save the row with `state` as its
+    snapshot. Whether the game is over."""
+    _changed(game)
+    over: bool = family.is_over(state)
+    if over:
+        _finish(game, actor, family.outcome(state) or ())
+    game.state_snapshot = family.snapshot(state)
+    game.snapshot_version = game.version
+    game.save(update_fields=[*SAVED_ON_CHANGE, "state_snapshot", "snapshot_version"])
+    if over:
+        _results_changed(game, _tournament(game).pk)
+    return over
 
 
 def _finish(game: Game, actor: AnyUser, results: Sequence[SeatResult]) -> None:

@@ -46,6 +46,11 @@ urlpatterns = [
         name="api-table-match-record",
     ),
     path(
+        "tables/<int:table_id>/records/",
+        api_records.TableRecordsView.as_view(),
+        name="api-table-records",
+    ),
+    path(
         "games/<int:game_id>/quick-result/",
         api_table.QuickResultView.as_view(),
         name="api-game-quick-result",

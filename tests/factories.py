@@ -852,6 +852,51 @@ def daizaibatsu_game(
     )
 
 
+# --- records played elsewhere, for importing (games.imports) ------------------------------------
+
+
+def engine_record(
+    seed: str = "played on paper",
+    *,
+    rules: str = "jdf@1",
+    titles: list[str] | None = None,
+    stop_after: int | None = None,
+) -> dict[str, Any]:
+    """A ``kakumei-record/1`` of a whole game, played by the engine itself: the engine's deal of
+    ``seed``, then at each turn the first legal give, or play (a pass only when nothing can be
+    played), until the game is over — or, with ``stop_after``, after that many actions. The
+    record is the engine's ``export_record``, as another system would have written it."""
+    from games.engine import card_names, family_of, find_ruleset, legal_moves
+    from games.engine.record import export_record
+
+    ruleset = find_ruleset(rules)
+    family = family_of(ruleset)
+    dealt = family.deal(seed, ruleset)
+    start = family.new_game(
+        ruleset,
+        hands=[card_names(h) for h in dealt.hands],
+        blind=dealt.blind,
+        titles=titles,
+    )
+    state, actions = start, []
+    while not family.is_over(state) and (stop_after is None or len(actions) < stop_after):
+        legal = list(legal_moves(state))
+        move = next((m for m in legal if not m.is_pass), legal[0])
+        state, _events = family.apply(state, move)
+        actions.append(move)
+    return export_record(start, actions)
+
+
+def titles_after(record: dict[str, Any]) -> list[str]:
+    """Each seat's title at the end of a finished record (the engine's placings)."""
+    from games.engine.record import replay
+
+    placings = replay(record).to_dict()["placings"]
+    assert isinstance(placings, list)
+    by_seat = {p["seat"]: p["title"] for p in placings}
+    return [by_seat[seat] for seat in sorted(by_seat)]
+
+
 # --- records for tools (issue #20) ------------------------------------------------------------
 
 
