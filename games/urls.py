@@ -12,4 +12,5 @@ urlpatterns = [
     path("tables/<int:table_id>/live/", views.live, name="live"),
     path("games/<int:game_id>/replay/", replay_views.replay, name="replay"),
     path("embed/games/<int:game_id>/replay/", replay_views.replay_embed, name="replay_embed"),
+    path("games/<int:game_id>/record.json", views.record_download, name="record"),
 ]

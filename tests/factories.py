@@ -926,3 +926,63 @@ def reveal(round_: Round) -> None:
     Round.objects.filter(pk=round_.pk).update(
         status=Round.Status.REVEALED, completed_at=now, revealed_at=now
     )
+
+
+# --- records for tools (issue #20) ------------------------------------------------------------
+
+
+def play_out(game: Any, referee: object) -> None:
+    """Play a known-deal game in play to its end through the services, move by move: the
+    exchange's gives and, at every turn, the first legal play (a pass where none beats the
+    trick), as a referee enters them."""
+    from games.models import Game
+
+    assert isinstance(game, Game)
+    while True:
+        game.refresh_from_db()
+        if game.status != Game.Status.IN_PLAY:
+            return
+        play_legal_moves(game, referee, 1)
+
+
+def tournament_played_out(
+    *, tables: int = 2, games_per_set: int = 2, ruleset_id: str = "jdf", **fields: object
+) -> tuple[Round, object, object]:
+    """A published tournament whose one published round has `tables` tables of four, every
+    game of it played out move by move (`play_out`) and confirmed, through the services.
+    Returns the round, its referee and its organiser (who may complete and reveal it)."""
+    from games import services
+
+    referee = UserFactory()
+    organiser = UserFactory()
+    tournament = TournamentFactory(
+        status=Tournament.Status.RUNNING,
+        ruleset_id=ruleset_id,
+        games_per_set=games_per_set,
+        sets_per_round=1,
+        **fields,
+    )
+    OfficialFactory(tournament=tournament, user=referee, role=Official.Role.REFEREE)
+    OfficialFactory(tournament=tournament, user=organiser, role=Official.Role.ORGANISER)
+    round_ = RoundFactory(
+        stage__tournament=tournament, status=Round.Status.PUBLISHED, published_at=timezone.now()
+    )
+    for number in range(1, tables + 1):
+        table = TableFactory(round=round_, number=number, referee=referee)
+        for position in range(1, 5):
+            SeatFactory(
+                table=table,
+                position=position,
+                entry__tournament=tournament,
+                entry__number=(number - 1) * 4 + position,
+            )
+        while True:
+            try:
+                game = services.start_game(table, referee)  # type: ignore[arg-type]
+            except services.GameError as error:
+                if error.code == "round_complete":
+                    break
+                raise
+            play_out(game, referee)
+            services.confirm_game(game, organiser)  # type: ignore[arg-type]
+    return round_, referee, organiser
