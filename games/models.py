@@ -104,11 +104,21 @@ class Game(models.Model):
     result_version = models.PositiveIntegerField(default=0)
     # Corrected by the organiser after the round's seed was revealed: flagged publicly.
     corrected_after_reveal = models.BooleanField(default=False)
+    # Imported by an organiser from a `kakumei-record/1` played elsewhere (games.imports): the
+    # SHA-256 of the canonical record, so the same record uploaded again is recognised. Empty:
+    # played at the console (or entered as a quick result).
+    record_fingerprint = models.CharField(max_length=64, blank=True, default="")
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
         ordering = ["table", "set_number", "game_number", "attempt"]
         constraints = [
+            # A record counts once at a table (a voided import may be imported again).
+            models.UniqueConstraint(
+                fields=["table", "record_fingerprint"],
+                condition=~models.Q(record_fingerprint="") & ~models.Q(status="void"),
+                name="game_record_imported_once",
+            ),
             models.UniqueConstraint(
                 fields=["table", "set_number", "game_number", "attempt"],
                 name="game_attempt_unique",
@@ -171,6 +181,11 @@ class Game(models.Model):
         return self.status in (self.Status.CONFIRMED, self.Status.VOID) or (
             self.status == self.Status.FINISHED and self.forfeit_seat is not None
         )
+
+    @property
+    def is_imported(self) -> bool:
+        """Imported from a record played elsewhere, not played at the console."""
+        return bool(self.record_fingerprint)
 
     @property
     def tournament_id(self) -> int:

@@ -34,12 +34,12 @@ from games.display import log_line
 from games.engine.daifugo import DAIFUGO
 from games.engine.errors import EngineError
 from games.engine.family import family_of, ruleset_from_record
-from games.engine.record import export_record
 from games.engine.rules import RuleSet
 from games.models import Game
 from games.models import Move as MoveRow
 from games.official_views import quick_outcome_choices
-from games.state import effective_actions, initial_state, parse_move, rules_for_game
+from games.records import export_game
+from games.state import rules_for_game
 
 
 def offline_seed(
@@ -88,13 +88,10 @@ def _record(game: Game, rules: RuleSet, rows: list[MoveRow]) -> dict[str, object
     cannot name its table: a table of 3 or 5 under a preset for 4 (docs/offline.md, limits)."""
     if ruleset_from_record(rules.to_record()).seats != rules.seats:
         return None
-    family = family_of(rules)
     try:
-        start = initial_state(game, rules)
-        moves = [parse_move(game, row.payload, family) for row in effective_actions(rows)]
+        return export_game(game, rows, rules)
     except EngineError:
         return None
-    return export_record(start, moves)
 
 
 # The site's own files every console page loads, and the offline console's script.

@@ -1,4 +1,11 @@
-"""A table's team match as one `kakumei-record/1` match record (掼蛋 Guandan): every hand's
+"""Games as `kakumei-record/1` records (docs/record-format.md, docs/records-for-tools.md).
+
+`game_record`: one game that was played move by move, as the engine replays it — for every
+family (大富豪 presets, 大財閥, 掼蛋 hands) — with every hand once its round's seed is revealed,
+or as the public sees it before then (no hand, no private card). `export_game` is the one
+place a game's set-up and moves become a record; the offline console's seed uses it too.
+
+`match_record`: a table's team match as one match record (掼蛋 Guandan): every hand's
 deal, its first leader and its moves, so the engine replays the whole match hand after hand
 (`python -m games.engine replay`) and derives each hand's match — levels, failures at A, the
 tribute — exactly as the service did when it started the hand.
@@ -11,12 +18,174 @@ Hands still in play are left out: a record never holds a hand that has not ended
 
 from __future__ import annotations
 
-from games.engine.record import export_match_record
+import json
+from collections.abc import Iterable, Iterator
+from typing import Any
+
+from games.engine.errors import EngineError
+from games.engine.family import family_of, ruleset_from_record
+from games.engine.record import export_match_record, export_record, replay, replay_any
+from games.engine.rules import RuleSet
 from games.matches import played_out
-from games.models import Game
+from games.models import Game, ResultVersion
+from games.models import Move as MoveRow
+from games.public import PRIVATE_PAYLOAD_KEYS, seat_names
 from games.services import GameError
-from games.state import effective_actions, initial_state, parse_move
+from games.state import effective_actions, initial_state, parse_move, rules_for_game
 from tournaments.models import Table
+
+# Set-up keys that name cards nobody at the table has seen: the blind cards, 大財閥's draw pile
+# and the deal seed it is renewed from (which would give the pile away).
+_PRIVATE_SETUP_KEYS = ("blind", "pile", "seed")
+
+
+def export_game(
+    game: Game, rows: Iterable[MoveRow], rules: RuleSet | None = None
+) -> dict[str, object]:
+    """The game as the engine replays it: its set-up and the actions of `rows` still in force
+    (undone ones left out). Raises `EngineError` when the engine cannot start the game."""
+    rules = rules or rules_for_game(game)
+    family = family_of(rules)
+    start = initial_state(game, rules)
+    moves = [parse_move(game, row.payload, family) for row in effective_actions(rows)]
+    return export_record(start, moves)
+
+
+def game_record(game: Game, *, hands: bool) -> dict[str, object]:
+    """The record of a game that ended as it was played, move by move (FINISHED or
+    CONFIRMED, its result still the one its cards gave). `hands`: with every hand as dealt and
+    every card given; else the public record (`public_record`). Raises `GameError`
+    (`game_in_play`, `game_void`, `game_not_replayable`, and `table_not_recordable` for a
+    table of 3 or 5 under a preset for 4, which the record format cannot name)."""
+    if game.status == Game.Status.IN_PLAY:
+        raise GameError(
+            "game_in_play",
+            "The game is still in play: its record is available once it has ended.",
+            "この対局はまだ進行中です。棋譜は終了後に取得できます",
+        )
+    if game.status == Game.Status.VOID:
+        raise GameError(
+            "game_void",
+            "The game was voided: it has no result to replay.",
+            "この対局は無効になったため、再現する結果がありません",
+        )
+    if not _played_as_recorded(game):
+        raise GameError(
+            "game_not_replayable",
+            "The game was entered as a result only, corrected or ended by a forfeit: its "
+            "result does not follow from its moves, so it has no record.",
+            "この対局は結果のみの入力・訂正・途中棄権のため、手順から結果を再現できず、"
+            "棋譜はありません",
+        )
+    rules = rules_for_game(game)
+    if not _nameable(rules):
+        raise GameError(
+            "table_not_recordable",
+            f"A table of {game.seats} under {rules.key}, a ruleset for "
+            f"{ruleset_from_record(rules.to_record()).seats}: the record format cannot name "
+            "its rules.",
+            f"{rules.key} で {game.seats} 人の卓のため、棋譜の形式でルールを表せません",
+        )
+    record = export_game(game, game.moves.order_by("seq"), rules)
+    return record if hands else public_record(record)
+
+
+def has_record(game: Game) -> bool:
+    """For a game of `games.selectors.ended_games` (which annotates its latest result's kind):
+    whether `game_record` writes it rather than refusing it."""
+    return (
+        game.mode != Game.Mode.QUICK
+        and getattr(game, "result_kind", None) == ResultVersion.Kind.RECORDED
+        and _nameable(rules_for_game(game))
+    )
+
+
+def _nameable(rules: RuleSet) -> bool:
+    """Whether a record's `rules` can name these rules: not a table of 3 or 5 under a preset
+    for 4 (the seat count is no switch of the format)."""
+    return bool(ruleset_from_record(rules.to_record()).seats == rules.seats)
+
+
+def _played_as_recorded(game: Game) -> bool:
+    """Played move by move (a known deal or an open table) and still the result its moves
+    gave: not a quick result, never corrected, not a forfeit."""
+    latest = (
+        ResultVersion.objects.filter(game_id=game.pk)
+        .order_by("-number")
+        .values_list("kind", flat=True)
+        .first()
+    )
+    return game.mode != Game.Mode.QUICK and latest == ResultVersion.Kind.RECORDED
+
+
+def public_record(record: dict[str, object]) -> dict[str, object]:
+    """What a public viewer may see of a record (the rules of `games.public`): no hand (`null`
+    with each seat's dealt count in `counts`), the seat that led the first trick in `leader`,
+    no blind card, draw pile nor deal seed, and every private card list of an action (an
+    exchange give, a 大財閥 gift, discard or draw, a 掼蛋 return) replaced by how many cards
+    it held. The tribute and every card played are public."""
+    public: dict[str, object] = {}
+    dealt = record.get("hands")
+    if isinstance(dealt, list):
+        counts = record.get("counts")
+        public["hands"] = [None] * len(dealt)
+        public["counts"] = (
+            counts
+            if isinstance(counts, list)
+            else [len(hand) if isinstance(hand, list) else 0 for hand in dealt]
+        )
+        if "leader" not in record and "match" not in record:
+            leader = _first_leader(record)
+            if leader is not None:
+                public["leader"] = leader
+    for key in ("exchange", "moves"):
+        actions = record.get(key)
+        if isinstance(actions, list):
+            public[key] = [_public_action(action) for action in actions]
+    # In the record's own key order, `counts` after `hands` and `leader` before the actions, as
+    # the engine writes them.
+    out: dict[str, object] = {}
+    for key, value in record.items():
+        if key in _PRIVATE_SETUP_KEYS or key == "counts":
+            continue
+        if key in ("exchange", "moves") and "leader" in public:
+            out.setdefault("leader", public["leader"])
+        out[key] = public.get(key, value)
+        if key == "hands":
+            out["counts"] = public["counts"]
+    if "leader" in public:
+        out.setdefault("leader", public["leader"])
+    return out
+
+
+def _public_action(action: Any) -> Any:
+    if not isinstance(action, dict):
+        return action
+    return {
+        k: len(v) if k in PRIVATE_PAYLOAD_KEYS and isinstance(v, list) else v
+        for k, v in action.items()
+    }
+
+
+def _first_leader(record: dict[str, object]) -> int | None:
+    """The seat in turn once the exchange is done: without the hands, the engine can no
+    longer find who holds the opening card (or, after an exchange, who received it)."""
+    try:
+        replayed = replay_any({k: v for k, v in record.items() if k != "moves"})
+    except EngineError:
+        return None
+    turn = getattr(replayed.state, "turn", None)
+    return turn if isinstance(turn, int) else None
+
+
+def replays_to_the_end(record: dict[str, object]) -> bool:
+    """Whether the engine reads `record` and every action in it is legal to the game's end
+    (a public record with private cards counted, or a 掼蛋 hand without its hands, does not)."""
+    try:
+        replayed = replay(record)
+    except EngineError:
+        return False
+    return replayed.finished and all(v.ok for v in (*replayed.exchange, *replayed.moves))
 
 
 def match_record(table: Table) -> dict[str, object]:
@@ -49,3 +218,61 @@ def match_record(table: Table) -> dict[str, object]:
         moves = [parse_move(hand, row.payload) for row in effective_actions(hand.moves.all())]
         started.append((initial_state(hand), moves))
     return export_match_record(started)
+
+
+def published_record(game: Game) -> dict[str, object]:
+    """The record anyone may download: every hand once the game's round has revealed its
+    seed, the public record before (`game_record`'s refusals apply)."""
+    return game_record(game, hands=game.table.round.is_revealed)
+
+
+def record_line(game: Game) -> dict[str, object]:
+    """One line of a JSON-lines download: `game`, who and where (outside the record, whose
+    keys the engine checks), and `record` — or `record: null` and the `error` saying why a
+    game that ended has none (a quick result, a correction, a forfeit)."""
+    table = game.table
+    round_ = table.round
+    about: dict[str, object] = {
+        "id": game.pk,
+        "tournament": round_.stage.tournament.slug,
+        "stage": round_.stage.name,
+        "round": round_.number,
+        "round_id": round_.pk,
+        "table": table.number,
+        "set": game.set_number,
+        "game": game.game_number,
+        "attempt": game.attempt,
+        "status": game.status,
+        "mode": game.mode,
+        "players": [
+            {"seat": s["seat"], "entry": s["entry_number"], "name": s["player"]}
+            for s in seat_names(table.pk, game)
+        ],
+        "results": [
+            {"seat": seat, "place": place}
+            for seat, place in game.results.order_by("place", "seat").values_list("seat", "place")
+        ],
+        "hands": round_.is_revealed,
+    }
+    try:
+        record = published_record(game)
+    except GameError as error:
+        about["replays"] = False
+        return {
+            "game": about,
+            "record": None,
+            "error": {
+                "code": error.code,
+                "message_en": error.message_en,
+                "message_ja": error.message_ja,
+            },
+        }
+    about["replays"] = replays_to_the_end(record)
+    return {"game": about, "record": record}
+
+
+def records_jsonl(games: Iterable[Game]) -> Iterator[str]:
+    """Each game's `record_line` as one line of JSON (UTF-8 as is, no spaces)."""
+    for game in games:
+        line = json.dumps(record_line(game), ensure_ascii=False, separators=(",", ":"))
+        yield line + "\n"

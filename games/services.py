@@ -872,54 +872,67 @@ def _submit_locked(game: Game | int, move: object, seq: int, actor: AnyUser) -> 
             )
         state = rebuild(game)
         try:
-            new_state, events = family.apply(state, parsed)
+            new_state, event_dicts = append_action(
+                game, actor, family, state, parsed, print_, timed=True
+            )
         except IllegalMove as error:
             return _rejected(
                 next_seq, error.code, error.message_en, error.message_ja, error.rule or ""
             )
-        event_dicts, over = _append_action(
-            game, actor, family, parsed, payload, print_, new_state, events
-        )
+        over = store_state(game, actor, family, new_state)
     return MoveOutcome("accepted", 201, seq, seq + 1, event_dicts, game_over=over)
 
 
-def _append_action(
+def append_action(
     game: Game,
     actor: AnyUser,
     family: Any,
-    parsed: EngineMove,
-    payload: Any,
-    print_: str,
-    new_state: Any,
-    events: Sequence[Any],
-) -> tuple[list[dict[str, Any]], bool]:
-    """Store an action the engine accepted on the locked game: its row (with its think time,
-    games.clock), the game's end if it came, the snapshot. Returns its events and whether the
-    game is over."""
-    arrived = timezone.now()
-    think_ms = clock.elapsed_ms(clock.decision_due_at(game), arrived)
+    state: Any,
+    action: Any,
+    print_: str | None = None,
+    *,
+    timed: bool = False,
+) -> tuple[Any, list[dict[str, Any]]]:
+    """Judge `action` (a parsed move) on `state` and append it, with its events, to the locked
+    game's log: the one way an action row is written, whether it was played at the table or
+    comes from an imported record (`games.imports`). Raises `IllegalMove`, writing nothing.
+    The caller stores the state after its last action with `store_state`.
+
+    `timed`: the action arrives now from the table, so its think time (games.clock) is the
+    time since its decision became due; an imported action's is unknown (None)."""
+    new_state, events = family.apply(state, action)
     event_dicts = [e.to_dict() for e in events]
+    payload = family.move_to_json(action)
+    arrived = timezone.now()
+    think_ms = clock.elapsed_ms(clock.decision_due_at(game), arrived) if timed else None
     _log(
         game,
         actor,
         Move.Kind.ACTION,
         payload,
         print_,
-        seat=parsed.seat,
+        seat=action.seat,
         events=event_dicts,
         created_at=arrived,
         think_ms=think_ms,
     )
+    return new_state, event_dicts
+
+
+def store_state(game: Game, actor: AnyUser, family: Any, state: Any) -> bool:
+    """After `append_action`: bump the version, finish the game when `state` is over (results,
+    result version, standings through the outbox) and save the row with `state` as its
+    snapshot. Whether the game is over."""
     _changed(game)
-    over = bool(family.is_over(new_state))
+    over: bool = family.is_over(state)
     if over:
-        _finish(game, actor, family.outcome(new_state) or ())
-    game.state_snapshot = family.snapshot(new_state)
+        _finish(game, actor, family.outcome(state) or ())
+    game.state_snapshot = family.snapshot(state)
     game.snapshot_version = game.version
     game.save(update_fields=[*SAVED_ON_CHANGE, "state_snapshot", "snapshot_version"])
     if over:
         _results_changed(game, _tournament(game).pk)
-    return event_dicts, over
+    return over
 
 
 def _finish(game: Game, actor: AnyUser, results: Sequence[SeatResult]) -> None:
@@ -1245,15 +1258,12 @@ def _record_time_fault(
         if rule == Tournament.TimeFaultRule.FORCED_PASS:
             parsed = parse_move(game, {"seat": seat, "pass": True}, family)
             try:
-                new_state, events = family.apply(state, parsed)
+                new_state, _events = append_action(game, actor, family, state, parsed, timed=True)
             except IllegalMove as error:
                 fault.refused_code = error.code
                 rule = Tournament.TimeFaultRule.WARNING
             else:
-                payload = family.move_to_json(parsed)
-                _append_action(
-                    game, actor, family, parsed, payload, fingerprint(payload), new_state, events
-                )
+                store_state(game, actor, family, new_state)
                 fault.pass_seq = game.last_seq
         fault.rule = rule
         if rule != Tournament.TimeFaultRule.FORCED_PASS:

@@ -19,6 +19,21 @@ urlpatterns = [
         api_confirm.GameConfirmView.as_view(),
         name="api-game-confirm",
     ),
+    path(
+        "games/<int:game_id>/record/",
+        api_records.GameRecordView.as_view(),
+        name="api-game-record",
+    ),
+    path(
+        "rounds/<int:round_id>/records.jsonl",
+        api_records.RoundRecordsView.as_view(),
+        name="api-round-records",
+    ),
+    path(
+        "tournaments/<slug:slug>/records.jsonl",
+        api_records.TournamentRecordsView.as_view(),
+        name="api-tournament-records",
+    ),
     path("tables/<int:table_id>/live/", api.TableLiveView.as_view(), name="api-table-live"),
     path("tables/<int:table_id>/events/", api.table_events, name="api-table-events"),
     # Running a table (games/api_table.py; docs/api.md)
@@ -29,6 +44,11 @@ urlpatterns = [
         "tables/<int:table_id>/match-record/",
         api_records.TableMatchRecordView.as_view(),
         name="api-table-match-record",
+    ),
+    path(
+        "tables/<int:table_id>/records/",
+        api_records.TableRecordsView.as_view(),
+        name="api-table-records",
     ),
     path(
         "games/<int:game_id>/quick-result/",

@@ -25,8 +25,10 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.middleware import HtmxDetails
 
+from config.api_errors import error_body
 from config.language import in_active_language
 from games import daizaibatsu_views, offline_views, services
+from games.api_records import record_filename
 from games.clock import console_clock_context
 from games.display import (
     GAME_STATUS_LABELS,
@@ -86,7 +88,9 @@ from games.models import LATEST_FIRST, Game, Move
 from games.official_views import parse_finishing_order, quick_outcome_choices
 from games.offline import move_from_form, parse_quick_outcomes
 from games.public import live_table
+from games.records import published_record
 from games.seating import by_engine_seat, in_seating
+from games.selectors import public_games
 from games.state import effective_actions, family_for, rebuild, rules_for_game
 from tournaments.models import Seat, Table
 from tournaments.permissions import is_head_referee
@@ -1217,3 +1221,18 @@ def _gd_live_fragment(table_id: int, version: str, data: dict[str, Any]) -> str:
     if table_is_public(table_id):
         cache.set(_fragment_key(table_id, version), fragment, LIVE_FRAGMENT_SECONDS)
     return fragment
+
+
+@require_GET
+def record_download(request: HttpRequest, game_id: int) -> HttpResponse:
+    """A game's record (棋譜) as a file that `python -m games.engine replay` reads: the page's
+    download link for `/api/games/<id>/record/` (docs/records-for-tools.md)."""
+    game = get_object_or_404(public_games(), pk=game_id)
+    try:
+        record = published_record(game)
+    except services.GameError as error:
+        body = error_body(error.code, error.message_en, error.message_ja)
+        return JsonResponse(body, status=409, json_dumps_params={"ensure_ascii": False})
+    response = JsonResponse(record, json_dumps_params={"ensure_ascii": False, "indent": 2})
+    response["Content-Disposition"] = f'attachment; filename="{record_filename(game)}"'
+    return response

@@ -852,6 +852,142 @@ def daizaibatsu_game(
     )
 
 
+# --- records played elsewhere, for importing (games.imports) ------------------------------------
+
+
+def engine_record(
+    seed: str = "played on paper",
+    *,
+    rules: str = "jdf@1",
+    titles: list[str] | None = None,
+    stop_after: int | None = None,
+) -> dict[str, Any]:
+    """A ``kakumei-record/1`` of a whole game, played by the engine itself: the engine's deal of
+    ``seed``, then at each turn the first legal give, or play (a pass only when nothing can be
+    played), until the game is over — or, with ``stop_after``, after that many actions. The
+    record is the engine's ``export_record``, as another system would have written it."""
+    from games.engine import card_names, family_of, find_ruleset, legal_moves
+    from games.engine.record import export_record
+
+    ruleset = find_ruleset(rules)
+    family = family_of(ruleset)
+    dealt = family.deal(seed, ruleset)
+    start = family.new_game(
+        ruleset,
+        hands=[card_names(h) for h in dealt.hands],
+        blind=dealt.blind,
+        titles=titles,
+    )
+    state, actions = start, []
+    while not family.is_over(state) and (stop_after is None or len(actions) < stop_after):
+        legal = list(legal_moves(state))
+        move = next((m for m in legal if not m.is_pass), legal[0])
+        state, _events = family.apply(state, move)
+        actions.append(move)
+    return export_record(start, actions)
+
+
+def titles_after(record: dict[str, Any]) -> list[str]:
+    """Each seat's title at the end of a finished record (the engine's placings)."""
+    from games.engine.record import replay
+
+    placings = replay(record).to_dict()["placings"]
+    assert isinstance(placings, list)
+    by_seat = {p["seat"]: p["title"] for p in placings}
+    return [by_seat[seat] for seat in sorted(by_seat)]
+
+
+# --- replay viewer (issue #20) ----------------------------------------------------------------
+
+
+def play_to_the_end(game: object, referee: object, *, limit: int = 400) -> int:
+    """Play a known-deal 大富豪 or 大財閥 game in play to its end through `submit_move`, each
+    move the engine's first legal play (a pass where none is legal); returns how many moves."""
+    from games import services
+    from games.models import Game
+    from games.state import canonical, family_for
+
+    assert isinstance(game, Game)
+    family = family_for(game)
+    for played in range(limit):
+        game.refresh_from_db()
+        if game.status != Game.Status.IN_PLAY:
+            return played
+        legal = list(family.legal_moves(services.current_state(game)))
+        move = next((m for m in legal if not getattr(m, "is_pass", False)), legal[0])
+        outcome = services.submit_move(game, canonical(game, move), game.last_seq + 1, referee)  # type: ignore[arg-type]
+        assert outcome.ok, (outcome.code, outcome.message_en)
+    raise AssertionError(f"game {game.pk} did not end in {limit} moves")
+
+
+def reveal(round_: Round) -> None:
+    """Mark `round_` revealed (its seed public), as `reveal_round_seed` leaves it."""
+    now = timezone.now()
+    Round.objects.filter(pk=round_.pk).update(
+        status=Round.Status.REVEALED, completed_at=now, revealed_at=now
+    )
+
+
+# --- records for tools (issue #20) ------------------------------------------------------------
+
+
+def play_out(game: Any, referee: object) -> None:
+    """Play a known-deal game in play to its end through the services, move by move: the
+    exchange's gives and, at every turn, the first legal play (a pass where none beats the
+    trick), as a referee enters them."""
+    from games.models import Game
+
+    assert isinstance(game, Game)
+    while True:
+        game.refresh_from_db()
+        if game.status != Game.Status.IN_PLAY:
+            return
+        play_legal_moves(game, referee, 1)
+
+
+def tournament_played_out(
+    *, tables: int = 2, games_per_set: int = 2, ruleset_id: str = "jdf", **fields: object
+) -> tuple[Round, object, object]:
+    """A published tournament whose one published round has `tables` tables of four, every
+    game of it played out move by move (`play_out`) and confirmed, through the services.
+    Returns the round, its referee and its organiser (who may complete and reveal it)."""
+    from games import services
+
+    referee = UserFactory()
+    organiser = UserFactory()
+    tournament = TournamentFactory(
+        status=Tournament.Status.RUNNING,
+        ruleset_id=ruleset_id,
+        games_per_set=games_per_set,
+        sets_per_round=1,
+        **fields,
+    )
+    OfficialFactory(tournament=tournament, user=referee, role=Official.Role.REFEREE)
+    OfficialFactory(tournament=tournament, user=organiser, role=Official.Role.ORGANISER)
+    round_ = RoundFactory(
+        stage__tournament=tournament, status=Round.Status.PUBLISHED, published_at=timezone.now()
+    )
+    for number in range(1, tables + 1):
+        table = TableFactory(round=round_, number=number, referee=referee)
+        for position in range(1, 5):
+            SeatFactory(
+                table=table,
+                position=position,
+                entry__tournament=tournament,
+                entry__number=(number - 1) * 4 + position,
+            )
+        while True:
+            try:
+                game = services.start_game(table, referee)  # type: ignore[arg-type]
+            except services.GameError as error:
+                if error.code == "round_complete":
+                    break
+                raise
+            play_out(game, referee)
+            services.confirm_game(game, organiser)  # type: ignore[arg-type]
+    return round_, referee, organiser
+
+
 # --- the think-time clock (games.clock) -------------------------------------------------------
 
 # A jdf deal where seat 0 leads ♠3 and, after 5 and 7, cuts with ♦8 (8切り) to lead again.

@@ -770,6 +770,7 @@ class AuditEntry(models.Model):
         TEAM_REGISTERED = "team_registered", _("Team registered")
         TEAM_RENAMED = "team_renamed", _("Team renamed")
         TEAM_DISSOLVED = "team_dissolved", _("Team dissolved")
+        GAME_IMPORTED = "game_imported", _("Game imported from a record")
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="audit")
     round = models.ForeignKey(

@@ -33,7 +33,7 @@ from tournaments.pairing_words import table_reason_text
 from tournaments.permissions import AnyUser, can_create_tournament
 from tournaments.qr import qr_svg
 from tournaments.ranking import stage_ranking
-from tournaments.rulesets import event_rules
+from tournaments.rulesets import check_ruleset, event_rules
 from tournaments.selectors import (
     organised_tournaments,
     round_blockers,
@@ -242,6 +242,9 @@ def _round_context(round_: Round, **extra: Any) -> dict[str, Any]:
         "tables": tables,
         "referees": referees,
         "blockers": round_blockers(round_) if round_.is_open else [],
+        # Games played elsewhere enter an open round's tables from their records (大富豪 only).
+        "imports_records": round_.is_open
+        and check_ruleset(tournament.ruleset_id, tournament.ruleset_version).family == "daifugo",
         "audit": round_.audit.select_related("actor")[:50],
         **extra,
     }

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.urls import path
 
-from games import device_views, official_views
+from games import device_views, import_views, official_views
 from tournaments import (
     entrant_views,
     layout_views,
@@ -123,6 +123,12 @@ urlpatterns = [
         name="results-sheet",
     ),
     path("<slug:slug>/tables/<int:table_id>/referee/", views.assign_referee, name="referee"),
+    # Games played elsewhere, imported from their records (games.imports): organisers.
+    path(
+        "<slug:slug>/rounds/<int:round_id>/tables/<int:table_id>/import/",
+        import_views.import_records,
+        name="import-records",
+    ),
     # Officials, their sign-in codes and devices (issue #12): organisers; the head referee
     # may look (devices: also issue and revoke). Device views live in games (DeviceToken).
     path("<slug:slug>/rounds/<int:round_id>/referees/", views.assign_referees, name="referees"),

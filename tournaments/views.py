@@ -17,7 +17,9 @@ from games.engine.daizaibatsu_combos import names as zaibatsu_names
 from games.engine.daizaibatsu_rules import FAMILY as DAIZAIBATSU
 from games.engine.multideck import Cards
 from games.models import Game
+from games.records import has_record
 from games.seating import cycle_of, draw_seating, in_seating, seating_material
+from games.selectors import ended_games
 from tournaments.deals import commitment_for, deal_material, derive_deal
 from tournaments.forms import VerifyDealForm
 from tournaments.models import Round
@@ -74,10 +76,20 @@ def round_detail(request: HttpRequest, slug: str, round_id: int) -> HttpResponse
     )
     tables = list(round_tables(round_))
     games = Game.objects.filter(table__round=round_).select_related("table")
+    # Each table's games that ended with a result: every one not entered as a quick result
+    # replays (games/replay.py); those that ended as they were played have a record too.
+    replays: dict[int, list[Game]] = {table.pk: [] for table in tables}
+    records: dict[int, list[Game]] = {table.pk: [] for table in tables}
+    for ended in ended_games(round_):
+        if ended.mode != Game.Mode.QUICK:
+            replays[ended.table_id].append(ended)
+        if has_record(ended):
+            records[ended.table_id].append(ended)
     context: dict[str, Any] = {
         "tournament": tournament,
         "round": round_,
         "tables": tables,
+        "tables_with_games": [(t, replays[t.pk], records[t.pk]) for t in tables],
         # Games voided and re-dealt (their deals carry the attempt) and results an organiser
         # corrected after the seed was revealed: both are part of the public record.
         "redeals": games.filter(attempt__gt=1).order_by("table__number", "set_number"),
