@@ -7,37 +7,97 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('games', '0014_game_record_fingerprint_and_more'),
-        ('tournaments', '0016_tournament_think_seconds_and_more'),
+        ("games", "0014_game_record_fingerprint_and_more"),
+        ("tournaments", "0016_tournament_think_seconds_and_more"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='move',
-            name='think_ms',
+            model_name="move",
+            name="think_ms",
             field=models.PositiveIntegerField(blank=True, null=True),
         ),
         migrations.CreateModel(
-            name='TimeFault',
+            name="TimeFault",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('due_seq', models.PositiveIntegerField()),
-                ('seat', models.PositiveSmallIntegerField()),
-                ('rule', models.CharField(choices=[('warning', 'Warning'), ('forced_pass', 'Forced pass'), ('penalty', 'Points deduction')], max_length=20)),
-                ('refused_code', models.CharField(blank=True, max_length=60)),
-                ('think_ms', models.PositiveIntegerField()),
-                ('pass_seq', models.PositiveIntegerField(blank=True, null=True)),
-                ('created_at', models.DateTimeField(default=django.utils.timezone.now)),
-                ('actor', models.ForeignKey(null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('game', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='time_faults', to='games.game')),
-                ('penalty', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='time_faults', to='tournaments.penalty')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("due_seq", models.PositiveIntegerField()),
+                ("seat", models.PositiveSmallIntegerField()),
+                (
+                    "rule",
+                    models.CharField(
+                        choices=[
+                            ("warning", "Warning"),
+                            ("forced_pass", "Forced pass"),
+                            ("penalty", "Points deduction"),
+                        ],
+                        max_length=20,
+                    ),
+                ),
+                ("refused_code", models.CharField(blank=True, max_length=60)),
+                ("think_ms", models.PositiveIntegerField()),
+                ("pass_seq", models.PositiveIntegerField(blank=True, null=True)),
+                ("created_at", models.DateTimeField(default=django.utils.timezone.now)),
+                (
+                    "actor",
+                    models.ForeignKey(
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "game",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="time_faults",
+                        to="games.game",
+                    ),
+                ),
+                (
+                    "penalty",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="time_faults",
+                        to="tournaments.penalty",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['game', 'due_seq'],
-                'constraints': [models.UniqueConstraint(fields=('game', 'due_seq'), name='time_fault_once_a_decision'), models.CheckConstraint(condition=models.Q(('rule__in', ['warning', 'forced_pass', 'penalty'])), name='time_fault_rule_valid'), models.CheckConstraint(condition=models.Q(('seat__lte', 4)), name='time_fault_seat_0_to_4'), models.CheckConstraint(condition=models.Q(models.Q(('rule', 'forced_pass'), ('pass_seq__isnull', False)), models.Q(models.Q(('rule', 'forced_pass'), _negated=True), ('penalty__isnull', False)), _connector='OR'), name='time_fault_names_its_effect')],
+                "ordering": ["game", "due_seq"],
+                "constraints": [
+                    models.UniqueConstraint(
+                        fields=("game", "due_seq"), name="time_fault_once_a_decision"
+                    ),
+                    models.CheckConstraint(
+                        condition=models.Q(("rule__in", ["warning", "forced_pass", "penalty"])),
+                        name="time_fault_rule_valid",
+                    ),
+                    models.CheckConstraint(
+                        condition=models.Q(("seat__lte", 4)), name="time_fault_seat_0_to_4"
+                    ),
+                    models.CheckConstraint(
+                        condition=models.Q(
+                            models.Q(("rule", "forced_pass"), ("pass_seq__isnull", False)),
+                            models.Q(
+                                models.Q(("rule", "forced_pass"), _negated=True),
+                                ("penalty__isnull", False),
+                            ),
+                            _connector="OR",
+                        ),
+                        name="time_fault_names_its_effect",
+                    ),
+                ],
             },
         ),
     ]

@@ -4,33 +4,46 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('tournaments', '0015_alter_auditentry_action'),
+        ("tournaments", "0015_alter_auditentry_action"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='tournament',
-            name='think_seconds',
+            model_name="tournament",
+            name="think_seconds",
             field=models.PositiveSmallIntegerField(blank=True, null=True),
         ),
         migrations.AddField(
-            model_name='tournament',
-            name='time_fault_points',
+            model_name="tournament",
+            name="time_fault_points",
             field=models.PositiveSmallIntegerField(default=1),
         ),
         migrations.AddField(
-            model_name='tournament',
-            name='time_fault_rule',
-            field=models.CharField(choices=[('warning', 'A warning'), ('forced_pass', 'A forced pass'), ('penalty', 'A points deduction')], default='warning', max_length=20),
+            model_name="tournament",
+            name="time_fault_rule",
+            field=models.CharField(
+                choices=[
+                    ("warning", "A warning"),
+                    ("forced_pass", "A forced pass"),
+                    ("penalty", "A points deduction"),
+                ],
+                default="warning",
+                max_length=20,
+            ),
         ),
         migrations.AddConstraint(
-            model_name='tournament',
-            constraint=models.CheckConstraint(condition=models.Q(('time_fault_rule__in', ['warning', 'forced_pass', 'penalty'])), name='tournament_time_fault_rule_valid'),
+            model_name="tournament",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("time_fault_rule__in", ["warning", "forced_pass", "penalty"])),
+                name="tournament_time_fault_rule_valid",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='tournament',
-            constraint=models.CheckConstraint(condition=models.Q(('time_fault_points__gte', 1)), name='tournament_time_fault_points_positive'),
+            model_name="tournament",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("time_fault_points__gte", 1)),
+                name="tournament_time_fault_points_positive",
+            ),
         ),
     ]
