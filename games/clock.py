@@ -17,9 +17,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from games.display import time_fault_sentence
+from games.engine.daifugo import DAIFUGO
 from games.models import Game, Move, TimeFault
 from games.seating import seat_at
-from games.state import effective_actions
+from games.state import effective_actions, family_for
 from tournaments.models import Seat, Tournament
 
 # Seconds per decision when the tournament leaves `think_seconds` blank; absent: no clock.
@@ -105,8 +106,11 @@ def record_clock(game: Game) -> dict[str, Any] | None:
         return None
     rows = list(game.moves.order_by("seq"))
     actions = effective_actions(rows)
-    gives = [r for r in actions if "give" in r.payload]
-    moves = [r for r in actions if "give" not in r.payload]
+    # Only a 大富豪 record keeps its exchange apart from its moves; 大財閥's 7-give and 掼蛋's
+    # tribute are moves of the record like any play.
+    apart = family_for(game).name == DAIFUGO.name
+    gives = [r for r in actions if apart and "give" in r.payload]
+    moves = [r for r in actions if not (apart and "give" in r.payload)]
     faults = list(game.time_faults.order_by("due_seq"))
     if all(r.think_ms is None for r in actions) and not faults:
         return None
@@ -117,15 +121,15 @@ def record_clock(game: Game) -> dict[str, Any] | None:
     }
     if gives:
         clock["exchange_think_ms"] = [r.think_ms for r in gives]
-    clock["faults"] = [_fault(fault, rows) for fault in faults]
+    clock["faults"] = [_fault(fault, rows, apart) for fault in faults]
     return clock
 
 
-def _fault(fault: TimeFault, rows: list[Move]) -> dict[str, Any]:
+def _fault(fault: TimeFault, rows: list[Move], apart: bool) -> dict[str, Any]:
     # The decision's index in the record's moves: how many moves were in force when it was due.
     before = effective_actions([r for r in rows if r.seq <= fault.due_seq])
     item: dict[str, Any] = {
-        "move": sum(1 for r in before if "give" not in r.payload),
+        "move": sum(1 for r in before if not (apart and "give" in r.payload)),
         "seat": fault.seat,
         "rule": fault.rule,
         "think_ms": fault.think_ms,

@@ -22,6 +22,7 @@ import json
 from collections.abc import Iterable, Iterator
 from typing import Any
 
+from games.clock import record_clock
 from games.engine.errors import EngineError
 from games.engine.family import family_of, ruleset_from_record
 from games.engine.record import export_match_record, export_record, replay, replay_any
@@ -87,6 +88,9 @@ def game_record(game: Game, *, hands: bool) -> dict[str, object]:
             f"{rules.key} で {game.seats} 人の卓のため、棋譜の形式でルールを表せません",
         )
     record = export_game(game, game.moves.order_by("seq"), rules)
+    clock = record_clock(game)
+    if clock is not None:
+        record["clock"] = clock
     return record if hands else public_record(record)
 
 

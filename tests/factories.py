@@ -931,25 +931,11 @@ def reveal(round_: Round) -> None:
 # --- records for tools (issue #20) ------------------------------------------------------------
 
 
-def play_out(game: Any, referee: object) -> None:
-    """Play a known-deal game in play to its end through the services, move by move: the
-    exchange's gives and, at every turn, the first legal play (a pass where none beats the
-    trick), as a referee enters them."""
-    from games.models import Game
-
-    assert isinstance(game, Game)
-    while True:
-        game.refresh_from_db()
-        if game.status != Game.Status.IN_PLAY:
-            return
-        play_legal_moves(game, referee, 1)
-
-
 def tournament_played_out(
     *, tables: int = 2, games_per_set: int = 2, ruleset_id: str = "jdf", **fields: object
 ) -> tuple[Round, object, object]:
     """A published tournament whose one published round has `tables` tables of four, every
-    game of it played out move by move (`play_out`) and confirmed, through the services.
+    game of it played out move by move (`play_to_the_end`) and confirmed, through the services.
     Returns the round, its referee and its organiser (who may complete and reveal it)."""
     from games import services
 
@@ -983,7 +969,7 @@ def tournament_played_out(
                 if error.code == "round_complete":
                     break
                 raise
-            play_out(game, referee)
+            play_to_the_end(game, referee)
             services.confirm_game(game, organiser)  # type: ignore[arg-type]
     return round_, referee, organiser
 

@@ -13,7 +13,7 @@ from django.test import Client
 
 from games import services
 from games.models import Game
-from tests.factories import play_legal_moves, play_out, seated_table
+from tests.factories import play_legal_moves, play_to_the_end, seated_table
 from tournaments.models import Round, Tournament
 
 pytestmark = pytest.mark.django_db
@@ -44,7 +44,7 @@ def test_a_quick_result_and_a_void_game_say_why(table: object, admin_user: objec
     quick = services.start_game(table, admin_user, mode=Game.Mode.QUICK)  # type: ignore[arg-type]
     services.record_quick_result(quick, admin_user, [0, 1, 2, 3])  # type: ignore[arg-type]
     played = services.start_game(table, admin_user)  # type: ignore[arg-type]
-    play_out(played, admin_user)
+    play_to_the_end(played, admin_user)
     voided = services.start_game(table, admin_user)  # type: ignore[arg-type]
     services.void_game(voided, admin_user, reason="misdeal", redeal=False)  # type: ignore[arg-type]
 
@@ -64,7 +64,7 @@ def test_a_quick_result_and_a_void_game_say_why(table: object, admin_user: objec
 
 def test_what_the_public_cannot_see_is_not_found(table: object, admin_user: object) -> None:
     game = services.start_game(table, admin_user)  # type: ignore[arg-type]
-    play_out(game, admin_user)
+    play_to_the_end(game, admin_user)
     round_ = table.round  # type: ignore[attr-defined]
     tournament = round_.stage.tournament
     assert Client().get(f"/api/games/{game.pk}/record/").status_code == 200
@@ -85,7 +85,7 @@ def test_what_the_public_cannot_see_is_not_found(table: object, admin_user: obje
 
 def test_a_corrected_result_has_no_record(table: object, admin_user: object) -> None:
     game = services.start_game(table, admin_user)  # type: ignore[arg-type]
-    play_out(game, admin_user)
+    play_to_the_end(game, admin_user)
     assert Client().get(f"/api/games/{game.pk}/record/").status_code == 200
 
     services.correct_result(
@@ -110,7 +110,7 @@ def test_a_table_of_three_under_a_preset_for_four_says_the_format_cannot_name_it
         stage__tournament__status=Tournament.Status.RUNNING,
     )
     game = services.start_game(table, admin_user)  # type: ignore[arg-type]
-    play_out(game, admin_user)
+    play_to_the_end(game, admin_user)
 
     status, body = refusal(f"/api/games/{game.pk}/record/")
     assert (status, body["code"]) == (409, "table_not_recordable")
@@ -127,7 +127,7 @@ def test_the_round_page_links_only_the_games_that_have_a_record(
     quick = services.start_game(table, admin_user, mode=Game.Mode.QUICK)  # type: ignore[arg-type]
     services.record_quick_result(quick, admin_user, [0, 1, 2, 3])  # type: ignore[arg-type]
     played = services.start_game(table, admin_user)  # type: ignore[arg-type]
-    play_out(played, admin_user)
+    play_to_the_end(played, admin_user)
     round_ = table.round  # type: ignore[attr-defined]
 
     page = Client().get(f"/tournaments/{round_.stage.tournament.slug}/rounds/{round_.pk}/")

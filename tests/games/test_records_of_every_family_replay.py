@@ -14,13 +14,13 @@ from games.engine.errors import RecordError
 from games.engine.record import replay, replay_any
 from games.models import Game
 from games.records import game_record, replays_to_the_end
-from games.state import canonical, family_for, rebuild
 from tests.factories import (
     UserFactory,
     daizaibatsu_game,
     daizaibatsu_table,
     guandan_table,
     play_guandan_hand,
+    play_to_the_end,
 )
 
 pytestmark = pytest.mark.django_db
@@ -56,20 +56,6 @@ def test_a_guandan_hand_after_a_tribute_replays_and_its_public_record_hides_the_
     with pytest.raises(RecordError):
         replay_any(public)
     assert not replays_to_the_end(public)
-
-
-def play_to_the_end(game: Game, referee: object) -> None:
-    """Each turn the first legal action that is not a pass (a pass when nothing else is)."""
-    family = family_for(game)
-    for _ in range(200):
-        game.refresh_from_db()
-        if game.status != Game.Status.IN_PLAY:
-            return
-        legal = list(family.legal_moves(rebuild(game)))
-        move = next((m for m in legal if canonical(game, m).get("pass") is None), legal[0])
-        outcome = services.submit_move(game, canonical(game, move), game.last_seq + 1, referee)  # type: ignore[arg-type]
-        assert outcome.ok, (outcome.code, outcome.message_en)
-    raise AssertionError("the game did not end")
 
 
 def test_a_daizaibatsu_game_replays_from_its_hands_and_pile() -> None:
