@@ -324,12 +324,21 @@ def _import(table: Table, actor: AnyUser, raw: object, number: int) -> ImportOut
         game.save()
         mark_round_in_play(round_)
         state = initial_state(game)
+        think_times = _think_times(raw)
         for section, actions in loaded.sections():
+            times = think_times.get(section, [])
             for index, action in enumerate(actions):
                 # Parsed again as the game's own move, as a move sent to the console would be.
                 move = parse_move(game, family.move_to_json(action), family)
                 try:
-                    state, _events = append_action(game, actor, family, state, move)
+                    state, _events = append_action(
+                        game,
+                        actor,
+                        family,
+                        state,
+                        move,
+                        think_ms=times[index] if index < len(times) else None,
+                    )
                 except IllegalMove as error:
                     raise RecordRefused(
                         error.code,
@@ -363,6 +372,20 @@ def _import(table: Table, actor: AnyUser, raw: object, number: int) -> ImportOut
             },
         )
     return ImportOutcome(number, "imported", game=game)
+
+
+def _think_times(raw: object) -> dict[str, list[int | None]]:
+    """The think times of an uploaded record's `clock` (already checked for form by the
+    engine's loader: one per action), by the section they time. Its time faults are not
+    imported: a fault's warning or deduction is the organiser's to give (docs/record-format.md,
+    section 9)."""
+    found = raw.get("clock") if isinstance(raw, dict) else None
+    if not isinstance(found, dict):
+        return {}
+    return {
+        "moves": list(found.get("think_ms") or []),
+        "exchange": list(found.get("exchange_think_ms") or []),
+    }
 
 
 def _load(raw: object) -> Any:

@@ -892,6 +892,7 @@ def append_action(
     print_: str | None = None,
     *,
     timed: bool = False,
+    think_ms: int | None = None,
 ) -> tuple[Any, list[dict[str, Any]]]:
     """Judge `action` (a parsed move) on `state` and append it, with its events, to the locked
     game's log: the one way an action row is written, whether it was played at the table or
@@ -899,12 +900,14 @@ def append_action(
     The caller stores the state after its last action with `store_state`.
 
     `timed`: the action arrives now from the table, so its think time (games.clock) is the
-    time since its decision became due; an imported action's is unknown (None)."""
+    time since its decision became due; else `think_ms`, an imported action's as its record's
+    clock gives it (None: unknown)."""
     new_state, events = family.apply(state, action)
     event_dicts = [e.to_dict() for e in events]
     payload = family.move_to_json(action)
     arrived = timezone.now()
-    think_ms = clock.elapsed_ms(clock.decision_due_at(game), arrived) if timed else None
+    if timed:
+        think_ms = clock.elapsed_ms(clock.decision_due_at(game), arrived)
     _log(
         game,
         actor,
