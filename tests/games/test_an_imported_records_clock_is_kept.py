@@ -26,7 +26,7 @@ def test_the_records_think_times_go_onto_the_games_log(crew: Crew) -> None:
     record = engine_record("timed on another system")
     moves = record["moves"]
     assert isinstance(moves, list)
-    think_ms = [1000 + 250 * i for i in range(len(moves))]
+    think_ms: list[int | None] = [1000 + 250 * i for i in range(len(moves))]
     think_ms[3] = None  # one the other system did not time
     record["clock"] = {"limit_ms": 20000, "think_ms": think_ms, "faults": []}
 
