@@ -173,9 +173,10 @@ def _public_action(action: Any) -> Any:
 
 def _first_leader(record: dict[str, object]) -> int | None:
     """The seat in turn once the exchange is done: without the hands, the engine can no
-    longer find who holds the opening card (or, after an exchange, who received it)."""
+    longer find who holds the opening card (or, after an exchange, who received it). The
+    clock goes with the moves: its think times count them."""
     try:
-        replayed = replay_any({k: v for k, v in record.items() if k != "moves"})
+        replayed = replay_any({k: v for k, v in record.items() if k not in ("moves", "clock")})
     except EngineError:
         return None
     turn = getattr(replayed.state, "turn", None)
