@@ -25,8 +25,11 @@ from typing import Any
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
 
-from games import refusals
+from games import matches, refusals
 from games.engine import IllegalMove, RecordError, card_names, family_of
+from games.engine.daizaibatsu_combos import card_name as zaibatsu_card_name
+from games.engine.daizaibatsu_combos import names as zaibatsu_names
+from games.engine.multideck import multi_names
 from games.engine.record import export_record, is_match_record, load_record
 from games.models import Game
 
@@ -41,6 +44,7 @@ from games.services import (
     next_game_numbers,
     rebuild_check,
     refusals_recorded,
+    require_facing_teams,
     starts_title_cycle,
     store_state,
 )
@@ -55,8 +59,10 @@ from tournaments.services import (
     require_round_open,
 )
 
-# The only family whose records are imported (a game of a set, titles carried over).
-IMPORTED_FAMILY = "daifugo"
+# The families whose records are imported: a game of a set (大富豪, titles carried over; 大財閥,
+# with its draw pile) and a hand of a team match (掼蛋, the match carried over).
+DAIFUGO, DAIZAIBATSU, GUANDAN = "daifugo", "daizaibatsu", "guandan"
+IMPORTED_FAMILIES = frozenset({DAIFUGO, DAIZAIBATSU, GUANDAN})
 # At most this many records per upload: each is judged and written in its own transaction
 # while the organiser waits (a round's table plays a dozen games; a season's file is split).
 MAX_RECORDS = 100
@@ -222,7 +228,9 @@ def import_records(table: Table, actor: AnyUser, records: Sequence[object]) -> l
     is not open, or its game is not 大富豪) or nothing was sent."""
     require_importer(actor, table)
     tournament = table.round.stage.tournament
-    if check_ruleset(tournament.ruleset_id, tournament.ruleset_version).family != IMPORTED_FAMILY:
+    if check_ruleset(tournament.ruleset_id, tournament.ruleset_version).family not in (
+        IMPORTED_FAMILIES
+    ):
         unsupported = _family_unsupported()
         raise GameError(unsupported.code, unsupported.message_en, unsupported.message_ja)
     try:
@@ -276,7 +284,11 @@ def import_record(
 def _import(table: Table, actor: AnyUser, raw: object, number: int) -> ImportOutcome:
     loaded = _load(raw)
     family = family_of(loaded.rules)
-    print_ = fingerprint(export_record(loaded.initial_state(), loaded.actions))
+    # Every action a replay applies, in order (大富豪's exchange gives, then the moves).
+    actions = [
+        action for _section, section_actions in loaded.sections() for action in section_actions
+    ]
+    print_ = fingerprint(export_record(loaded.initial_state(), actions))
     with transaction.atomic():
         table = (
             Table.objects.select_for_update()
@@ -296,25 +308,14 @@ def _import(table: Table, actor: AnyUser, raw: object, number: int) -> ImportOut
             nxt = next_game_numbers(table)
         except GameError as error:
             raise RecordRefused(error.code, error.message_en, error.message_ja) from error
-        seats = Seat.objects.filter(table=table).count()
+        seats = _seats_of(table, loaded)
         _require_table_fits(loaded, tournament, seats)
         seating = _seating_for(table, tournament, nxt, seats)
-        _require_titles(loaded, table, tournament, nxt, seating)
-        known = all(hand is not None for hand in loaded.hands)
-        start = loaded.initial_state()
-        setup = start.setup
-        game = _new_game(
-            table,
-            nxt,
-            Game.Mode.KNOWN_DEAL if known else Game.Mode.OPEN_TABLE,
-            seats,
-            hands=[_names(hand) for hand in setup.hands],
-            counts=list(setup.counts),
-            blind=None if setup.blind is None else _names(setup.blind),
-            titles=None if loaded.titles is None else list(loaded.titles),
-            seating=seating,
-            leader=loaded.leader,
-        )
+        game = _new_game(table, nxt, _mode(loaded), seats, seating=seating, **_set_up(loaded))
+        if loaded.rules.family == DAIFUGO:
+            _require_titles(loaded, table, tournament, nxt, seating)
+        elif loaded.rules.family == GUANDAN:
+            _require_next_match(loaded, table, nxt)
         game.started_by = actor if actor.is_authenticated else None
         game.record_fingerprint = print_
         try:
@@ -408,7 +409,7 @@ def _load(raw: object) -> Any:
             f"kakumei-record/1 の棋譜として正しくありません{key}: {error.message_ja}",
             key=error.key,
         ) from error
-    if loaded.rules.family != IMPORTED_FAMILY:
+    if loaded.rules.family not in IMPORTED_FAMILIES:
         raise _family_unsupported()
     return loaded
 
@@ -432,6 +433,67 @@ def _imported_before(tournament: Tournament, print_: str) -> Game | None:
         .select_related("table")
         .first()
     )
+
+
+def _seats_of(table: Table, loaded: Any) -> int:
+    """The table's seat count; a team match's table must seat its two teams facing, as the
+    console's start requires."""
+    if loaded.rules.family != GUANDAN:
+        return Seat.objects.filter(table=table).count()
+    try:
+        return require_facing_teams(table)
+    except GameError as error:
+        raise RecordRefused(error.code, error.message_en, error.message_ja) from error
+
+
+def _dealt(setup: Any) -> list[int]:
+    """The number of cards dealt to each seat (a 掼蛋 hand has no counts: its hands say)."""
+    counts = getattr(setup, "counts", None)
+    return list(counts) if counts is not None else [len(hand) for hand in setup.hands]
+
+
+def _size(cards: Any) -> int:
+    """A dealt hand's size: 大富豪's hands are bit sets, the two-pack families' sequences."""
+    return cards.bit_count() if isinstance(cards, int) else len(cards)
+
+
+def _mode(loaded: Any) -> str:
+    known = all(hand is not None for hand in loaded.initial_state().setup.hands)
+    return Game.Mode.KNOWN_DEAL if known else Game.Mode.OPEN_TABLE
+
+
+def _set_up(loaded: Any) -> dict[str, Any]:
+    """The game row's deal and what it carries in, as each family's console start writes them
+    (`games.services`: `_set_game`, `_pile_game`, `_team_hand`), from the record's set-up."""
+    setup = loaded.initial_state().setup
+    family = loaded.rules.family
+    if family == DAIZAIBATSU:
+        return {
+            "hands": [None if h is None else zaibatsu_names(h) for h in setup.hands],
+            "counts": list(setup.counts),
+            "pile": None if setup.pile is None else [zaibatsu_card_name(c) for c in setup.pile],
+            # The pile's renewals follow the record's seed (games.state._with_pile).
+            "record_seed": "" if setup.seed is None else setup.seed.decode("utf-8", "replace"),
+            "blind": None,
+            "titles": None,
+            "leader": setup.leader,
+        }
+    if family == GUANDAN:
+        return {
+            "hands": [multi_names(h) for h in setup.hands],
+            "counts": [len(h) for h in setup.hands],
+            "blind": None,
+            "titles": None,
+            "match": setup.match.to_record(),
+            "leader": setup.leader,
+        }
+    return {
+        "hands": [_names(hand) for hand in setup.hands],
+        "counts": list(setup.counts),
+        "blind": None if setup.blind is None else _names(setup.blind),
+        "titles": None if loaded.titles is None else list(loaded.titles),
+        "leader": loaded.leader,
+    }
 
 
 def _require_table_fits(loaded: Any, tournament: Tournament, seats: int) -> None:
@@ -458,15 +520,17 @@ def _require_table_fits(loaded: Any, tournament: Tournament, seats: int) -> None
             f"棋譜のルールは {rules.key}{differs} ですが、この大会のルールは {pinned.key} です。",
             key="rules",
         )
-    if len({hand is None for hand in loaded.hands}) > 1:
+    setup = loaded.initial_state().setup
+    if len({hand is None for hand in setup.hands}) > 1:
         raise RecordRefused(
             "deal_partly_known",
             "Give every hand, or none (an open table, with counts): not some of them.",
             "手札は全員分を書くか、全員分を書かない(手配り、枚数のみ)かのどちらかにしてください。",
             key="hands",
         )
-    full = sorted(h.bit_count() for h in family_of(rules).deal("kakumei-import", rules).hands)
-    counts = list(loaded.initial_state().setup.counts)
+    deal = family_of(rules).deal("kakumei-import", rules)
+    full = sorted(_size(h) for h in deal.hands)
+    counts = _dealt(setup)
     if sorted(counts) != full:
         raise RecordRefused(
             "deal_incomplete",
@@ -475,6 +539,17 @@ def _require_table_fits(loaded: Any, tournament: Tournament, seats: int) -> None
             f"大会の対局は全カードを配ります({'/'.join(map(str, full))}枚)。棋譜の配札は"
             f"{'/'.join(map(str, counts))}枚です。",
             key="hands",
+        )
+    pile = getattr(setup, "pile", None)
+    if pile is not None and len(pile) != len(deal.pile):
+        # A known pile holds every card not dealt (an unknown one is named draw by draw).
+        raise RecordRefused(
+            "pile_incomplete",
+            f"The draw pile holds every card not dealt: {len(deal.pile)} cards, but the "
+            f"record's holds {len(pile)}. Give it whole, or as null (each draw named).",
+            f"山札は配られなかった全カードです({len(deal.pile)}枚)が、棋譜の山札は"
+            f"{len(pile)}枚です。全部書くか、null(引いたカードを毎回書く)にしてください。",
+            key="pile",
         )
 
 
@@ -500,6 +575,52 @@ def _require_titles(
             f"{_titles_text(given, TITLES_JA)}です。",
             key="titles",
         )
+
+
+def _require_next_match(loaded: Any, table: Table, nxt: Any) -> None:
+    """A 掼蛋 hand's `match` is what the table's match carries into its next hand (as the
+    console would start it, `matches.match_for_next_hand`): the levels, the failures at A, the
+    previous hand's finishing order (after a 1-2 finish the two losers in either order) and,
+    for a match's first hand, no declaring team. The first field that differs is named."""
+    expected = matches.match_for_next_hand(table.pk, nxt.set_number)
+    given = loaded.match
+    differs = next(
+        (
+            field
+            for field, same in (
+                ("levels", given.levels == expected.levels),
+                ("failures", given.failures == expected.failures),
+                ("previous", _same_order(given.previous, expected.previous)),
+                ("declarer", given.declarer == expected.declarer),
+            )
+            if not same
+        ),
+        None,
+    )
+    if differs is None:
+        return
+    hand = nxt.game_number
+    want = json.dumps(expected.to_record().get(differs), ensure_ascii=False)
+    got = json.dumps(given.to_record().get(differs), ensure_ascii=False)
+    raise RecordRefused(
+        "match_mismatch",
+        f"This is hand {hand} of the table's match: its match.{differs} is {want}, the "
+        f"record's {got}.",
+        f"この卓の試合の第{hand}局です。match.{differs} は {want} のはずですが、棋譜では "
+        f"{got} です。",
+        key=f"match.{differs}",
+    )
+
+
+def _same_order(given: Sequence[int] | None, expected: Sequence[int] | None) -> bool:
+    """The same previous finishing order; after a 1-2 finish the losers share third place,
+    so they may come in either order."""
+    if given is None or expected is None:
+        return given is expected
+    if list(given) == list(expected):
+        return True
+    one_two = len(expected) == 4 and expected[1] == (expected[0] + 2) % 4
+    return one_two and list(given[:2]) == list(expected[:2]) and set(given) == set(expected)
 
 
 # The titles as the Japanese message names them (the English one keeps the record's words).

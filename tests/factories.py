@@ -1001,3 +1001,34 @@ def backdate_decision(game: Any, seconds: float) -> None:
     else:
         Game.objects.filter(pk=game.pk).update(created_at=when)
     game.refresh_from_db()
+
+
+# --- 大財閥 and 掼蛋 records played elsewhere, for importing (games.imports) ----------------------
+
+
+def daizaibatsu_engine_record(
+    seed: str = "played on paper",
+    *,
+    overrides: dict[str, object] | None = None,
+    stop_after: int | None = None,
+) -> dict[str, Any]:
+    """A ``kakumei-record/1`` of a whole 大財閥 game under ``daizaibatsu@1`` with ``overrides``
+    (default: the event switches of ``daizaibatsu_table``), played by the engine itself: the
+    hands and pile of its deal of ``seed`` (renewed from ``seed``), then at each decision the
+    first legal action that is not a pass, until the game is over — or after ``stop_after``
+    actions. The record is the engine's ``export_record``, as another system would write it."""
+    from games.engine.family import family_of, ruleset_from_record
+    from games.engine.record import export_record
+
+    ruleset = ruleset_from_record(
+        {"preset": "daizaibatsu@1", "overrides": DAIZAIBATSU_SET if overrides is None else overrides}
+    )
+    family = family_of(ruleset)
+    start = family.new_game(ruleset, seed=seed)
+    state, actions = start, []
+    while not family.is_over(state) and (stop_after is None or len(actions) < stop_after):
+        legal = list(family.legal_moves(state))
+        move = next((m for m in legal if m.action != "pass"), legal[0])
+        state, _events = family.apply(state, move)
+        actions.append(move)
+    return export_record(start, actions)
