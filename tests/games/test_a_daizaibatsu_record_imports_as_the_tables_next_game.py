@@ -148,3 +148,26 @@ def test_an_unfinished_game_is_refused(table: Table, organiser: Any) -> None:
     )
 
     assert outcome.code == "record_unfinished"
+
+
+# The engine's game of this seed runs its pile out and renews it once.
+RENEWING_SEED = "renew 294"
+
+
+def test_a_pile_renewed_during_the_game_follows_the_records_seed(
+    table: Table, organiser: Any
+) -> None:
+    record = daizaibatsu_engine_record(RENEWING_SEED)
+    replayed = replay(record)
+    assert replayed.family.observe(replayed.state, None)["renewals"] == 1
+
+    [outcome] = import_records(table, organiser, [record])
+
+    assert outcome.status == "imported", outcome
+    game = outcome.game
+    assert game is not None and game.record_seed == RENEWING_SEED
+    rebuilt = rebuild(game, list(game.moves.order_by("seq")))
+    assert family_for(game).observe(rebuilt, None) == replayed.family.observe(
+        replayed.state, None
+    )
+    assert fingerprint(export_game(game, game.moves.order_by("seq"))) == game.record_fingerprint
