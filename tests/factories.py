@@ -1020,9 +1020,8 @@ def daizaibatsu_engine_record(
     from games.engine.family import family_of, ruleset_from_record
     from games.engine.record import export_record
 
-    ruleset = ruleset_from_record(
-        {"preset": "daizaibatsu@1", "overrides": DAIZAIBATSU_SET if overrides is None else overrides}
-    )
+    switches = DAIZAIBATSU_SET if overrides is None else overrides
+    ruleset = ruleset_from_record({"preset": "daizaibatsu@1", "overrides": switches})
     family = family_of(ruleset)
     start = family.new_game(ruleset, seed=seed)
     state, actions = start, []

@@ -4,15 +4,14 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('games', '0015_move_think_ms_timefault'),
+        ("games", "0015_move_think_ms_timefault"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='game',
-            name='record_seed',
-            field=models.TextField(blank=True, default=''),
+            model_name="game",
+            name="record_seed",
+            field=models.TextField(blank=True, default=""),
         ),
     ]

@@ -143,9 +143,7 @@ def test_a_pile_short_of_the_undealt_cards_is_refused(table: Table, organiser: A
 
 
 def test_an_unfinished_game_is_refused(table: Table, organiser: Any) -> None:
-    [outcome] = import_records(
-        table, organiser, [daizaibatsu_engine_record("half", stop_after=20)]
-    )
+    [outcome] = import_records(table, organiser, [daizaibatsu_engine_record("half", stop_after=20)])
 
     assert outcome.code == "record_unfinished"
 
@@ -167,7 +165,5 @@ def test_a_pile_renewed_during_the_game_follows_the_records_seed(
     game = outcome.game
     assert game is not None and game.record_seed == RENEWING_SEED
     rebuilt = rebuild(game, list(game.moves.order_by("seq")))
-    assert family_for(game).observe(rebuilt, None) == replayed.family.observe(
-        replayed.state, None
-    )
+    assert family_for(game).observe(rebuilt, None) == replayed.family.observe(replayed.state, None)
     assert fingerprint(export_game(game, game.moves.order_by("seq"))) == game.record_fingerprint

@@ -95,9 +95,7 @@ def test_a_hand_whose_levels_differ_is_refused_naming_them(table: Table, organis
     assert Game.objects.count() == 1
 
 
-def test_a_first_hand_that_names_a_declaring_team_is_refused(
-    table: Table, organiser: Any
-) -> None:
+def test_a_first_hand_that_names_a_declaring_team_is_refused(table: Table, organiser: Any) -> None:
     record = guandan_engine_record("taken up part way", match=Match(declaring=1), leader=0)
 
     [outcome] = import_records(table, organiser, [record])
