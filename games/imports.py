@@ -764,9 +764,14 @@ def _names(cards: Any) -> list[str] | None:
 def _with_place(refusal: RecordRefused, language: str) -> str:
     """The refusal's message, naming the give or move at fault (kept for officials)."""
     message = refusal.message_en if language == "en" else refusal.message_ja
-    if refusal.move_number is None:
+    places = []
+    if refusal.hand is not None:
+        places.append(f"Hand {refusal.hand}" if language == "en" else f"第{refusal.hand}局")
+    if refusal.move_number is not None:
+        places.append(move_place(refusal.section, refusal.move_number, language))
+    if not places:
         return message
-    return f"{move_place(refusal.section, refusal.move_number, language)}: {message}"
+    return f"{(', ' if language == 'en' else ' ').join(places)}: {message}"
 
 
 def move_place(section: str, number: int, language: str) -> str:
