@@ -151,7 +151,8 @@ def import_records(
             table,
             form=RecordsForm(),
             rows=_rows(outcomes),
-            imported=len(imported),
+            # Games, not records: a 掼蛋 match record brings in every hand of it.
+            imported=sum(len(o.games) or 1 for o in imported),
             refused_count=sum(o.status == "refused" for o in outcomes),
             duplicates=sum(o.status == "duplicate" for o in outcomes),
         ),
