@@ -162,7 +162,15 @@ class ImportOutcomeSerializer(serializers.Serializer[Any]):
         help_text="imported: a new game; duplicate: imported before as `game`, nothing "
         "written; refused: `code` and the messages say why, nothing written.",
     )
-    game = serializers.IntegerField(required=False, help_text="imported, duplicate: the game.")
+    game = serializers.IntegerField(
+        required=False,
+        help_text="imported, duplicate: the game (a 掼蛋 match record's: its first hand).",
+    )
+    games = serializers.ListField(
+        child=serializers.IntegerField(),
+        required=False,
+        help_text="imported from a 掼蛋 match record: every hand's game, in order.",
+    )
     table = serializers.IntegerField(required=False, help_text="The game's table number.")
     set_number = serializers.IntegerField(required=False)
     game_number = serializers.IntegerField(required=False)
@@ -170,9 +178,10 @@ class ImportOutcomeSerializer(serializers.Serializer[Any]):
         required=False,
         help_text="refused: the engine's code of the refused give or move (not_your_turn, "
         "not_stronger, exchange_invalid…), or record_unfinished, ruleset_mismatch, "
-        "seats_mismatch, titles_mismatch, deal_incomplete, deal_partly_known, "
-        "family_unsupported, invalid_record, unknown_card, invalid_rules, not_json, "
-        "game_in_play, round_complete.",
+        "seats_mismatch, titles_mismatch, match_mismatch, deal_incomplete, pile_incomplete, "
+        "deal_partly_known, hand_imported_before, teams_not_facing, family_unsupported, "
+        "invalid_record, unknown_card, invalid_rules, not_json, game_in_play, round_complete, "
+        "match_over.",
     )
     message_en = serializers.CharField(required=False)
     message_ja = serializers.CharField(required=False)
@@ -191,6 +200,11 @@ class ImportOutcomeSerializer(serializers.Serializer[Any]):
     rule = serializers.CharField(required=False, allow_null=True)
     key = serializers.CharField(
         required=False, allow_null=True, help_text="The record key at fault, when one is."
+    )
+    hand = serializers.IntegerField(
+        required=False,
+        allow_null=True,
+        help_text="refused, a 掼蛋 match record: the hand at fault, from 1 (games[1] is hand 2).",
     )
 
 
@@ -221,7 +235,7 @@ class TableRecordsView(TableAPIView):
             ),
             **_errors(
                 conflict="round_draft, round_settled (the round is not open), "
-                "family_unsupported (the tournament is not 大富豪).",
+                "family_unsupported (the tournament's game has no importable records).",
                 unprocessable="records_refused: nothing was imported and at least one record "
                 "was refused (`records` says why, per record); no_records, too_many_records.",
             ),

@@ -83,12 +83,16 @@ def _table_for_organiser(request: HttpRequest, slug: str, round_id: int, table_i
 
 
 def place_text(outcome: imports.ImportOutcome) -> str:
-    """The give or move a refusal names, in the page's language ("5手目")."""
+    """The give or move a refusal names, in the page's language ("5手目"), and in a match
+    record the hand ("第2局 5手目")."""
+    hand = _("Hand %(number)s") % {"number": outcome.hand} if outcome.hand else ""
     if outcome.move_number is None:
-        return ""
+        return hand
     if outcome.section == "exchange":
-        return _("Exchange give %(number)s") % {"number": outcome.move_number}
-    return _("Move %(number)s") % {"number": outcome.move_number}
+        move = _("Exchange give %(number)s") % {"number": outcome.move_number}
+    else:
+        move = _("Move %(number)s") % {"number": outcome.move_number}
+    return _("%(hand)s, %(move)s") % {"hand": hand, "move": move} if hand else move
 
 
 def _rows(outcomes: list[imports.ImportOutcome]) -> list[dict[str, Any]]:
@@ -114,6 +118,7 @@ def _context(table: Table, **extra: Any) -> dict[str, Any]:
             in_active_language(nxt.message_en, nxt.message_ja) if isinstance(nxt, GameError) else ""
         ),
         "max_records": imports.MAX_RECORDS,
+        "plays_in_teams": table.round.stage.tournament.plays_in_teams,
         **extra,
     }
 
@@ -146,7 +151,8 @@ def import_records(
             table,
             form=RecordsForm(),
             rows=_rows(outcomes),
-            imported=len(imported),
+            # Games, not records: a 掼蛋 match record brings in every hand of it.
+            imported=sum(len(o.games) or 1 for o in imported),
             refused_count=sum(o.status == "refused" for o in outcomes),
             duplicates=sum(o.status == "duplicate" for o in outcomes),
         ),

@@ -52,6 +52,10 @@ class Game(models.Model):
     # A family with a draw pile (大財閥 山札): its card names, top first, as dealt (secret until
     # the game ends). None: no pile, or an open table (the pile is unknown).
     pile = models.JSONField(null=True, blank=True)
+    # An imported 大財閥 record's `seed` (games.imports): its pile was renewed from that seed,
+    # not from the round's, so the game replays as it was played. Empty: the record had none
+    # (renewed in card order); unused for a game played at the console.
+    record_seed = models.TextField(blank=True, default="")
     # Titles from the previous game of the set, per seat (None: first game, no exchange).
     titles = models.JSONField(null=True, blank=True)
     # Who sits at each engine seat: the table position (`Seat.position`, 1-based) whose

@@ -620,22 +620,7 @@ def _team_hand(table: Table, nxt: NextGame, mode: str, leader: int | None) -> Ga
             "結果のみ（クイック入力）で記録してください。",
         )
     tournament = table.round.stage.tournament
-    teams = dict(Seat.objects.filter(table=table).values_list("position", "entry__team_id"))
-    if sorted(teams) != [1, 2, 3, 4]:
-        raise GameError(
-            "no_seats",
-            "A team match needs its four players seated, two teams partners facing.",
-            "団体戦の卓には4人（2チーム、パートナーは向かい合わせ）が必要です。",
-        )
-    if None in teams.values() or not teams[1] == teams[3] != teams[2] == teams[4]:
-        raise GameError(
-            "teams_not_facing",
-            "A team match seats two teams, partners facing: one team at positions 1 and "
-            "3, the other at 2 and 4. Correct the seating first.",
-            "団体戦は2チームが向かい合わせに座ります(1番と3番、2番と4番の席)。先に席順を"
-            "直してください。",
-        )
-    seats = len(teams)
+    seats = require_facing_teams(table)
     dealt: Sequence[Cards] = _deal(table, nxt, seats).hands
     match = matches.match_for_next_hand(table.pk, nxt.set_number)
     first_leader = (
@@ -658,6 +643,27 @@ def _team_hand(table: Table, nxt: NextGame, mode: str, leader: int | None) -> Ga
         match=match.to_record(),
         leader=first_leader,
     )
+
+
+def require_facing_teams(table: Table) -> int:
+    """A team match's table seats four players, two teams partners facing (positions 1 and 3,
+    2 and 4); its seat count, else `GameError` (the console's start and an import alike)."""
+    teams = dict(Seat.objects.filter(table=table).values_list("position", "entry__team_id"))
+    if sorted(teams) != [1, 2, 3, 4]:
+        raise GameError(
+            "no_seats",
+            "A team match needs its four players seated, two teams partners facing.",
+            "団体戦の卓には4人（2チーム、パートナーは向かい合わせ）が必要です。",
+        )
+    if None in teams.values() or not teams[1] == teams[3] != teams[2] == teams[4]:
+        raise GameError(
+            "teams_not_facing",
+            "A team match seats two teams, partners facing: one team at positions 1 and "
+            "3, the other at 2 and 4. Correct the seating first.",
+            "団体戦は2チームが向かい合わせに座ります(1番と3番、2番と4番の席)。先に席順を"
+            "直してください。",
+        )
+    return len(teams)
 
 
 def _pile_game(table: Table, nxt: NextGame, mode: str, leader: int | None) -> Game:

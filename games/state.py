@@ -118,15 +118,19 @@ def deal_seed(game: Game) -> str:
 
 def _with_pile(game: Game, rules: RuleSet, hands: list[list[str] | None], unknown: bool) -> Any:
     """A 大財閥 game: its hands and draw pile (山札) as stored; a known pile is renewed by the
-    engine's derivation on the game's deal seed. An open table has no pile to know, and the
-    engine only counts its cards."""
-    known_pile = game.pile is not None
+    engine's derivation on the game's deal seed (an imported game's: its record's seed). An
+    open table has no pile to know, and the engine only counts its cards."""
+    if game.is_imported:
+        # Played elsewhere: renewed as its record said, whatever the round's seed is.
+        seed: str | None = game.record_seed or None
+    else:
+        seed = deal_seed(game) if game.pile is not None else None
     return family_of(rules).new_game(
         rules,
         hands=hands,
         counts=game.counts if unknown else None,
         pile=game.pile,
-        seed=deal_seed(game) if known_pile else None,
+        seed=seed,
         leader=game.leader,
     )
 

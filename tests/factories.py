@@ -1001,3 +1001,79 @@ def backdate_decision(game: Any, seconds: float) -> None:
     else:
         Game.objects.filter(pk=game.pk).update(created_at=when)
     game.refresh_from_db()
+
+
+# --- 大財閥 and 掼蛋 records played elsewhere, for importing (games.imports) ----------------------
+
+
+def daizaibatsu_engine_record(
+    seed: str = "played on paper",
+    *,
+    overrides: dict[str, object] | None = None,
+    stop_after: int | None = None,
+) -> dict[str, Any]:
+    """A ``kakumei-record/1`` of a whole 大財閥 game under ``daizaibatsu@1`` with ``overrides``
+    (default: the event switches of ``daizaibatsu_table``), played by the engine itself: the
+    hands and pile of its deal of ``seed`` (renewed from ``seed``), then at each decision the
+    first legal action that is not a pass, until the game is over — or after ``stop_after``
+    actions. The record is the engine's ``export_record``, as another system would write it."""
+    from games.engine.family import family_of, ruleset_from_record
+    from games.engine.record import export_record
+
+    switches = DAIZAIBATSU_SET if overrides is None else overrides
+    ruleset = ruleset_from_record({"preset": "daizaibatsu@1", "overrides": switches})
+    family = family_of(ruleset)
+    start = family.new_game(ruleset, seed=seed)
+    state, actions = start, []
+    while not family.is_over(state) and (stop_after is None or len(actions) < stop_after):
+        legal = list(family.legal_moves(state))
+        move = next((m for m in legal if m.action != "pass"), legal[0])
+        state, _events = family.apply(state, move)
+        actions.append(move)
+    return export_record(start, actions)
+
+
+def guandan_engine_record(
+    seed: str = "played on paper",
+    *,
+    rules: str = "guandan-cn@1",
+    match: Any = None,
+    leader: int | None = 0,
+    favoured: int = 0,
+) -> dict[str, Any]:
+    """A ``kakumei-record/1`` of one whole 掼蛋 hand played by the engine itself: its deal of
+    ``seed``, started from ``match`` (an engine ``Match``; ``None``: a match's first hand, led
+    by ``leader``), played as ``play_guandan_hand`` plays it (engine team ``favoured``
+    finishes 1-2; tribute decisions: the first legal one). The engine's ``export_record``."""
+    from games.engine.family import family_of, ruleset_from_record
+    from games.engine.guandan import PASS, PLAY, legal_moves
+    from games.engine.multideck import multi_names
+    from games.engine.record import export_record
+
+    ruleset = ruleset_from_record(rules)
+    family = family_of(ruleset)
+    dealt = family.deal(seed, ruleset)
+    start = family.new_game(
+        ruleset,
+        hands=[multi_names(h) for h in dealt.hands],
+        match=match,
+        leader=leader if match is None or match.previous is None else None,
+    )
+    state, actions = start, []
+    while not family.is_over(state):
+        legal = list(legal_moves(state))
+        plays = [m for m in legal if m.action == PLAY]
+        passes = [m for m in legal if m.action == PASS]
+        if not plays and not passes:
+            move = legal[0]
+        elif legal[0].seat % 2 == favoured:
+            partner_on_table = state.last == (legal[0].seat + 2) % 4
+            if passes and (partner_on_table or not plays):
+                move = passes[0]
+            else:
+                move = max(plays, key=lambda m: (len(m.cards), -len(m.wild_as)))
+        else:
+            move = passes[0] if passes else min(plays, key=lambda m: len(m.cards))
+        state, _events = family.apply(state, move)
+        actions.append(move)
+    return export_record(start, actions)

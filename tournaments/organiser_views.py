@@ -23,6 +23,7 @@ from django_htmx.middleware import HtmxDetails
 from django_stubs_ext import StrOrPromise
 
 from config.language import in_active_language
+from games.imports import IMPORTED_FAMILIES
 from games.models import Game
 from tournaments import services
 from tournaments.advancement import AdvancementTie
@@ -242,9 +243,10 @@ def _round_context(round_: Round, **extra: Any) -> dict[str, Any]:
         "tables": tables,
         "referees": referees,
         "blockers": round_blockers(round_) if round_.is_open else [],
-        # Games played elsewhere enter an open round's tables from their records (大富豪 only).
+        # Games played elsewhere enter an open round's tables from their records.
         "imports_records": round_.is_open
-        and check_ruleset(tournament.ruleset_id, tournament.ruleset_version).family == "daifugo",
+        and check_ruleset(tournament.ruleset_id, tournament.ruleset_version).family
+        in IMPORTED_FAMILIES,
         "audit": round_.audit.select_related("actor")[:50],
         **extra,
     }

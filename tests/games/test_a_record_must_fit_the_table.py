@@ -1,15 +1,17 @@
 """A record becomes the table's next game only if it fits it: as many players as the table
 seats (`seats_mismatch`), a full deal (`deal_incomplete`), every hand or none
-(`deal_partly_known`), the titles the table's previous game gave (`titles_mismatch`), a 大富豪
-record (`family_unsupported`), a valid record (the engine's `invalid_record`, naming the key)."""
+(`deal_partly_known`), the titles the table's previous game gave (`titles_mismatch`), the
+tournament's own game (`ruleset_mismatch`: a 掼蛋 match record is not a 大富豪 game), a valid
+record (the engine's `invalid_record`, naming the key)."""
 
 from __future__ import annotations
 
 import pytest
 
+from games.engine.record import export_match_record, load_record
 from games.imports import import_records, read_records
 from games.models import Game
-from tests.factories import engine_record, seated_table, titles_after
+from tests.factories import engine_record, guandan_engine_record, seated_table, titles_after
 
 from .conftest import Crew
 
@@ -94,7 +96,14 @@ def test_a_line_that_is_not_json_is_refused_by_its_line(crew: Crew) -> None:
     assert refusal(crew, unreadable)[0] == "not_json"
 
 
-def test_a_guandan_match_record_is_not_imported(crew: Crew) -> None:
+def test_a_guandan_match_record_is_not_a_daifugo_tables_game(crew: Crew) -> None:
+    hand = load_record(guandan_engine_record("a hand of another game"))
+    match = export_match_record([(hand.initial_state(), hand.moves)])
+
+    assert refusal(crew, match) == ("ruleset_mismatch", "games[0].rules")
+
+
+def test_a_match_record_without_hands_is_not_valid(crew: Crew) -> None:
     match = {"format": "kakumei-record/1", "rules": "guandan-cn@1", "games": []}
 
-    assert refusal(crew, match)[0] == "family_unsupported"
+    assert refusal(crew, match) == ("invalid_record", "games")
