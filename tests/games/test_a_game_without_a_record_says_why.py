@@ -88,10 +88,11 @@ def test_a_corrected_result_has_no_record(table: object, admin_user: object) -> 
     play_to_the_end(game, admin_user)
     assert Client().get(f"/api/games/{game.pk}/record/").status_code == 200
 
+    played = list(game.results.order_by("place").values_list("seat", flat=True))
     services.correct_result(
         game,
         admin_user,  # type: ignore[arg-type]
-        finishing_order=[3, 2, 1, 0],
+        finishing_order=played[::-1],  # never the order played
         reason="the scorer swapped two players",
         based_on_version=1,
     )
