@@ -70,6 +70,16 @@ def test_links_and_arrow_keys_step_through_the_game(
     expect(page).to_have_url(f"{base}?move={total}")
     page.keyboard.press("Home")
     expect(page).to_have_url(f"{base}?move=0")
+    # Keys pressed before the step they follow has loaded are not lost: three quick → are three.
+    for _ in range(3):
+        page.keyboard.press("ArrowRight")
+    expect(board).to_have_attribute("data-move", "3")
+    expect(page).to_have_url(f"{base}?move=3")
+    page.keyboard.press("ArrowLeft")
+    page.keyboard.press("ArrowLeft")
+    expect(board).to_have_attribute("data-move", "1")
+    page.keyboard.press("Home")
+    expect(board).to_have_attribute("data-move", "0")
 
     page.locator('a[data-step="forward"]').click()
     expect(board).to_have_attribute("data-move", "1")
