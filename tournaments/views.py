@@ -76,20 +76,18 @@ def round_detail(request: HttpRequest, slug: str, round_id: int) -> HttpResponse
     )
     tables = list(round_tables(round_))
     games = Game.objects.filter(table__round=round_).select_related("table")
-    # Each table's games that ended with a result: every one not entered as a quick result
-    # replays (games/replay.py); those that ended as they were played have a record too.
-    replays: dict[int, list[Game]] = {table.pk: [] for table in tables}
-    records: dict[int, list[Game]] = {table.pk: [] for table in tables}
+    # Each table's games that ended with a result and were played move by move (not entered as
+    # a quick result): each replays (games/replay.py), and has a record to download unless its
+    # result was corrected or forfeited (games/records.py).
+    games_at: dict[int, list[tuple[Game, bool]]] = {table.pk: [] for table in tables}
     for ended in ended_games(round_):
         if ended.mode != Game.Mode.QUICK:
-            replays[ended.table_id].append(ended)
-        if has_record(ended):
-            records[ended.table_id].append(ended)
+            games_at[ended.table_id].append((ended, has_record(ended)))
     context: dict[str, Any] = {
         "tournament": tournament,
         "round": round_,
         "tables": tables,
-        "tables_with_games": [(t, replays[t.pk], records[t.pk]) for t in tables],
+        "tables_with_games": [(t, games_at[t.pk]) for t in tables],
         # Games voided and re-dealt (their deals carry the attempt) and results an organiser
         # corrected after the seed was revealed: both are part of the public record.
         "redeals": games.filter(attempt__gt=1).order_by("table__number", "set_number"),

@@ -35,13 +35,13 @@ def test_a_spectator_downloads_a_game_and_the_whole_round(
     page.goto(f"{live_server.url}/tournaments/{tournament.slug}/rounds/{round_.pk}/")
 
     expect(page.get_by_test_id("round-records")).to_have_text("この回戦の全棋譜 (JSON Lines)")
-    table_two = page.get_by_test_id("records-2")
-    expect(table_two).to_contain_text("棋譜をダウンロード")
-    expect(table_two.get_by_role("link")).to_have_count(2)
+    table_two = page.get_by_test_id("games-2")
+    expect(table_two.get_by_role("link", name="棋譜 (JSON)")).to_have_count(2)
+    expect(table_two.get_by_role("link", name="再生")).to_have_count(2)
     shoot(page, artifacts, "records-round-page")
 
     with page.expect_download() as download:
-        table_two.get_by_role("link", name="第1セット 第2ゲーム").click()
+        page.get_by_test_id(f"game-{game.pk}").get_by_role("link", name="棋譜 (JSON)").click()
     saved = tmp_path / download.value.suggested_filename
     download.value.save_as(saved)
     assert saved.name.endswith("-t2-s1-g2.json")

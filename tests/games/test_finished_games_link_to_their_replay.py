@@ -35,7 +35,7 @@ def test_the_round_page_lists_the_tables_replays(
     page = round_page(client, crew)
 
     assert f'href="/games/{finished.pk}/replay/"' in page
-    assert 'data-testid="replays-1"' in page
+    assert 'data-testid="games-1"' in page
 
 
 def test_the_live_page_links_its_finished_game(client: Client, crew: Crew, finished: Game) -> None:
