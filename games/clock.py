@@ -41,10 +41,7 @@ def elapsed_ms(since: datetime.datetime, now: datetime.datetime) -> int:
 
 def decision_due_at(game: Game) -> datetime.datetime:
     """When the decision now in play became due: the log's latest row, or the game's start."""
-    if game.last_seq == 0:
-        return game.created_at
-    last = game.moves.filter(seq=game.last_seq).values_list("created_at", flat=True).first()
-    return last or game.created_at
+    return game.last_logged_at or game.created_at
 
 
 @dataclass(frozen=True, slots=True)

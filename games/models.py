@@ -71,6 +71,9 @@ class Game(models.Model):
     status = models.CharField(max_length=20, choices=Status.choices, default=Status.IN_PLAY)
     # The highest seq written; the next move must carry last_seq + 1 (checked under row lock).
     last_seq = models.PositiveIntegerField(default=0)
+    # When the row at last_seq was written: the decision now in play became due then (the
+    # think-time clock, games.clock). Kept beside last_seq so timing a move reads no other row.
+    last_logged_at = models.DateTimeField(null=True, blank=True)
     # Bumped by every change the public can see; live feeds compare it (ping, then refetch).
     version = models.PositiveIntegerField(default=0)
     # The seq of an undo waiting for the head referee (no move is accepted meanwhile). Kept on

@@ -282,6 +282,7 @@ def may_write_game(actor: AnyUser, game_id: int) -> bool:
 # What a write to the log changes on the game row.
 SAVED_ON_CHANGE = (
     "last_seq",
+    "last_logged_at",
     "version",
     "status",
     "finished_by",
@@ -312,6 +313,7 @@ def _log(
         **fields,
     )
     game.last_seq = seq
+    game.last_logged_at = row.created_at
     return row
 
 

@@ -998,6 +998,7 @@ def backdate_decision(game: Any, seconds: float) -> None:
     when = timezone.now() - timedelta(seconds=seconds)
     if game.last_seq:
         Move.objects.filter(game=game, seq=game.last_seq).update(created_at=when)
+        Game.objects.filter(pk=game.pk).update(last_logged_at=when)
     else:
         Game.objects.filter(pk=game.pk).update(created_at=when)
     game.refresh_from_db()

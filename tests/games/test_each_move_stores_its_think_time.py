@@ -49,3 +49,14 @@ def test_undo_rows_carry_no_think_time_and_the_decision_restarts_from_the_undo(
     assert undo.kind == Move.Kind.UNDO and undo.think_ms is None
     # Timed from the undo (3 s ago), not from the undone move (30 s before it).
     assert again.think_ms is not None and 3000 <= again.think_ms < 5000
+
+
+def test_the_game_keeps_when_its_logs_latest_row_was_written(crew: Crew, game: Game) -> None:
+    # The clock reads `Game.last_logged_at` rather than the log: it must follow every row.
+    assert submit_move(game, EIGHT_CUT_MOVES[0], 1, crew.referee).ok
+    request_undo(game, crew.head_referee, "wrong card", seq=1)
+    assert submit_move(game, EIGHT_CUT_MOVES[0], 3, crew.referee).ok
+
+    game.refresh_from_db()
+    latest = Move.objects.filter(game=game).latest("seq")
+    assert (latest.seq, game.last_logged_at) == (game.last_seq, latest.created_at)
