@@ -474,6 +474,26 @@ def guandan_table(
     return table
 
 
+def guandan_move_for(state: Any, favoured: int) -> Any:
+    """The move `play_guandan_hand` makes in a 掼蛋 `state`, so that engine team `favoured`
+    finishes first and second (a 1-2): its players never beat their partner and play their
+    biggest combination, the other team plays only when it must lead (its smallest). Tribute
+    decisions: the first legal one."""
+    from games.engine.guandan import PASS, PLAY, legal_moves
+
+    legal = list(legal_moves(state))
+    plays = [m for m in legal if m.action == PLAY]
+    passes = [m for m in legal if m.action == PASS]
+    if not plays and not passes:
+        return legal[0]  # a tribute decision
+    if legal[0].seat % 2 == favoured:
+        partner_on_table = state.last == (legal[0].seat + 2) % 4
+        if passes and (partner_on_table or not plays):
+            return passes[0]
+        return max(plays, key=lambda m: (len(m.cards), -len(m.wild_as)))
+    return passes[0] if passes else min(plays, key=lambda m: len(m.cards))
+
+
 def play_guandan_hand(game: object, referee: object, *, favoured: int = 0) -> int:
     """Play a known-deal Guandan hand to its end through `submit_move`, with moves from the
     engine's `legal_moves`, so that engine team `favoured` finishes first and second (a 1-2):
@@ -481,7 +501,6 @@ def play_guandan_hand(game: object, referee: object, *, favoured: int = 0) -> in
     team plays only when it must lead (its smallest). Tribute decisions: the first legal one.
     Returns the number of moves played."""
     from games import services
-    from games.engine.guandan import PASS, PLAY, legal_moves
     from games.models import Game
     from games.state import canonical
 
@@ -492,19 +511,7 @@ def play_guandan_hand(game: object, referee: object, *, favoured: int = 0) -> in
         if game.status != Game.Status.IN_PLAY:
             return played
         state = services.current_state(game)
-        legal = list(legal_moves(state))  # type: ignore[arg-type]
-        plays = [m for m in legal if m.action == PLAY]
-        passes = [m for m in legal if m.action == PASS]
-        if not plays and not passes:
-            move = legal[0]  # a tribute decision
-        elif legal[0].seat % 2 == favoured:
-            partner_on_table = state.last == (legal[0].seat + 2) % 4
-            if passes and (partner_on_table or not plays):
-                move = passes[0]
-            else:
-                move = max(plays, key=lambda m: (len(m.cards), -len(m.wild_as)))
-        else:
-            move = passes[0] if passes else min(plays, key=lambda m: len(m.cards))
+        move = guandan_move_for(state, favoured)
         outcome = services.submit_move(game, canonical(game, move), game.last_seq + 1, referee)  # type: ignore[arg-type]
         assert outcome.ok, (outcome.code, outcome.message_en)
         played += 1
@@ -1047,7 +1054,6 @@ def guandan_engine_record(
     by ``leader``), played as ``play_guandan_hand`` plays it (engine team ``favoured``
     finishes 1-2; tribute decisions: the first legal one). The engine's ``export_record``."""
     from games.engine.family import family_of, ruleset_from_record
-    from games.engine.guandan import PASS, PLAY, legal_moves
     from games.engine.multideck import multi_names
     from games.engine.record import export_record
 
@@ -1062,19 +1068,7 @@ def guandan_engine_record(
     )
     state, actions = start, []
     while not family.is_over(state):
-        legal = list(legal_moves(state))
-        plays = [m for m in legal if m.action == PLAY]
-        passes = [m for m in legal if m.action == PASS]
-        if not plays and not passes:
-            move = legal[0]
-        elif legal[0].seat % 2 == favoured:
-            partner_on_table = state.last == (legal[0].seat + 2) % 4
-            if passes and (partner_on_table or not plays):
-                move = passes[0]
-            else:
-                move = max(plays, key=lambda m: (len(m.cards), -len(m.wild_as)))
-        else:
-            move = passes[0] if passes else min(plays, key=lambda m: len(m.cards))
+        move = guandan_move_for(state, favoured)
         state, _events = family.apply(state, move)
         actions.append(move)
     return export_record(start, actions)
