@@ -67,7 +67,7 @@ def console_clock(game: Game | None, rows: list[Move], seat: int | None) -> Cons
     limit = think_limit(game.table.round.stage.tournament)
     if limit is None:
         return None
-    due_at = rows[-1].created_at if rows else game.created_at
+    due_at = decision_due_at(game)
     last = rows[-1] if rows else None
     after_eight_cut = (
         last is not None

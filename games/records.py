@@ -70,7 +70,7 @@ def game_record(game: Game, *, hands: bool) -> dict[str, object]:
             "The game was voided: it has no result to replay.",
             "この対局は無効になったため、再現する結果がありません",
         )
-    if not _played_as_recorded(game):
+    if not _played_as_recorded(game, _latest_result_kind(game)):
         raise GameError(
             "game_not_replayable",
             "The game was entered as a result only, corrected or ended by a forfeit: its "
@@ -97,10 +97,8 @@ def game_record(game: Game, *, hands: bool) -> dict[str, object]:
 def has_record(game: Game) -> bool:
     """For a game of `games.selectors.ended_games` (which annotates its latest result's kind):
     whether `game_record` writes it rather than refusing it."""
-    return (
-        game.mode != Game.Mode.QUICK
-        and getattr(game, "result_kind", None) == ResultVersion.Kind.RECORDED
-        and _nameable(rules_for_game(game))
+    return _played_as_recorded(game, getattr(game, "result_kind", None)) and _nameable(
+        rules_for_game(game)
     )
 
 
@@ -110,16 +108,20 @@ def _nameable(rules: RuleSet) -> bool:
     return bool(ruleset_from_record(rules.to_record()).seats == rules.seats)
 
 
-def _played_as_recorded(game: Game) -> bool:
+def _played_as_recorded(game: Game, latest_kind: str | None) -> bool:
     """Played move by move (a known deal or an open table) and still the result its moves
-    gave: not a quick result, never corrected, not a forfeit."""
-    latest = (
+    gave (`latest_kind`, its latest result version's): not a quick result, never corrected,
+    not a forfeit."""
+    return game.mode != Game.Mode.QUICK and latest_kind == ResultVersion.Kind.RECORDED
+
+
+def _latest_result_kind(game: Game) -> str | None:
+    return (
         ResultVersion.objects.filter(game_id=game.pk)
         .order_by("-number")
         .values_list("kind", flat=True)
         .first()
     )
-    return game.mode != Game.Mode.QUICK and latest == ResultVersion.Kind.RECORDED
 
 
 def public_record(record: dict[str, object]) -> dict[str, object]:

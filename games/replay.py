@@ -32,7 +32,7 @@ from games.engine.guandan import FAMILY as GUANDAN
 from games.engine.guandan import parse_level, team_of
 from games.models import Game
 from games.public import public_move, seat_names
-from games.state import effective_actions, family_for, initial_state, parse_move, rules_for_game
+from games.state import effective_actions, family_for, rebuild
 
 REPLAYABLE = (Game.Status.FINISHED, Game.Status.CONFIRMED)
 
@@ -48,13 +48,10 @@ def clamp_move(value: object, total: int) -> int:
 
 def replay_position(game: Game, asked: object) -> dict[str, Any]:
     """Everything the viewer shows of `game` at the move `asked` for (`clamp_move`)."""
-    rules = rules_for_game(game)
     family = family_for(game)
     rows = effective_actions(game.moves.order_by("seq"))
     number = clamp_move(asked, len(rows))
-    state = initial_state(game, rules)
-    for row in rows[:number]:
-        state, _events = family.apply(state, parse_move(game, row.payload, family))
+    state = rebuild(game, rows[:number])
     revealed = game.table.round.is_revealed
     view = family.observe(state, None)
     # Once revealed, each seat's hand as that seat saw it; before, only what `observe` shows.
