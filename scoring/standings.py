@@ -609,7 +609,8 @@ def duplicate_scores(
 def _to_hundredths(value: Fraction) -> Decimal:
     """A par total as shown, to 2 places, halves away from zero (as people round by hand)."""
     exact = Decimal(value.numerator) / Decimal(value.denominator)
-    return exact.quantize(Decimal("0.01"), rounding=ROUND_HALF_UP)
+    # Adding zero turns a rounded −0.00 into 0.00.
+    return exact.quantize(Decimal("0.01"), rounding=ROUND_HALF_UP) + 0
 
 
 def _write_duplicate_points(ref: ScopeRef, plan: _Plan) -> None:
