@@ -44,7 +44,7 @@ class StandingRowSerializer(serializers.Serializer[Any]):
     duplicate_points = serializers.CharField(
         allow_null=True,
         help_text="Duplicate Daifugo's par total (docs/duplicate.md) as a decimal string with "
-        "2 places (\"-1.33\"): the sum over the player's duplicate games of their points minus "
+        '2 places ("-1.33"): the sum over the player\'s duplicate games of their points minus '
         "the mean of the other holders of the same hand; null where the scope has no "
         "duplicate game.",
     )

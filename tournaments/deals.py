@@ -108,7 +108,9 @@ def duplicate_key(first_table: int, seats: int, set_number: int, game: int) -> s
     return f"duplicate/{first_table}/seats/{seats}/set/{set_number}/game/{game}"
 
 
-def duplicate_material(seed_hex: str, first_table: int, seats: int, set_number: int, game: int) -> str:
+def duplicate_material(
+    seed_hex: str, first_table: int, seats: int, set_number: int, game: int
+) -> str:
     return f"{seed_hex}/{duplicate_key(first_table, seats, set_number, game)}"
 
 

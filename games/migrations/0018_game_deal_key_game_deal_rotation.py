@@ -4,20 +4,19 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('games', '0017_game_last_logged_at'),
+        ("games", "0017_game_last_logged_at"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='game',
-            name='deal_key',
-            field=models.CharField(blank=True, default='', max_length=80),
+            model_name="game",
+            name="deal_key",
+            field=models.CharField(blank=True, default="", max_length=80),
         ),
         migrations.AddField(
-            model_name='game',
-            name='deal_rotation',
+            model_name="game",
+            name="deal_rotation",
             field=models.PositiveSmallIntegerField(default=0),
         ),
     ]

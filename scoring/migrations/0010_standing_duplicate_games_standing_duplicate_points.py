@@ -4,20 +4,19 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('scoring', '0009_team_standing'),
+        ("scoring", "0009_team_standing"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='standing',
-            name='duplicate_games',
+            model_name="standing",
+            name="duplicate_games",
             field=models.PositiveIntegerField(db_default=0, default=0),
         ),
         migrations.AddField(
-            model_name='standing',
-            name='duplicate_points',
+            model_name="standing",
+            name="duplicate_points",
             field=models.DecimalField(blank=True, decimal_places=2, max_digits=10, null=True),
         ),
     ]

@@ -90,4 +90,3 @@ def test_the_round_page_marks_the_duplicate_round_and_each_tables_place(
         "Group 1 · rotation 1",
     ]
     assert texts(page, "dealt-hand") == ["4", "1", "2", "3"]
-

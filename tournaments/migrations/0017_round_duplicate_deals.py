@@ -4,15 +4,14 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('tournaments', '0016_tournament_think_seconds_and_more'),
+        ("tournaments", "0016_tournament_think_seconds_and_more"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='round',
-            name='duplicate_deals',
+            model_name="round",
+            name="duplicate_deals",
             field=models.BooleanField(default=False),
         ),
     ]
