@@ -120,3 +120,25 @@ def test_an_ordinary_round_has_no_duplicate_score(drawn: tuple[Round, User]) -> 
     assert game.deal_key == ""
     rows = Standing.objects.filter(scope="tournament", tournament=tournament)
     assert {(r.duplicate_points, r.duplicate_games) for r in rows} == {(None, 0)}
+
+
+def test_a_redeal_is_the_tables_own_deal_and_drops_out_of_par(drawn: tuple[Round, User]) -> None:
+    round_, organiser = drawn
+    tournament = round_.stage.tournament
+    holders = play_the_example(round_, organiser)
+    voided = Game.objects.get(table__round=round_, table__number=3)
+    games.void_game(voided, organiser, reason="misdeal", redeal=True)
+    redeal = games.start_game(voided.table, organiser, mode=Game.Mode.QUICK)
+    games.record_quick_result(redeal, organiser, [0, 1, 2, 3])
+
+    recompute_scope(ScopeRef.tournament(tournament.pk))
+
+    assert (redeal.attempt, redeal.deal_key, redeal.deal_rotation) == (2, "", 0)
+    rows = {
+        s.entry_id: s for s in Standing.objects.filter(scope="tournament", tournament=tournament)
+    }
+    # Table 3's players have no par; the other three tables compare among themselves: hand A
+    # scored 3 at tables 1, 2 and 4, so par is level for all of them.
+    assert {rows[holders[3, h]].duplicate_games for h in HANDS} == {0}
+    assert [rows[holders[t, "A"]].duplicate_points for t in (1, 2, 4)] == [Decimal("0.00")] * 3
+    assert rows[holders[4, "D"]].duplicate_points == Decimal("1.00")
