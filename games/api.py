@@ -33,7 +33,7 @@ from games import refusals, services
 from games.auth import DeviceTokenAuthentication, require_scope, scope_allows
 from games.live import current_table_version, may_watch, table_is_public, table_scope
 from games.models import DeviceToken, Game, ResultVersion
-from games.public import live_table, public_move
+from games.public import duplicate_embargo, live_table, public_move
 from games.results import version_placing
 from games.serializers import (
     DETAIL_HELP,
@@ -146,6 +146,10 @@ class GameMovesView(APIView):
         except ValueError:
             raise ParseError("since must be an integer") from None
         rows = game.moves.filter(seq__gt=since).order_by("seq")
+        if duplicate_embargo(game) and not services.may_write_game(request.user, game.pk):
+            # A duplicate deal's plays would show its group's other tables their cards: only
+            # the table's own officials and devices read them before the reveal.
+            rows = rows.none()
         return Response(
             {
                 "game": game.pk,

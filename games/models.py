@@ -45,6 +45,11 @@ class Game(models.Model):
     ruleset_overrides = models.JSONField(default=dict, blank=True)
     mode = models.CharField(max_length=20, choices=Mode.choices)
     seats = models.PositiveSmallIntegerField()
+    # A duplicate round's deal (docs/duplicate.md): its material without the seed (the games of
+    # a round with the same key were dealt the same cards) and the rotation that put hand h at
+    # engine seat (h + rotation) % seats. Blank for an ordinary deal, a re-deal included.
+    deal_key = models.CharField(max_length=80, blank=True, default="")
+    deal_rotation = models.PositiveSmallIntegerField(default=0)
     # Known deal: card names per seat (secret until the game ends). Open table: all null.
     hands = models.JSONField(default=list, blank=True)
     counts = models.JSONField(default=list, blank=True)

@@ -94,8 +94,17 @@ def seat_names(table_id: int, game: Game | None = None) -> list[dict[str, Any]]:
     ]
 
 
+def duplicate_embargo(game: Game) -> bool:
+    """A duplicate deal (docs/duplicate.md) is played at the other tables of its group too,
+    so the cards this table plays would show theirs: the public sees none of its moves, on the
+    live page, the replay or the record, until the round's seed is revealed (its result and
+    points are public as any)."""
+    return bool(game.deal_key) and not game.table.round.is_revealed
+
+
 def live_game(game: Game, recent: int = 12) -> dict[str, Any]:
-    """The public view of one game: the engine's public observation plus recent events."""
+    """The public view of one game: the engine's public observation plus recent events (none
+    of either for a duplicate deal before the reveal: `duplicate_embargo`)."""
     # Exchanged cards show once a game has a result; a game voided in play never ended, so
     # they stay hidden as in play (hands follow the engine: `observe` shows them only once
     # the deal was played out).
@@ -113,11 +122,13 @@ def live_game(game: Game, recent: int = 12) -> dict[str, Any]:
         "version": game.version,
         "last_seq": game.last_seq,
     }
-    if game.mode == Game.Mode.QUICK:
+    embargo = duplicate_embargo(game)
+    view["duplicate_embargo"] = embargo
+    if game.mode == Game.Mode.QUICK or embargo:
         view["state"] = None
     else:
         view["state"] = family_for(game).observe(rebuild(game), None)
-    rows = list(game.moves.order_by("-seq")[:recent])
+    rows = [] if embargo else list(game.moves.order_by("-seq")[:recent])
     view["recent"] = [public_move(r, over) for r in reversed(rows)]
     view["results"] = [
         {

@@ -30,7 +30,7 @@ from games.engine.rules import RuleSet
 from games.matches import played_out
 from games.models import Game, ResultVersion
 from games.models import Move as MoveRow
-from games.public import PRIVATE_PAYLOAD_KEYS, seat_names
+from games.public import PRIVATE_PAYLOAD_KEYS, duplicate_embargo, seat_names
 from games.services import GameError
 from games.state import effective_actions, initial_state, parse_move, rules_for_game
 from tournaments.models import Table
@@ -229,7 +229,15 @@ def match_record(table: Table) -> dict[str, object]:
 
 def published_record(game: Game) -> dict[str, object]:
     """The record anyone may download: every hand once the game's round has revealed its
-    seed, the public record before (`game_record`'s refusals apply)."""
+    seed, the public record before (`game_record`'s refusals apply) — and none before for a
+    duplicate deal, whose plays would show the cards of its group's other tables."""
+    if duplicate_embargo(game):
+        raise GameError(
+            "duplicate_deal_hidden",
+            "The game was dealt a duplicate deal that other tables play too: its record is "
+            "available once the round's seed is revealed.",
+            "この対局はほかの卓と同じ配牌(デュプリケート)のため、棋譜はシード公開後に取得できます",
+        )
     return game_record(game, hands=game.table.round.is_revealed)
 
 

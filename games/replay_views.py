@@ -17,6 +17,7 @@ from django.views.decorators.clickjacking import xframe_options_exempt
 from django.views.decorators.http import require_GET
 
 from games.models import Game
+from games.public import duplicate_embargo
 from games.replay import REPLAYABLE, replay_position
 from games.views import HtmxHttpRequest
 from tournaments.selectors import visible_tables
@@ -50,7 +51,9 @@ def _serve(request: HtmxHttpRequest, game_id: int, *, embed: bool) -> HttpRespon
         "live_url": reverse("games:live", args=[game.table_id]),
         "full_url": reverse("games:replay", args=[game.pk]),
     }
-    if game.status in REPLAYABLE and game.mode != Game.Mode.QUICK:
+    # A duplicate deal's moves would show the cards of its group's other tables.
+    ctx["duplicate_embargo"] = duplicate_embargo(game)
+    if game.status in REPLAYABLE and game.mode != Game.Mode.QUICK and not ctx["duplicate_embargo"]:
         position = replay_position(game, request.GET.get("move", 0))
         ctx["position"] = position
         ctx["steps"] = _steps(here, position["number"], position["total"])

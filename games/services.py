@@ -43,7 +43,7 @@ from typing import Any, ParamSpec, TypeVar
 
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
-from django.db.models import Exists, OuterRef, Q, QuerySet
+from django.db.models import Count, Exists, OuterRef, Q, QuerySet
 from django.utils import timezone
 
 from games import clock, live, matches, refusals
@@ -86,7 +86,14 @@ from games.state import (
     rules_for_game,
     titles_for,
 )
-from tournaments.deals import derive_deal, draw_leader
+from tournaments.deals import (
+    DuplicatePlace,
+    derive_deal,
+    derive_duplicate_deal,
+    draw_leader,
+    duplicate_groups,
+    duplicate_key,
+)
 from tournaments.models import (
     AuditEntry,
     Official,
@@ -586,7 +593,13 @@ def _set_game(table: Table, nxt: NextGame, mode: str, leader: int | None) -> Gam
         if starts_title_cycle(tournament, nxt.game_number)
         else _titles_before(table, nxt.set_number, nxt.game_number, seats, seating)
     )
-    deal = _deal(table, nxt, seats)
+    place = _duplicate_place(table, nxt)
+    if place is None:
+        deal, deal_key, rotation = _deal(table, nxt, seats), "", 0
+    else:
+        deal = _duplicate_deal(table, nxt, seats, place)
+        key = duplicate_key(place.first_table, seats, nxt.set_number, nxt.game_number)
+        deal_key, rotation = key, place.rotation
     known = mode == Game.Mode.KNOWN_DEAL
     return _new_game(
         table,
@@ -599,6 +612,33 @@ def _set_game(table: Table, nxt: NextGame, mode: str, leader: int | None) -> Gam
         titles=titles,
         seating=seating,
         leader=None if known else leader,
+        deal_key=deal_key,
+        deal_rotation=rotation,
+    )
+
+
+def _duplicate_place(table: Table, nxt: NextGame) -> DuplicatePlace | None:
+    """The table's place in its duplicate group when this game is dealt as a duplicate deal
+    (docs/duplicate.md): the round is a duplicate round and this is the game's first deal (a
+    re-deal after a void is the table's own, and drops out of par)."""
+    if not table.round.duplicate_deals or nxt.attempt != 1:
+        return None
+    sizes = Table.objects.filter(round_id=table.round_id).annotate(size=Count("seats"))
+    return duplicate_groups(sizes.values_list("number", "size"))[table.number]
+
+
+def _duplicate_deal(table: Table, nxt: NextGame, seats: int, place: DuplicatePlace) -> Any:
+    """The group's deal of game `nxt`, rotated for the table (`tournaments.deals`)."""
+    tournament = table.round.stage.tournament
+    return derive_duplicate_deal(
+        table.round.seed_secret,
+        ruleset_id=tournament.ruleset_id,
+        ruleset_version=tournament.ruleset_version,
+        seats=seats,
+        place=place,
+        set_number=nxt.set_number,
+        game=nxt.game_number,
+        overrides=tournament.ruleset_overrides,
     )
 
 

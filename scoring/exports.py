@@ -4,6 +4,8 @@ Each row says how much of it is provisional (暫定): `provisional_games` of its
 finished but not yet confirmed by a second official, and `confirmed_points` (with
 `confirmed_rank`) count confirmed results only — what cut lines use. `points` are net of the
 active penalty deductions (`penalty_points`); `warnings` counts active warnings.
+`duplicate_points` / `duplicate_games`: duplicate Daifugo's par (docs/duplicate.md), null where
+the scope has no duplicate game (the CSV then leaves the two columns out).
 `decided_by_playoff` marks rows whose place among level entrants a settled playoff
 (順位決定戦) decided (its games add nothing to `points`).
 """
@@ -13,6 +15,7 @@ from __future__ import annotations
 import csv
 import io
 from collections.abc import Iterable, Mapping, Sequence
+from decimal import Decimal
 from typing import Any
 
 from django.utils.functional import Promise
@@ -39,9 +42,11 @@ COLUMNS = (
     "shared",
     "entry",
     "player",
-    *(f for f in FIGURES if f != "metrics"),
+    *(f for f in FIGURES if f != "metrics" and f not in ("duplicate_points", "duplicate_games")),
     "decided_by_playoff",
 )
+# Written after `COLUMNS` when the scope has duplicate games (docs/duplicate.md).
+DUPLICATE_COLUMNS = ("duplicate_points", "duplicate_games")
 # The CSV's header row, for people opening it in a spreadsheet: in the active language (the
 # English headers are the field names, as in the JSON export).
 COLUMN_HEADERS: dict[str, Promise] = {
@@ -58,6 +63,8 @@ COLUMN_HEADERS: dict[str, Promise] = {
     "confirmed_points": pgettext_lazy("CSV column", "confirmed_points"),
     "confirmed_rank": pgettext_lazy("CSV column", "confirmed_rank"),
     "decided_by_playoff": pgettext_lazy("CSV column", "decided_by_playoff"),
+    "duplicate_points": pgettext_lazy("CSV column", "duplicate_points"),
+    "duplicate_games": pgettext_lazy("CSV column", "duplicate_games"),
 }
 
 
@@ -87,13 +94,22 @@ def row_dict(row: Mapping[str, Any]) -> dict[str, Any]:
         "confirmed_rank": row["confirmed_rank"],
         # Placed among entrants level on every tie-break by a settled playoff (順位決定戦).
         "decided_by_playoff": bool(row["decided_by_playoff"]),
+        # Duplicate Daifugo's par total as a decimal string ("-1.33"; null: the scope has no
+        # duplicate game) and the games it counts.
+        "duplicate_points": _decimal_text(row.get("duplicate_points")),
+        "duplicate_games": row.get("duplicate_games") or 0,
     }
+
+
+def _decimal_text(value: Decimal | None) -> str | None:
+    return None if value is None else f"{value:.2f}"
 
 
 # The generic fields of an exported row (a metric's own field never takes their place).
 _FIELDS = frozenset(
     {
         *COLUMNS,
+        *DUPLICATE_COLUMNS,
         "player_id",
         "provisional",
         "metrics",
@@ -124,10 +140,12 @@ def rounds_data(rounds: Sequence[RoundLine]) -> dict[str, Any]:
     }
 
 
-def csv_columns(metrics: Sequence[Metric]) -> list[str]:
-    """The CSV's columns: `COLUMNS` with the family's metrics after "games"."""
+def csv_columns(metrics: Sequence[Metric], duplicate: bool = False) -> list[str]:
+    """The CSV's columns: `COLUMNS` with the family's metrics after "games", and the duplicate
+    score's two at the end when the scope has duplicate games."""
     at = COLUMNS.index("games") + 1
-    return [*COLUMNS[:at], *(m.key for m in metrics), *COLUMNS[at:]]
+    extra = DUPLICATE_COLUMNS if duplicate else ()
+    return [*COLUMNS[:at], *(m.key for m in metrics), *COLUMNS[at:], *extra]
 
 
 def standings_csv(rows: Iterable[Mapping[str, Any]], metrics: Sequence[Metric]) -> str:
@@ -136,7 +154,8 @@ def standings_csv(rows: Iterable[Mapping[str, Any]], metrics: Sequence[Metric]) 
     `spreadsheet_cell`: a player's name cannot be a formula."""
     out = io.StringIO()
     writer = csv.writer(out)
-    columns = csv_columns(metrics)
+    rows = list(rows)
+    columns = csv_columns(metrics, any(r.get("duplicate_points") is not None for r in rows))
     keys = {m.key for m in metrics}
     writer.writerow([str(COLUMN_HEADERS.get(c) or metric_words(c).csv) for c in columns])
     for row in rows:

@@ -81,6 +81,11 @@ class Standing(models.Model):
     # Points from confirmed results only (confirmed, or ended by a forfeit), minus deductions:
     # what cut lines and stage advancement count.
     confirmed_points = models.IntegerField(default=0)
+    # Duplicate Daifugo's par (docs/duplicate.md): the sum over the competitor's duplicate games
+    # of their points minus the mean of the other holders of the same hand, and how many games
+    # it counts. None where the scope has no duplicate game.
+    duplicate_points = models.DecimalField(max_digits=10, decimal_places=2, null=True, blank=True)
+    duplicate_games = models.PositiveIntegerField(default=0, db_default=0)
     rank = models.PositiveIntegerField()
     # Equal on every tie-break key with someone else: the rank is shared (同順位).
     shared = models.BooleanField(default=False)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from decimal import Decimal
 from functools import cached_property
 from typing import Any, overload
 
@@ -46,6 +47,9 @@ FIGURES = (
     "provisional_games",
     "confirmed_points",
     "confirmed_rank",
+    # Duplicate Daifugo's par total and the games it counts (None: no duplicate game in scope).
+    "duplicate_points",
+    "duplicate_games",
 )
 # The `Standing` columns a board row shows (with `player_name` and `entry_number`).
 ROW_FIELDS = ("rank", "shared", "entry_id", "player_id", *FIGURES)
@@ -76,6 +80,8 @@ class FieldSummary:
 
     count: int
     provisional_games: int
+    # Some row has a duplicate score: the boards show the 「デュプリ」 column.
+    duplicate: bool = False
 
     def pages(self, size: int) -> int:
         return max(1, -(-self.count // size))
@@ -83,9 +89,11 @@ class FieldSummary:
 
 def summarise_field(ref: ScopeRef) -> FieldSummary:
     found = Standing.objects.filter(**scope_filter(ref)).aggregate(
-        count=Count("pk"), provisional=Sum("provisional_games")
+        count=Count("pk"),
+        provisional=Sum("provisional_games"),
+        duplicate=Count("pk", filter=Q(duplicate_points__isnull=False)),
     )
-    return FieldSummary(found["count"], found["provisional"] or 0)
+    return FieldSummary(found["count"], found["provisional"] or 0, found["duplicate"] > 0)
 
 
 class FieldRows(Sequence[Standing]):
@@ -211,6 +219,15 @@ def signed(number: int) -> str:
     if number > 0:
         return f"+{number}"
     return f"\u2212{-number}" if number < 0 else "0"
+
+
+def signed_par(value: Decimal | None) -> str:
+    """A duplicate score as boards print it: +1.50, −1.33 (a minus sign), 0.00; "—" for none."""
+    if value is None:
+        return "—"
+    if value > 0:
+        return f"+{value:.2f}"
+    return f"\u2212{-value:.2f}" if value < 0 else f"{0:.2f}"
 
 
 def team_board_rows(ref: ScopeRef) -> list[Row]:

@@ -41,6 +41,17 @@ class StandingRowSerializer(serializers.Serializer[Any]):
         help_text="Placed among entrants level on every tie-break by a settled playoff "
         "(順位決定戦); playoff games add nothing to points."
     )
+    duplicate_points = serializers.CharField(
+        allow_null=True,
+        help_text="Duplicate Daifugo's par total (docs/duplicate.md) as a decimal string with "
+        '2 places ("-1.33"): the sum over the player\'s duplicate games of their points minus '
+        "the mean of the other holders of the same hand; null where the scope has no "
+        "duplicate game.",
+    )
+    duplicate_games = serializers.IntegerField(
+        help_text="The duplicate games counted in duplicate_points (a hand no one else has "
+        "held yet is not counted)."
+    )
     advancing = serializers.BooleanField(
         allow_null=True,
         help_text="Stage boards with a cut: would advance on confirmed results; null elsewhere.",

@@ -44,6 +44,11 @@ placings order the entrants it was played for — and only them — in the stand
 it breaks a tie of, and (for the final, the last stage) in the tournament's standings: see
 `playoff_ranks`. The rows it placed are flagged `decided_by_playoff` when read.
 
+Duplicate rounds (docs/duplicate.md): after the INSERT, in the same savepoint, a small Python
+pass over the scope's duplicate results fills `duplicate_points` and `duplicate_games`
+(`duplicate_scores`, par against the other holders of the same cards); the digest covers them,
+so another table's result that moves a par bumps the version.
+
 The digest also covers the scope's rounds (status, games corrected after the reveal), so a
 round completing or its seed being revealed bumps the version and live boards show it.
 """
@@ -54,8 +59,10 @@ import hashlib
 import json
 import logging
 import re
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from decimal import ROUND_HALF_UP, Decimal
+from fractions import Fraction
 from functools import partial
 from typing import Any
 
@@ -571,7 +578,69 @@ DIGEST_FIELDS = (
     "shared",
     "confirmed_rank",
     "confirmed_shared",
+    # Another table's result moves a player's par: live boards follow it.
+    "duplicate_points",
+    "duplicate_games",
 )
+
+
+def duplicate_scores(
+    holders: Iterable[tuple[Hashable, Hashable, int]],
+) -> dict[Hashable, tuple[Fraction, int]]:
+    """Duplicate Daifugo's par (docs/duplicate.md) from (competitor, the cards held, points)
+    per result: each result scores its points minus the mean of the other results that held
+    the same cards (none yet: not counted). Per competitor: the exact sum and how many games
+    it counts."""
+    by_cards: dict[Hashable, list[tuple[Hashable, int]]] = {}
+    for who, cards, points in holders:
+        by_cards.setdefault(cards, []).append((who, points))
+    totals: dict[Hashable, tuple[Fraction, int]] = {}
+    for same in by_cards.values():
+        if len(same) < 2:
+            continue
+        everyone = sum(points for _, points in same)
+        for who, points in same:
+            score = points - Fraction(everyone - points, len(same) - 1)
+            total, games = totals.get(who, (Fraction(0), 0))
+            totals[who] = (total + score, games + 1)
+    return totals
+
+
+def _to_hundredths(value: Fraction) -> Decimal:
+    """A par total as shown, to 2 places, halves away from zero (as people round by hand)."""
+    exact = Decimal(value.numerator) / Decimal(value.denominator)
+    # Adding zero turns a rounded −0.00 into 0.00.
+    return exact.quantize(Decimal("0.01"), rounding=ROUND_HALF_UP) + 0
+
+
+def _write_duplicate_points(ref: ScopeRef, plan: _Plan) -> None:
+    """Fill the scope's `duplicate_points` / `duplicate_games` from its duplicate games'
+    results (every current result: the same published points the totals count, never a
+    hand). The cards a result held: its round, `Game.deal_key`, the seats and the dealt hand
+    ``(seat - rotation) % seats``. Left NULL when the scope has no duplicate game."""
+    sql = f"""
+SELECT {plan.who}, dt.round_id, g.deal_key, g.seats,
+  (r.seat + g.seats - g.deal_rotation) % g.seats, r.points
+FROM {_table(GameResult)} r
+JOIN {_table(Game)} g ON g.id = r.game_id
+JOIN {_table(Table)} dt ON dt.id = g.table_id
+{plan.result_joins}
+WHERE {plan.result_where} AND g.deal_key <> ''
+"""
+    with connection.cursor() as cursor:
+        cursor.execute(sql)
+        rows = cursor.fetchall()
+    if not rows:
+        return
+    totals = duplicate_scores((who, tuple(cards), points) for who, *cards, points in rows)
+    standings = Standing.objects.filter(**scope_filter(ref))
+    who_field = "entry_id" if plan.who == "r.entry_id" else "player_id"
+    changed = []
+    for row in standings.only("pk", who_field):
+        total, games = totals.get(getattr(row, who_field), (Fraction(0), 0))
+        row.duplicate_points, row.duplicate_games = _to_hundredths(total), games
+        changed.append(row)
+    Standing.objects.bulk_update(changed, ["duplicate_points", "duplicate_games"])
 
 
 def _digest(ref: ScopeRef) -> tuple[str, int]:
@@ -607,7 +676,7 @@ def _lock(ref: ScopeRef) -> None:
 
 def recompute_scope(ref: ScopeRef) -> Outcome:
     """Rebuild one scope's standings from its results (idempotent; see the module docstring)."""
-    sql, _ = standings_sql(ref)
+    sql, plan = standings_sql(ref)
     # Before the scope's lock: reading a playoff's placings recomputes the playoff's scope.
     positions = playoff_positions(ref)
     with transaction.atomic():
@@ -622,6 +691,7 @@ def recompute_scope(ref: ScopeRef) -> Outcome:
                     for statement in prepare:
                         cursor.execute(statement)
                     cursor.execute(insert, [now, version.version + 1])
+                _write_duplicate_points(ref, plan)
                 if positions:
                     _apply_playoffs(ref, positions)
                 # A team tournament's team rows: same transaction, lock and version.

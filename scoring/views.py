@@ -323,6 +323,8 @@ def _page_context(board: Board, version: int, page: int, path: str) -> dict[str,
             context["metric_columns"],
         ),
         "any_provisional": summary.provisional_games > 0,
+        # A scope with duplicate games shows each row's par beside its points.
+        "duplicate": summary.duplicate,
         "page": shown,
         "page_range": list(paginator.get_elided_page_range(page, on_each_side=1, on_ends=1)),
         "ellipsis": paginator.ELLIPSIS,
@@ -417,6 +419,7 @@ def _print(request: HttpRequest, address: BoardAddress) -> HttpResponse:
         "team_rows": team_board_rows(board.ref) if frame["plays_in_teams"] else [],
         "rows": rows,
         "any_provisional": any(row["provisional_games"] for row in rows),
+        "duplicate": any(row["duplicate_points"] is not None for row in rows),
     }
     return render(request, "scoring/standings_print.html", context)
 

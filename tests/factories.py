@@ -1072,3 +1072,29 @@ def guandan_engine_record(
         state, _events = family.apply(state, move)
         actions.append(move)
     return export_record(start, actions)
+
+
+# --- duplicate Daifugo (docs/duplicate.md) ----------------------------------------------------
+
+
+def duplicate_round(players: int = 16, **fields: Any) -> tuple[Round, object]:
+    """A published duplicate round of a new tournament (one set of one game unless `fields`
+    say otherwise) with `players` checked-in entrants "Player n", drawn through the services;
+    returns the round and its organiser (who may also record and confirm)."""
+    from tournaments import services
+
+    organiser = UserFactory(username=f"dup-organiser-{secrets.token_hex(3)}")
+    tournament = TournamentFactory(
+        **{"games_per_set": 1, "sets_per_round": 1, "status": Tournament.Status.RUNNING, **fields}
+    )
+    OfficialFactory(tournament=tournament, user=organiser, role=Official.Role.ORGANISER)
+    stage = StageFactory(tournament=tournament, order=1, name="Qualifying")
+    for number in range(1, players + 1):
+        EntryFactory(
+            tournament=tournament,
+            number=number,
+            player__display_name=f"Player {number}",
+            status=Entry.Status.CHECKED_IN,
+        )
+    drawn = services.draw_round(stage, organiser, duplicate_deals=True)  # type: ignore[arg-type]
+    return services.publish_round(drawn, organiser), organiser  # type: ignore[arg-type]

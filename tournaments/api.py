@@ -146,7 +146,10 @@ class StageViewSet(StageSetupMixin, viewsets.ReadOnlyModelViewSet[Stage]):
         body.is_valid(raise_exception=True)
         try:
             round_ = services.draw_round(
-                stage, request.user, override_reason=body.validated_data.get("override_reason", "")
+                stage,
+                request.user,
+                override_reason=body.validated_data.get("override_reason", ""),
+                duplicate_deals=body.validated_data.get("duplicate_deals", False),
             )
         except services.DomainError as error:
             return _domain_error(error)

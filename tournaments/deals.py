@@ -10,14 +10,20 @@ the round's secret seed, so anyone can check them once the seed is revealed.
 - a game voided and re-dealt (attempt `a` ≥ 2) appends ``/attempt/{a}`` to its material, so
   the re-deal is as verifiable as the first deal and differs from it;
 - the leader of a team match's first hand (掼蛋 Guandan): ``SHA-256(f"{seed}/table/{n}/set/{s}/
-  leader")`` as a big-endian number modulo the seats (`draw_leader`).
+  leader")`` as a big-endian number modulo the seats (`draw_leader`);
+- a duplicate round (`Round.duplicate_deals`, docs/duplicate.md) deals the same cards at every
+  table of a group, rotated a seat further at each table: ``material =
+  f"{seed}/duplicate/{first}/seats/{n}/set/{s}/game/{g}"`` with `first` the group's first table
+  number, and hand `h` goes to engine seat ``(h + rotation) % n`` (`duplicate_groups`,
+  `duplicate_material`, `rotate_deal`). A re-deal (attempt ≥ 2) is the table's own deal.
 """
 
 from __future__ import annotations
 
 import hashlib
 import secrets
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, replace
 
 from games.engine import family_of
 from games.engine.deal import Deal
@@ -56,6 +62,87 @@ def derive_deal(
     material = deal_material(seed_hex, table, set_number, game, attempt)
     deal: Deal = family_of(rules).deal(material, rules)
     return deal
+
+
+@dataclass(frozen=True, slots=True)
+class DuplicatePlace:
+    """Where a table sits in its duplicate group: the group's first table number (part of the
+    deal material), the table's index in the group (0-based) and its rotation."""
+
+    first_table: int
+    index: int
+    rotation: int
+
+    @property
+    def group(self) -> int:
+        """The group's name as shown: its first table number."""
+        return self.first_table
+
+
+def duplicate_groups(tables: Iterable[tuple[int, int]]) -> dict[int, DuplicatePlace]:
+    """Each table's place in the duplicate groups of a round, from (table number, seats).
+
+    Tables of the same size, in table-number order, are cut into consecutive groups of `seats`
+    tables (tables of 4: 1–4, 5–8 …), so that every deal of a group is played from every seat;
+    a single table left over joins the previous group of its size (alone it would have no one
+    to compare with), a larger leftover is a group of its own. Table index `i` of a group has
+    rotation ``i % seats``. Later rounds seat by score band, so a group holds players of
+    comparable strength."""
+    by_size: dict[int, list[int]] = {}
+    for number, seats in sorted(tables):
+        by_size.setdefault(seats, []).append(number)
+    places: dict[int, DuplicatePlace] = {}
+    for seats, numbers in by_size.items():
+        groups = [numbers[i : i + seats] for i in range(0, len(numbers), seats)]
+        if len(groups) > 1 and len(groups[-1]) == 1:
+            groups[-2].extend(groups.pop())
+        for group in groups:
+            for index, number in enumerate(group):
+                places[number] = DuplicatePlace(group[0], index, index % seats)
+    return places
+
+
+def duplicate_key(first_table: int, seats: int, set_number: int, game: int) -> str:
+    """The duplicate deal's material without the seed (`Game.deal_key`): the games with the
+    same key in one round were dealt the same cards."""
+    return f"duplicate/{first_table}/seats/{seats}/set/{set_number}/game/{game}"
+
+
+def duplicate_material(
+    seed_hex: str, first_table: int, seats: int, set_number: int, game: int
+) -> str:
+    return f"{seed_hex}/{duplicate_key(first_table, seats, set_number, game)}"
+
+
+def rotate_deal(dealt: Deal, rotation: int) -> Deal:
+    """The deal with hand `h` at engine seat ``(h + rotation) % seats``; the blind cards stay."""
+    seats = len(dealt.hands)
+    hands = tuple(dealt.hands[(seat - rotation) % seats] for seat in range(seats))
+    return replace(dealt, hands=hands)
+
+
+def dealt_hand(seat: int, rotation: int, seats: int) -> int:
+    """Which hand of a duplicate deal the engine seat holds: ``(seat - rotation) % seats``."""
+    return (seat - rotation) % seats
+
+
+def derive_duplicate_deal(
+    seed_hex: str,
+    *,
+    ruleset_id: str,
+    ruleset_version: int,
+    seats: int,
+    place: DuplicatePlace,
+    set_number: int,
+    game: int,
+    overrides: Mapping[str, object] | None = None,
+) -> Deal:
+    """The duplicate deal of game `g` of set `s` at a table of a group, rotated for the table
+    (`rotate_deal`)."""
+    rules = rules_for_table(ruleset_id, ruleset_version, seats, overrides)
+    material = duplicate_material(seed_hex, place.first_table, seats, set_number, game)
+    dealt: Deal = family_of(rules).deal(material, rules)
+    return rotate_deal(dealt, place.rotation)
 
 
 def leader_material(seed_hex: str, table: int, set_number: int) -> str:

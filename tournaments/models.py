@@ -529,6 +529,9 @@ class Round(models.Model):
     seed_secret = models.CharField(max_length=64)
     seed_commitment = models.CharField(max_length=64)
     draw_method = models.CharField(max_length=20, blank=True)
+    # Duplicate Daifugo (docs/duplicate.md): each group of tables plays the same deals with
+    # the seats rotated. Chosen at the draw, fixed from publication on.
+    duplicate_deals = models.BooleanField(default=False)
     published_at = models.DateTimeField(null=True, blank=True)
     completed_at = models.DateTimeField(null=True, blank=True)
     revealed_at = models.DateTimeField(null=True, blank=True)

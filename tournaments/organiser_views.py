@@ -127,12 +127,15 @@ def _error_message(request: HttpRequest, error: services.DomainError) -> None:
 @require_POST
 def draw(request: HtmxHttpRequest, slug: str, stage_id: int) -> HttpResponse:
     """Draw the stage's next round; `override_reason` draws while an earlier round is still
-    open (audited)."""
+    open (audited); the `duplicate_deals` box makes it a duplicate round."""
     tournament = _tournament_for_organiser(request, slug)
     stage = get_object_or_404(tournament.stages, pk=stage_id)
     try:
         round_ = services.draw_round(
-            stage, request.user, override_reason=request.POST.get("override_reason", "")
+            stage,
+            request.user,
+            override_reason=request.POST.get("override_reason", ""),
+            duplicate_deals=bool(request.POST.get("duplicate_deals")),
         )
     except services.DomainError as error:
         _error_message(request, error)

@@ -280,6 +280,7 @@ class RoundSerializer(serializers.ModelSerializer[Round]):
             "number",
             "status",
             "draw_method",
+            "duplicate_deals",
             "published_at",
             "completed_at",
             "revealed_at",
@@ -418,6 +419,12 @@ class DrawRequestSerializer(serializers.Serializer[Round]):
     refused, unless `override_reason` says why it must happen anyway (audited)."""
 
     override_reason = serializers.CharField(required=False, allow_blank=True, max_length=300)
+    duplicate_deals = serializers.BooleanField(
+        required=False,
+        default=False,
+        help_text="A duplicate round (docs/duplicate.md): each group of tables plays the same "
+        "deals with the seats rotated. 大富豪 only, never a playoff; fixed once published.",
+    )
 
 
 class AdvanceRequestSerializer(serializers.Serializer[Stage]):

@@ -25,6 +25,7 @@ from django.utils import timezone
 
 from games import refusals
 from games.auth import forget_device_tokens
+from games.engine.daifugo import DAIFUGO
 from games.engine.errors import RulesError
 from games.live import notify_seats_changed
 from games.models import DeviceToken, Game
@@ -1574,9 +1575,17 @@ def _entrant_label(entry: Entry) -> str:
 @refusals_recorded("draw")
 @transaction.atomic
 def draw_round(
-    stage: Stage, actor: AnyUser, *, seed: str | None = None, override_reason: str = ""
+    stage: Stage,
+    actor: AnyUser,
+    *,
+    seed: str | None = None,
+    override_reason: str = "",
+    duplicate_deals: bool = False,
 ) -> Round:
     """Draw the next round of `stage` as a draft (a preview the organiser can redraw).
+
+    `duplicate_deals` makes it a duplicate round (docs/duplicate.md): 大富豪 only, never a
+    playoff; publishing fixes it, a redraw of the draft may change it.
 
     The first round of the tournament is a random draw; later rounds re-seat by score band
     (`tournaments.seating`). A still-unpublished draft of the stage is replaced. The previous
@@ -1605,6 +1614,8 @@ def draw_round(
             code="previous_round_not_complete",
         )
     require_ruleset_complete(tournament)
+    if duplicate_deals:
+        _require_duplicate_allowed(stage)
     stage.rounds.filter(status=Round.Status.DRAFT).delete()
     number = (stage.rounds.aggregate(m=Max("number"))["m"] or 0) + 1
 
@@ -1667,6 +1678,7 @@ def draw_round(
         draw_method=draw.method,
         unfinished=unfinished,
         override_reason=override_reason,
+        duplicate_deals=duplicate_deals,
     )
     for drawn in draw.tables:
         # The explanation shows the seed only as "by lot": it must not leak before reveal.
@@ -1693,6 +1705,7 @@ def _new_round(
     draw_method: str,
     unfinished: Sequence[Round],
     override_reason: str,
+    duplicate_deals: bool = False,
 ) -> Round:
     """The drawn round's row, committed to its secret seed; a draw over rounds still open is
     audited with the organiser's reason."""
@@ -1702,6 +1715,7 @@ def _new_round(
         seed_secret=round_seed,
         seed_commitment=commitment_for(round_seed),
         draw_method=draw_method,
+        duplicate_deals=duplicate_deals,
     )
     if unfinished:
         record_audit(
@@ -1713,6 +1727,25 @@ def _new_round(
             data={"open_rounds": [r.number for r in unfinished]},
         )
     return round_
+
+
+def _require_duplicate_allowed(stage: Stage) -> None:
+    """Duplicate deals need tables dealt alike from one set of cards: 大富豪's presets. A 掼蛋
+    team match and a 大財閥 pile game are out of scope, and a playoff is one table."""
+    tournament = stage.tournament
+    family = check_ruleset(tournament.ruleset_id, tournament.ruleset_version).family
+    if tournament.plays_in_teams or family != DAIFUGO.name:
+        raise DomainError(
+            "Duplicate deals are for Daifugo rounds only, not team matches or pile games.",
+            "デュプリケートは大富豪の回戦のみです（掼蛋のチーム戦・大財閥は対象外）。",
+            code="duplicate_not_supported",
+        )
+    if stage.kind == Stage.Kind.PLAYOFF:
+        raise DomainError(
+            "A playoff cannot have duplicate deals.",
+            "順位決定戦はデュプリケートにできません。",
+            code="duplicate_in_playoff",
+        )
 
 
 def team_bye_points(tournament: Tournament) -> int:

@@ -20,7 +20,15 @@ from games.models import Game
 from games.records import has_record
 from games.seating import cycle_of, draw_seating, in_seating, seating_material
 from games.selectors import ended_games
-from tournaments.deals import commitment_for, deal_material, derive_deal
+from tournaments.deals import (
+    commitment_for,
+    deal_material,
+    dealt_hand,
+    derive_deal,
+    derive_duplicate_deal,
+    duplicate_groups,
+    duplicate_material,
+)
 from tournaments.forms import VerifyDealForm
 from tournaments.models import Round
 from tournaments.rulesets import check_ruleset
@@ -75,6 +83,13 @@ def round_detail(request: HttpRequest, slug: str, round_id: int) -> HttpResponse
         stage__tournament=tournament,
     )
     tables = list(round_tables(round_))
+    # A duplicate round's groups and rotations (docs/duplicate.md), shown per table and used
+    # to verify its deals.
+    places = (
+        duplicate_groups((t.number, len(t.seats.all())) for t in tables)
+        if round_.duplicate_deals
+        else {}
+    )
     games = Game.objects.filter(table__round=round_).select_related("table")
     # Each table's games that ended with a result and were played move by move (not entered as
     # a quick result): each replays (games/replay.py), and has a record to download unless its
@@ -87,7 +102,7 @@ def round_detail(request: HttpRequest, slug: str, round_id: int) -> HttpResponse
         "tournament": tournament,
         "round": round_,
         "tables": tables,
-        "tables_with_games": [(t, games_at[t.pk]) for t in tables],
+        "tables_with_games": [(t, games_at[t.pk], places.get(t.number)) for t in tables],
         # Games voided and re-dealt (their deals carry the attempt) and results an organiser
         # corrected after the seed was revealed: both are part of the public record.
         "redeals": games.filter(attempt__gt=1).order_by("table__number", "set_number"),
@@ -123,32 +138,54 @@ def round_detail(request: HttpRequest, slug: str, round_id: int) -> HttpResponse
                     seed, table=number, set_number=set_number, cycle=cycle, seats=len(seats)
                 )
                 attempt = form.cleaned_data["attempt"] or 1
-                dealt = derive_deal(
-                    seed,
-                    ruleset_id=tournament.ruleset_id,
-                    ruleset_version=tournament.ruleset_version,
-                    seats=len(seats),
-                    table=number,
-                    set_number=form.cleaned_data["set_number"],
-                    game=form.cleaned_data["game"],
-                    attempt=attempt,
-                    # Fixed before the first round was published: every game's own values.
-                    overrides=tournament.ruleset_overrides,
-                )
+                # A duplicate round's first deal is its group's, rotated; a re-deal the
+                # table's own (docs/duplicate.md).
+                place = places.get(number) if attempt == 1 else None
+                if place is None:
+                    dealt = derive_deal(
+                        seed,
+                        ruleset_id=tournament.ruleset_id,
+                        ruleset_version=tournament.ruleset_version,
+                        seats=len(seats),
+                        table=number,
+                        set_number=set_number,
+                        game=game_number,
+                        attempt=attempt,
+                        # Fixed before the first round was published: every game's own values.
+                        overrides=tournament.ruleset_overrides,
+                    )
+                    material = deal_material(seed, number, set_number, game_number, attempt)
+                else:
+                    dealt = derive_duplicate_deal(
+                        seed,
+                        ruleset_id=tournament.ruleset_id,
+                        ruleset_version=tournament.ruleset_version,
+                        seats=len(seats),
+                        place=place,
+                        set_number=set_number,
+                        game=game_number,
+                        overrides=tournament.ruleset_overrides,
+                    )
+                    material = duplicate_material(
+                        seed, place.first_table, len(seats), set_number, game_number
+                    )
                 pile = _pile_labels(dealt)
                 context["deal"] = {
-                    "material": deal_material(
-                        seed,
-                        number,
-                        form.cleaned_data["set_number"],
-                        form.cleaned_data["game"],
-                        attempt,
-                    ),
+                    "material": material,
+                    "place": place,
                     "seating_material": (
                         seating_material(seed, number, set_number, cycle) if cycle else ""
                     ),
+                    # Engine seat, player, hand and (duplicate) which hand of the group's deal.
                     "hands": [
-                        (i + 1, seat, _labels(dealt.hands[i], pile is not None))
+                        (
+                            i + 1,
+                            seat,
+                            _labels(dealt.hands[i], pile is not None),
+                            None
+                            if place is None
+                            else dealt_hand(i, place.rotation, len(seats)) + 1,
+                        )
                         for i, seat in in_seating(seating, seats)
                     ],
                     "blind": _labels(dealt.blind) if hasattr(dealt, "blind") else [],
