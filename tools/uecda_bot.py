@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import socket
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -131,8 +132,21 @@ def give_back(hand: int, count: int) -> int:
     return chosen
 
 
-def play(sock: socket.socket) -> None:
-    """The client's loop: games until the server says every game has ended."""
+Chooser = Callable[[int, Table, int, int], int]
+"""(hand, the hand's message, the table's cards, what its joker stands for) → the play."""
+
+
+def choose(hand: int, mine: Table, field: int, field_as: int) -> int:
+    reversed_order = bool(mine[5][5]) != bool(mine[5][6])
+    if mine[5][4]:
+        return lead(hand, reversed_order)
+    return follow(hand, field, field_as, reversed_order, bool(mine[5][7]))
+
+
+def play(sock: socket.socket, chooser: Chooser = choose) -> list[int]:
+    """The client's loop: games until the server says every game has ended. Returns the
+    server's answers to its plays (9 accepted, 8 refused or a pass)."""
+    answers: list[int] = []
     field, field_as = 0, 0
     while True:
         dealt = recv_table(sock)
@@ -145,19 +159,25 @@ def play(sock: socket.socket) -> None:
             mine = recv_table(sock)
             hand, _ = table_to_cards(mine)
             if mine[5][2] == 1:
+                cards = chooser(hand, mine, field, field_as)
                 reversed_order = bool(mine[5][5]) != bool(mine[5][6])
-                if mine[5][4]:
-                    cards = lead(hand, reversed_order)
-                else:
-                    cards = follow(hand, field, field_as, reversed_order, bool(mine[5][7]))
                 send_table(sock, cards_to_table(cards, reversed_order=reversed_order))
-                recv_int(sock)  # 9 accepted, 8 refused or a pass
+                answers.append(recv_int(sock))
             field, field_as = table_to_cards(recv_table(sock))
             ended = recv_int(sock)
             if ended == 1:
                 break
             if ended == 2:
-                return
+                return answers
+
+
+def connect_and_play(host: str, port: int, name: str, chooser: Chooser = choose) -> list[int]:
+    """Handshake as `name`, then play; the server's answers to the plays."""
+    with socket.create_connection((host, port)) as sock:
+        send_table(sock, profile(name))
+        number = recv_int(sock)
+        print(f"{name}: player {number}", flush=True)
+        return play(sock, chooser)
 
 
 def main() -> None:
@@ -166,11 +186,7 @@ def main() -> None:
     parser.add_argument("--port", type=int, default=42485)
     parser.add_argument("--name", default="kakumei-bot", help="1–14 ASCII characters")
     args = parser.parse_args()
-    with socket.create_connection((args.host, args.port)) as sock:
-        send_table(sock, profile(args.name))
-        number = recv_int(sock)
-        print(f"{args.name}: player {number}", flush=True)
-        play(sock)
+    connect_and_play(args.host, args.port, args.name)
     print(f"{args.name}: every game ended", flush=True)
 
 
