@@ -26,21 +26,30 @@ Refused plays, timeouts and disconnections follow the rules written in docs/bots
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import queue
 import socket
 import threading
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import User
 from django.db import close_old_connections
 
-from games.engine import JOKERS, NUMBERS, PHASE_EXCHANGE, PHASE_PLAY, TITLES, Move, State
+from games.engine import (
+    NUMBERS,
+    PHASE_EXCHANGE,
+    PHASE_PLAY,
+    TITLES,
+    Move,
+    State,
+    is_legal,
+    legal_moves,
+)
 from games.engine import apply as engine_apply
-from games.engine import is_legal, legal_moves
 from games.engine.errors import EngineError
 from games.engine.uecda import (
     COLUMNS,
@@ -68,6 +77,7 @@ from games.state import canonical
 from tournaments import services as tournament_services
 from tournaments.models import Official, Round, Seat, Tournament
 from tournaments.models import Table as TournamentTable
+from tournaments.rulesets import check_ruleset
 
 log = logging.getLogger(__name__)
 
@@ -144,10 +154,8 @@ class Connection:
             raise BotGone(str(error)) from error
 
     def close(self) -> None:
-        try:
+        with contextlib.suppress(OSError):
             self.sock.close()
-        except OSError:
-            pass
 
 
 def profile_name(table: Table) -> str:
@@ -301,13 +309,18 @@ class TablePlay:
             conn.close()
             self.conns[player] = None
 
-    def each(self, send: Callable[[Connection], None], players: Iterable[int]) -> None:
-        for player in players:
+    def send(self, message: Table | int, players: Iterable[int] | None = None) -> None:
+        """Send a table or an int to the programs of `players` (None: every one still here);
+        one that cannot be reached is dropped."""
+        for player in range(len(self.conns)) if players is None else players:
             conn = self.conns[player]
             if conn is None:
                 continue
             try:
-                send(conn)
+                if isinstance(message, int):
+                    conn.send_int(message)
+                else:
+                    conn.send_table(message)
             except BotGone as error:
                 self.drop(player, str(error))
 
@@ -319,7 +332,7 @@ class TablePlay:
                 if conn is not None:
                     self.conns[player] = conn
                     log.info("table %s: %s is back", self.table.number, name)
-                    self.each(lambda c, p=player: c.send_int(p), [player])
+                    self.send(player, [player])
 
 
 @dataclass
@@ -377,9 +390,7 @@ class GamePlay:
         if exchanging:
             for seat in range(len(state.counts)):
                 if setup.exchange_strongest[seat] and self.state.gives[seat] == -1:
-                    give = next(
-                        m for m in legal_moves(self.state) if m.seat == seat and m.exchange
-                    )
+                    give = next(m for m in legal_moves(self.state) if m.seat == seat and m.exchange)
                     self.submit(give)
         titles = TITLES.get(len(state.counts), ())
         choosers = [
@@ -387,8 +398,9 @@ class GamePlay:
             for seat in range(len(state.counts))
             if exchanging and not setup.exchange_strongest[seat] and setup.exchange_count[seat]
         ]
-        if exchanging and setup.titles is not None:
-            order = sorted(range(len(state.counts)), key=lambda s: titles.index(setup.titles[s]))
+        held = setup.titles
+        if exchanging and held is not None:
+            order = sorted(range(len(state.counts)), key=lambda s: titles.index(held[s]))
         else:
             order = sorted(range(len(state.counts)), key=lambda s: self.player_of[s])
         for seat in order:
@@ -398,7 +410,7 @@ class GamePlay:
             table = self.rows(seat, cards)
             table[5][0] = 1
             table[5][1] = setup.exchange_count[seat] if seat in choosers else 0
-            self.tp.each(lambda c, t=table: c.send_table(t), [self.player_of[seat]])
+            self.tp.send(table, [self.player_of[seat]])
         for seat in sorted(choosers, key=lambda s: -setup.exchange_count[s]):
             self.give_back(seat, setup.exchange_count[seat])
 
@@ -430,7 +442,7 @@ class GamePlay:
         seats = range(len(before.counts))
         for seat in seats:
             table = self.rows(seat, before.hands[seat])
-            self.tp.each(lambda c, t=table: c.send_table(t), [self.player_of[seat]])
+            self.tp.send(table, [self.player_of[seat]])
         seat = before.turn
         player = self.player_of[seat]
         conn = self.tp.conns[player]
@@ -440,7 +452,7 @@ class GamePlay:
         else:
             answer = self.play_from(conn, seat)
         if answer is not None:
-            self.tp.each(lambda c: c.send_int(answer), [player])
+            self.tp.send(answer, [player])
         # After a pass the programs see the cards they passed on (the reference server sends
         # the table before it clears a trick that every other player passed on).
         shown = before if self.last is not None and self.last.is_pass else self.state
@@ -450,7 +462,7 @@ class GamePlay:
             if combo is not None
             else cards_to_table(0)
         )
-        self.tp.each(lambda c: c.send_table(field_table), range(len(self.tp.conns)))
+        self.tp.send(field_table)
 
     def play_from(self, conn: Connection, seat: int) -> int | None:
         """Read the program's play and record it; its answer (None when the program is gone)."""
@@ -468,9 +480,8 @@ class GamePlay:
         except EngineError as error:
             log.info("%s sent a malformed play: %s", conn.name, error)
             cards, as_cards = -1, 0
-        if cards > 0:
-            if self.submit(Move.play(seat, cards, as_=as_cards)):
-                return ACCEPT
+        if cards > 0 and self.submit(Move.play(seat, cards, as_=as_cards)):
+            return ACCEPT
         self.pass_or_weakest(seat)
         return REJECT
 
@@ -505,7 +516,7 @@ def play_game(tp: TablePlay, game: Game) -> None:
     while not gp.state.is_over:
         gp.turn()
         if not gp.state.is_over:
-            tp.each(lambda c: c.send_int(GAME_CONTINUE), range(len(tp.conns)))
+            tp.send(GAME_CONTINUE)
 
 
 # --- the tournament ------------------------------------------------------------------------------
@@ -606,7 +617,7 @@ class Bridge:
         )  # fmt: skip
         log.info("table %s of round %s: %s", table.number, table.round.number, ", ".join(names))
         for player in range(len(names)):
-            tp.each(lambda c, p=player: c.send_int(p), [player])
+            tp.send(player, [player])
         try:
             while True:
                 if isinstance(next_game_or_refusal(table), GameError):
@@ -617,8 +628,7 @@ class Bridge:
                 game.refresh_from_db()
                 confirm_game(game, self.confirmer)
                 last = isinstance(next_game_or_refusal(table), GameError)
-                end = ALL_GAMES_END if last else GAME_END
-                tp.each(lambda c: c.send_int(end), range(len(names)))
+                tp.send(ALL_GAMES_END if last else GAME_END)
                 log.info(
                     "table %s: set %s game %s over", table.number, game.set_number, game.game_number
                 )
@@ -639,6 +649,20 @@ class Bridge:
             time.sleep(poll)
 
 
+def require_expressible(tournament: Tournament) -> None:
+    """Refuse a ruleset the protocol cannot carry: UECda's tables hold 大富豪 hands with one
+    joker (``[4][1]``) and the counts of up to 5 players (row 6)."""
+    rules = check_ruleset(tournament.ruleset_id, tournament.ruleset_version)
+    jokers = int(tournament.ruleset_overrides.get("jokers", rules.jokers))
+    if rules.family != "daifugo" or jokers > 1 or tournament.plays_in_teams:
+        raise GameError(
+            "uecda_rules_unsupported",
+            f"UECda programs play 大富豪 with one joker; {rules.key} cannot be told over the "
+            "protocol.",
+            f"UECdaのプログラムはジョーカー1枚の大富豪のみ対応です。{rules.key} は扱えません。",
+        )
+
+
 def serve(
     tournament: Tournament,
     *,
@@ -651,6 +675,7 @@ def serve(
 ) -> None:
     """Listen on `host`:`port` and play the tournament's bot tables until `rounds` rounds are
     played (None: until stopped). `ready` receives the port listened on (for port 0)."""
+    require_expressible(tournament)
     stop = stop or threading.Event()
     lobby = Lobby(timeout)
     bridge = Bridge.for_tournament(tournament, lobby)

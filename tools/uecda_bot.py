@@ -20,7 +20,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from games.engine.uecda import (  # noqa: E402 (after the path is set)
+from games.engine.uecda import (
     COLUMNS,
     PROTOCOL_VERSION,
     ROWS,

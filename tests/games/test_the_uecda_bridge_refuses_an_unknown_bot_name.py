@@ -19,9 +19,11 @@ def test_an_unknown_name_is_closed_without_a_player_number(
     bot = bundled_bot()
     tournament = bot_event()
     caplog.set_level(logging.INFO, logger="games.uecda_bridge")
-    with bridge_thread(tournament) as port:
-        with socket.create_connection(("127.0.0.1", port), timeout=5) as sock:
-            bot.send_table(sock, bot.profile("stranger"))
-            assert sock.recv(4) == b""  # closed: no player number
+    with (
+        bridge_thread(tournament) as port,
+        socket.create_connection(("127.0.0.1", port), timeout=5) as sock,
+    ):
+        bot.send_table(sock, bot.profile("stranger"))
+        assert sock.recv(4) == b""  # closed: no player number
     refusals = [r.getMessage() for r in caplog.records if "stranger" in r.getMessage()]
     assert refusals and "no bot entrant" in refusals[0]

@@ -5,24 +5,30 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('tournaments', '0016_tournament_think_seconds_and_more'),
+        ("tournaments", "0016_tournament_think_seconds_and_more"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='player',
-            name='bot_name',
-            field=models.CharField(blank=True, default='', max_length=14),
+            model_name="player",
+            name="bot_name",
+            field=models.CharField(blank=True, default="", max_length=14),
         ),
         migrations.AddConstraint(
-            model_name='player',
-            constraint=models.UniqueConstraint(condition=models.Q(('bot_name', ''), _negated=True), fields=('bot_name',), name='player_bot_name_unique'),
+            model_name="player",
+            constraint=models.UniqueConstraint(
+                condition=models.Q(("bot_name", ""), _negated=True),
+                fields=("bot_name",),
+                name="player_bot_name_unique",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='player',
-            constraint=models.CheckConstraint(condition=models.Q(('bot_name__regex', '^[!-~]{0,14}$')), name='player_bot_name_ascii'),
+            model_name="player",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("bot_name__regex", "^[!-~]{0,14}$")),
+                name="player_bot_name_ascii",
+            ),
         ),
     ]
