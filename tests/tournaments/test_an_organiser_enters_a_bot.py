@@ -49,6 +49,4 @@ def test_a_name_with_a_space_or_a_bot_entered_twice_is_refused(
     assert 'value="my bot"' in spaced.content.decode()  # the organiser's input is kept
     assert again.status_code == 422
     assert "has already entered as #1" in again.content.decode()
-    assert list(Player.objects.exclude(bot_name="").values_list("bot_name", flat=True)) == [
-        "kbot"
-    ]
+    assert list(Player.objects.exclude(bot_name="").values_list("bot_name", flat=True)) == ["kbot"]
