@@ -375,7 +375,8 @@ class GamePlay:
         for player, at in self.seat_of.items():
             by_player[player] = row6[at]
             by_player[5 + player] = row6[5 + at]
-            by_player[10 + player] = at
+            # The C kit reads [6][10 + seat] as the player sitting there (seatPlayer).
+            by_player[10 + at] = player
         table[5], table[6] = row5, by_player
         return table
 
