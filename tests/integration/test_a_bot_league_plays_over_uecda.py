@@ -102,4 +102,4 @@ def test_five_bots_play_a_round_through_the_bridge(real_celery: str) -> None:
     assert sorted(r["player_bot"] for r in rows) == list(BOTS)
     assert sum(r["points"] for r in rows) == GAMES * (5 + 4 + 3 + 2 + 1)
     page = Client().get(f"/standings/{tournament.slug}/", HTTP_ACCEPT_LANGUAGE="ja")
-    assert page.content.decode().count('title="ボット"') == len(BOTS)
+    assert page.content.decode().count('data-testid="bot-marker">ボット</span>') == len(BOTS)
