@@ -98,6 +98,11 @@ class BotGone(Exception):
     """A program closed its connection, sent garbage framing or did not answer in time."""
 
 
+class TableStopped(Exception):
+    """The service refused a move the bridge chose itself: the game changed under it (voided
+    or forfeited by an official, an undo waiting); the bridge leaves the table."""
+
+
 def system_user(username: str) -> User:
     user, created = get_user_model().objects.get_or_create(username=username)
     if created:
@@ -364,6 +369,11 @@ class GamePlay:
         self.state, _events = engine_apply(self.state, move)
         return True
 
+    def force(self, move: Move) -> None:
+        """Record a move the bridge chose (legal by the engine); refused, the table stops."""
+        if not self.submit(move):
+            raise TableStopped(f"game {self.game.pk} refused the bridge's own {move}")
+
     def rows(self, seat: int, cards: int, *, hand: bool = True) -> Table:
         """A message for the program at `seat`: `cards` and rows 5 and 6 by player number."""
         state = self.state
@@ -392,7 +402,7 @@ class GamePlay:
             for seat in range(len(state.counts)):
                 if setup.exchange_strongest[seat] and self.state.gives[seat] == -1:
                     give = next(m for m in legal_moves(self.state) if m.seat == seat and m.exchange)
-                    self.submit(give)
+                    self.force(give)
         titles = TITLES.get(len(state.counts), ())
         choosers = [
             seat
@@ -434,7 +444,7 @@ class GamePlay:
             self.tp.table.number,
             self.tp.names[player],
         )
-        self.submit(Move.give(seat, weakest_cards(hand, count)))
+        self.force(Move.give(seat, weakest_cards(hand, count)))
 
     def turn(self) -> None:
         """One turn: hands to all, the play of the program whose turn it is, its answer, the
@@ -449,7 +459,7 @@ class GamePlay:
         conn = self.tp.conns[player]
         answer: int | None = None
         if conn is None:
-            self.submit(weakest_play(before, seat))
+            self.force(weakest_play(before, seat))
         else:
             answer = self.play_from(conn, seat)
         if answer is not None:
@@ -474,7 +484,7 @@ class GamePlay:
             # Too slow or gone: the program loses its connection, and its seat is played by
             # the bridge from this turn on (docs/bots.md).
             self.tp.drop(player, str(error))
-            self.submit(weakest_play(self.state, seat))
+            self.force(weakest_play(self.state, seat))
             return None
         try:
             cards, as_cards = table_to_cards(sent)
@@ -489,7 +499,7 @@ class GamePlay:
     def pass_or_weakest(self, seat: int) -> None:
         passing = Move.pass_turn(seat)
         if is_legal(self.state, passing):
-            self.submit(passing)
+            self.force(passing)
             return
         move = weakest_play(self.state, seat)
         log.warning(
@@ -498,7 +508,7 @@ class GamePlay:
             self.tp.names[self.player_of[seat]],
             move,
         )
-        self.submit(move)
+        self.force(move)
 
 
 def play_game(tp: TablePlay, game: Game) -> None:
@@ -633,6 +643,10 @@ class Bridge:
                 log.info(
                     "table %s: set %s game %s over", table.number, game.set_number, game.game_number
                 )
+        except (TableStopped, GameError) as error:
+            # The round or the game changed under the bridge (an official's ruling, the round
+            # completed): the programs are let go; the table is tried again at the next look.
+            log.warning("table %s: stopped (%s); its programs are let go", table.number, error)
         finally:
             for conn in tp.conns:
                 if conn is not None:
