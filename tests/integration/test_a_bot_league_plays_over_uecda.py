@@ -101,5 +101,6 @@ def test_five_bots_play_a_round_through_the_bridge(real_celery: str) -> None:
     rows = list(board_rows(ScopeRef.tournament(tournament.pk)))
     assert sorted(r["player_bot"] for r in rows) == list(BOTS)
     assert sum(r["points"] for r in rows) == GAMES * (5 + 4 + 3 + 2 + 1)
-    page = Client().get(f"/standings/{tournament.slug}/", HTTP_ACCEPT_LANGUAGE="ja")
-    assert page.content.decode().count('data-testid="bot-marker">ボット</span>') == len(BOTS)
+    for url in (f"/standings/{tournament.slug}/", f"/embed/{tournament.slug}/"):
+        page = Client().get(url, HTTP_ACCEPT_LANGUAGE="ja").content.decode()
+        assert page.count('data-testid="bot-marker">ボット</span>') == len(BOTS), url
