@@ -69,7 +69,12 @@ def board_rows(ref: ScopeRef) -> QuerySet[Standing, Row]:
     rows: QuerySet[Standing, Row] = (
         Standing.objects.filter(**scope_filter(ref))
         .order_by(*BOARD_ORDER)
-        .values(*ROW_FIELDS, player_name=F("player__display_name"), entry_number=F("entry__number"))
+        .values(
+            *ROW_FIELDS,
+            player_name=F("player__display_name"),
+            player_bot=F("player__bot_name"),
+            entry_number=F("entry__number"),
+        )
     )
     return rows
 

@@ -1098,3 +1098,35 @@ def duplicate_round(players: int = 16, **fields: Any) -> tuple[Round, object]:
         )
     drawn = services.draw_round(stage, organiser, duplicate_deals=True)  # type: ignore[arg-type]
     return services.publish_round(drawn, organiser), organiser  # type: ignore[arg-type]
+
+def bot_event(
+    names: tuple[str, ...] = ("bot1", "bot2", "bot3", "bot4", "bot5"),
+    *,
+    games_per_set: int = 3,
+    ruleset: str = "uecda",
+    slug: str = "uecda-bots",
+) -> Tournament:
+    """A bot league (docs/bots.md): one bot entrant per UECda handshake name, its first round
+    drawn (one table) and published, as an organiser does it through the services."""
+    from tournaments import services
+    from tournaments.selectors import first_stage
+
+    organiser = get_user_model().objects.create_user(f"{slug}-organiser", is_staff=True)
+    tournament = services.create_tournament_from_preset(
+        actor=organiser,
+        name="UECda bot league",
+        slug=slug,
+        ruleset=ruleset,
+        points_preset="5-4-3-2-1",
+        games_per_set=games_per_set,
+        sets_per_round=1,
+        table_size=len(names),
+    )
+    tournament.status = Tournament.Status.REGISTRATION
+    tournament.save(update_fields=["status"])
+    for name in names:
+        services.register_bot_entry(tournament, organiser, bot_name=name)
+    stage = first_stage(tournament)
+    assert stage is not None
+    services.publish_round(services.draw_round(stage, organiser), organiser)
+    return tournament

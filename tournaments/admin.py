@@ -124,8 +124,8 @@ class OfficialAdmin(admin.ModelAdmin[Official]):
 
 @admin.register(Player)
 class PlayerAdmin(admin.ModelAdmin[Player]):
-    list_display = ["display_name", "name_kana", "user"]
-    search_fields = ["display_name", "name_kana", "email"]
+    list_display = ["display_name", "name_kana", "bot_name", "user"]
+    search_fields = ["display_name", "name_kana", "email", "bot_name"]
 
 
 @admin.action(description=_("Check in the selected entries"))

@@ -173,15 +173,24 @@ def walk_in(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     if form.is_valid():
         data = form.cleaned_data
         try:
-            entry = services.add_walk_in(
-                tournament,
-                request.user,
-                display_name=data["display_name"],
-                name_kana=data["name_kana"],
-                email=data["email"],
-                number=data["number"],
-                check_in=data["check_in"],
-            )
+            if data["bot_name"]:
+                entry = services.register_bot_entry(
+                    tournament,
+                    request.user,
+                    bot_name=data["bot_name"],
+                    display_name=data["display_name"],
+                    number=data["number"],
+                )
+            else:
+                entry = services.add_walk_in(
+                    tournament,
+                    request.user,
+                    display_name=data["display_name"],
+                    name_kana=data["name_kana"],
+                    email=data["email"],
+                    number=data["number"],
+                    check_in=data["check_in"],
+                )
         except services.DomainError as error:
             form.add_error(None, _refusal(error))
         else:

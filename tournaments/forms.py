@@ -122,6 +122,15 @@ class EntrantForm(forms.Form):
 
 class WalkInForm(EntrantForm):
     check_in = forms.BooleanField(label=_("Checked in now"), required=False)
+    bot_name = forms.CharField(
+        label=_("Bot name (UECda)"),
+        max_length=14,
+        required=False,
+        help_text=_(
+            "Only for a bot: the name its program sends when it connects to the UECda bridge. "
+            "A bot is checked in at once."
+        ),
+    )
 
 
 class TeamForm(forms.Form):

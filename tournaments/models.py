@@ -82,13 +82,28 @@ class Player(models.Model):
     user = models.OneToOneField(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
     )
+    # A bot entrant (a UECda client program) is known by the name its program sends in the
+    # protocol's handshake: at most 14 ASCII characters. Blank for people.
+    bot_name = models.CharField(max_length=14, blank=True, default="")
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
         ordering = ["display_name", "pk"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["bot_name"], condition=~models.Q(bot_name=""), name="player_bot_name_unique"
+            ),
+            models.CheckConstraint(
+                condition=models.Q(bot_name__regex=r"^[!-~]{0,14}$"), name="player_bot_name_ascii"
+            ),
+        ]
 
     def __str__(self) -> str:
         return self.display_name
+
+    @property
+    def is_bot(self) -> bool:
+        return bool(self.bot_name)
 
 
 class Tournament(models.Model):

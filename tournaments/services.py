@@ -10,6 +10,7 @@ import datetime
 import hashlib
 import hmac
 import io
+import re
 import secrets
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -568,6 +569,65 @@ def register_entry(
         number=number,
         check_in=False,
     )
+
+
+BOT_NAME = re.compile(r"[!-~]{1,14}")
+"""A UECda program's handshake name: 1–14 printable ASCII characters, no spaces."""
+
+
+@transaction.atomic
+def register_bot_entry(
+    tournament: Tournament,
+    actor: AnyUser,
+    *,
+    bot_name: str,
+    display_name: str = "",
+    number: int | None = None,
+) -> Entry:
+    """Enter a bot (a UECda client program, docs/bots.md), checked in at once: the bot player
+    known by `bot_name` (the name its program sends in the handshake), created when new.
+    Audited (ENTRY_ADDED) as any walk-in."""
+    require_organiser(actor, tournament)
+    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    _entries_open(tournament)
+    bot_name = bot_name.strip()
+    if not BOT_NAME.fullmatch(bot_name):
+        raise DomainError(
+            "A bot's name is 1 to 14 ASCII letters, digits or signs, without spaces.",
+            "ボット名は空白なしの半角英数字・記号で1〜14文字です。",
+            "bot_name_invalid",
+        )
+    display_name = display_name.strip() or bot_name
+    if len(display_name) > 80:
+        raise DomainError(
+            "A name is at most 80 characters.", "名前は80文字以内です。", "name_too_long"
+        )
+    if number is not None:
+        _require_number_free(tournament, number)
+    player, _created = Player.objects.get_or_create(
+        bot_name=bot_name, defaults={"display_name": display_name}
+    )
+    entered = tournament.entries.filter(player=player).first()
+    if entered is not None:
+        raise DomainError(
+            f"The bot {bot_name} has already entered as #{entered.number}.",
+            f"ボット {bot_name} は #{entered.number} で登録済みです。",
+            "already_entered",
+        )
+    entry = Entry.objects.create(
+        tournament=tournament,
+        player=player,
+        number=number or _next_number(tournament),
+        status=Entry.Status.CHECKED_IN,
+        checked_in_at=timezone.now(),
+    )
+    record_audit(
+        tournament,
+        actor,
+        AuditEntry.Action.ENTRY_ADDED,
+        data={"entry": entry.number, "name": player.display_name, "bot": bot_name},
+    )
+    return entry
 
 
 @transaction.atomic
