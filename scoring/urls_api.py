@@ -32,4 +32,10 @@ urlpatterns = [
         api.StageTeamStandingsView.as_view(),
         name="api-stage-team-standings",
     ),
+    path(
+        "leagues/<slug:slug>/ratings/", api.LeagueRatingsView.as_view(), name="api-league-ratings"
+    ),
+    path(
+        "players/<int:player_id>/rating/", api.PlayerRatingView.as_view(), name="api-player-rating"
+    ),
 ]
