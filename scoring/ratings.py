@@ -30,7 +30,12 @@ DISPLAY_SCALE = 40
 # Performances closer than this are a tie: expected points are means over a few playouts.
 TIE_TOLERANCE = 1e-9
 
-_MODEL = PlackettLuce()
+# β is the spread of one game's performance around a player's skill. openskill's default
+# (25/6) suits games where one result says a lot; a single game of 大富豪 is mostly luck (the
+# deal, the order of play), so β is four times that: each game moves a rating less, and a
+# long record counts more than a lucky day. Measured on the population test (docs/ratings.md).
+BETA = 4 * 25 / 6
+_MODEL = PlackettLuce(beta=BETA)
 INITIAL_MU: float = _MODEL.mu
 INITIAL_SIGMA: float = _MODEL.sigma
 
