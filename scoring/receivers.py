@@ -75,8 +75,10 @@ def on_round_status_changed(sender: Any, round_id: int, **kwargs: Any) -> None:
     count as final): recompute, which bumps the version when anything shown changed."""
     round_ = Round.objects.select_related("stage").get(pk=round_id)
     _enqueue_update(int(round_.stage.tournament_id))
-    if round_.status == Round.Status.COMPLETE and _rated(round_.stage.tournament_id):
-        # Its games now count towards the ratings (once: revealing the seed adds nothing).
+    if round_.is_settled and _rated(round_.stage.tournament_id):
+        # Its games now count towards the ratings. A round completed, then revealed, then
+        # closed asks three times: the estimates are kept and the replay converges, so the
+        # later asks cost a recompute and change nothing.
         _enqueue_ratings(
             list(Game.objects.filter(table__round=round_).values_list("pk", flat=True))
         )
