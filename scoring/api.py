@@ -250,10 +250,10 @@ class LeagueRatingsView(StandingsView):
         operation_id="leagues_ratings_retrieve",
         responses={200: LeagueRatingsSerializer, 404: NOT_FOUND},
     )
-    def get(self, request: Request, slug: str) -> Response:
+    def get(self, request: Request, id: int) -> Response:
         """A league's rating leaderboard: the players of its visible tournaments' rated games,
         by their rating across every rated event (deal-adjusted openskill, μ − 3σ)."""
-        league = get_object_or_404(League, slug=slug)
+        league = get_object_or_404(League, pk=id)
         tournaments = visible_tournaments(request.user).filter(season__league=league)
         data = {
             "league": league.slug,

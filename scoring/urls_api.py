@@ -33,7 +33,7 @@ urlpatterns = [
         name="api-stage-team-standings",
     ),
     path(
-        "leagues/<slug:slug>/ratings/", api.LeagueRatingsView.as_view(), name="api-league-ratings"
+        "leagues/<int:id>/ratings/", api.LeagueRatingsView.as_view(), name="api-league-ratings"
     ),
     path(
         "players/<int:player_id>/rating/", api.PlayerRatingView.as_view(), name="api-player-rating"

@@ -32,7 +32,7 @@ def rated_season(django_capture_on_commit_callbacks: Any) -> tuple[Season, Tourn
 def test_the_league_and_season_leaderboards_list_the_rated_players_by_rating(
     rated_season: tuple[Season, Tournament],
 ) -> None:
-    season, tournament = rated_season
+    season, _tournament = rated_season
     best = max(Rating.objects.select_related("player"), key=lambda r: r.display)
     for url in (
         reverse("scoring:league_ratings", args=[season.league.slug]),
@@ -67,14 +67,14 @@ def test_the_player_page_shows_the_rating_and_its_history_chart(
     assert 'data-testid="player-rating"' in body
     assert f"<strong>{rating.display}</strong> <small>±{rating.display_spread}</small>" in body
     assert '<svg class="progression rating-history"' in body
-    assert "rating %s after 1 rated game" % rating.display in body
+    assert f"rating {rating.display} after 1 rated game" in body
 
 
 def test_the_api_serves_a_leagues_leaderboard_and_a_players_history(
     rated_season: tuple[Season, Tournament],
 ) -> None:
     season, _tournament = rated_season
-    board = browser().get(f"/api/leagues/{season.league.slug}/ratings/").json()
+    board = browser().get(f"/api/leagues/{season.league.pk}/ratings/").json()
     assert len(board["results"]) == 8
     ratings = [row["rating"] for row in board["results"]]
     assert ratings == sorted(ratings, reverse=True)
