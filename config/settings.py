@@ -422,10 +422,11 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": env.float("RECOMPUTE_ALL_SECONDS", default=600.0),
     },
     # Ratings are recomputed when a rated round settles; nightly, everything again (catch-up
-    # after a lost task, and the deal estimates of games that missed theirs).
+    # after a lost task, and the deal estimates of games that missed theirs). Beat keeps UTC:
+    # 18:30 UTC is 03:30 in Japan, when no event is playing.
     "recompute-ratings": {
         "task": "scoring.recompute_ratings",
-        "schedule": crontab(hour=3, minute=30),
+        "schedule": crontab(hour=18, minute=30),
     },
 }
 

@@ -141,8 +141,20 @@ def recompute_ratings() -> RatingsRecomputed:
     `RatingPoint` in one transaction. Deterministic: the same games and results give the
     same rows, so running it twice, or concurrently with itself, converges."""
     games = list(rated_games())
+    known = {
+        s.game_id: s
+        for s in DealStrength.objects.filter(game__in=games).only(
+            "game_id", "method", "points_by_place"
+        )
+    }
     for game in games:
-        if not hasattr(game, "deal_strength"):
+        strength = known.get(game.pk)
+        # Missing (its task was lost), or stale: another method, or the points table changed.
+        if (
+            strength is None
+            or strength.method != deal_strength.METHOD
+            or strength.points_by_place != _points_by_place(game)
+        ):
             estimate_deal_strength(game.pk)
     strengths = dict(DealStrength.objects.filter(game__in=games).values_list("game_id", "expected"))
     results: dict[int, list[GameResult]] = {}

@@ -15,6 +15,7 @@ from scoring.services import recompute_ratings
 from tests.factories import tournament_played_out
 from tournaments import services
 from tournaments.models import Player
+from tournaments.points import preset_points_table
 
 pytestmark = pytest.mark.django_db
 
@@ -94,3 +95,18 @@ def test_toggling_rated_off_takes_the_games_out(django_capture_on_commit_callbac
     with django_capture_on_commit_callbacks(execute=True):
         services.update_tournament_settings(tournament, organiser, rated=False)
     assert not Rating.objects.exists()
+
+
+def test_a_new_points_table_re_estimates_the_deals(django_capture_on_commit_callbacks: Any) -> None:
+    round_, _referee, organiser = tournament_played_out(tables=1, games_per_set=1, rated=True)
+    with django_capture_on_commit_callbacks(execute=True):
+        services.complete_round(round_, organiser)
+    strength = DealStrength.objects.get(game__table__round=round_)
+    assert strength.points_by_place == [3, 2, 1, 0]
+    with django_capture_on_commit_callbacks(execute=True):
+        services.update_tournament_settings(
+            round_.stage.tournament, organiser, points_table=preset_points_table("5-4-3-2-1")
+        )
+    strength.refresh_from_db()
+    assert strength.points_by_place == [4, 3, 2, 1]
+    assert all(1 <= e <= 4 for e in strength.expected)
