@@ -19,6 +19,8 @@ from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
+from scoring.ratings import display_rating, display_spread
+
 
 class Scope(models.TextChoices):
     TOURNAMENT = "tournament", _("Tournament")
@@ -482,20 +484,15 @@ class Rating(models.Model):
 
     @property
     def display(self) -> int:
-        from scoring.ratings import display_rating
-
+        """The rating people read (`scoring.ratings.display_rating`: 1500 + 40 × (μ − 3σ))."""
         return display_rating(self.mu, self.sigma)
 
     @property
     def display_spread(self) -> int:
-        from scoring.ratings import display_spread
-
         return display_spread(self.sigma)
 
     @property
     def raw_display(self) -> int:
-        from scoring.ratings import display_rating
-
         return display_rating(self.raw_mu, self.raw_sigma)
 
 
