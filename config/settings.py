@@ -14,6 +14,7 @@ from pathlib import Path
 
 import django_stubs_ext
 import environ
+from celery.schedules import crontab
 from django.core.exceptions import ImproperlyConfigured
 
 # Lets `QuerySet[Model]`, `ModelAdmin[Model]` etc. be subscripted at run time, as mypy needs.
@@ -419,6 +420,13 @@ CELERY_BEAT_SCHEDULE = {
     "recompute-all": {
         "task": "scoring.recompute_all",
         "schedule": env.float("RECOMPUTE_ALL_SECONDS", default=600.0),
+    },
+    # Ratings are recomputed when a rated round settles; nightly, everything again (catch-up
+    # after a lost task, and the deal estimates of games that missed theirs). Beat keeps UTC:
+    # 18:30 UTC is 03:30 in Japan, when no event is playing.
+    "recompute-ratings": {
+        "task": "scoring.recompute_ratings",
+        "schedule": crontab(hour=18, minute=30),
     },
 }
 

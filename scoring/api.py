@@ -24,17 +24,26 @@ from rest_framework.views import APIView
 
 from games.auth import DeviceTokenAuthentication
 from scoring.exports import rounds_data, row_dict, team_row_dict
+from scoring.models import Rating
+from scoring.ratings import display_rating
 from scoring.selectors import (
     board_rows,
     field_figures,
     flag_decided,
+    rating_history,
+    rating_leaderboard,
     summarise_field,
     team_board_rows,
 )
-from scoring.serializers import StandingsSerializer, TeamStandingsSerializer
+from scoring.serializers import (
+    LeagueRatingsSerializer,
+    PlayerRatingSerializer,
+    StandingsSerializer,
+    TeamStandingsSerializer,
+)
 from scoring.standings import ScopeRef, scope_rounds, standings_version
 from scoring.team_standings import TEAM_TIE_BREAKS
-from tournaments.models import Entry, Season, Stage, Tournament
+from tournaments.models import Entry, League, Player, Season, Stage, Tournament
 from tournaments.points import tie_breaks
 from tournaments.selectors import visible_tournaments
 
@@ -231,3 +240,58 @@ class StageTeamStandingsView(StandingsView):
         tournament = stage.tournament
         title = f"{tournament.name} · {stage.name}"
         return _team_board(request, self, ScopeRef.stage(stage.pk), title, tournament)
+
+
+# --- ratings across events (docs/ratings.md) --------------------------------------------------
+
+
+class LeagueRatingsView(StandingsView):
+    @extend_schema(
+        operation_id="leagues_ratings_retrieve",
+        responses={200: LeagueRatingsSerializer, 404: NOT_FOUND},
+    )
+    def get(self, request: Request, id: int) -> Response:
+        """A league's rating leaderboard: the players of its visible tournaments' rated games,
+        by their rating across every rated event (deal-adjusted openskill, μ − 3σ)."""
+        league = get_object_or_404(League, pk=id)
+        tournaments = visible_tournaments(request.user).filter(season__league=league)
+        data = {
+            "league": league.slug,
+            "name": league.name,
+            "results": rating_leaderboard(tournaments),
+        }
+        return Response(LeagueRatingsSerializer(data).data)
+
+
+class PlayerRatingView(StandingsView):
+    @extend_schema(
+        operation_id="players_rating_retrieve",
+        responses={200: PlayerRatingSerializer, 404: NOT_FOUND},
+    )
+    def get(self, request: Request, player_id: int) -> Response:
+        """A player's rating and its history, one point per rated game (settled rounds only:
+        nothing here is known before a round is complete)."""
+        player = get_object_or_404(Player, pk=player_id)
+        rating = Rating.objects.filter(player=player).first()
+        history = [
+            {
+                "sequence": p.sequence,
+                "game_id": p.game_id,
+                "tournament": p.tournament,
+                "played_at": p.played_at,
+                "mu": p.mu,
+                "sigma": p.sigma,
+                "rating": display_rating(p.mu, p.sigma),
+            }
+            for p in rating_history(player)
+        ]
+        data = {
+            "player": player.pk,
+            "name": player.display_name,
+            "rating": rating.display if rating else None,
+            "spread": rating.display_spread if rating else None,
+            "raw_rating": rating.raw_display if rating else None,
+            "games": rating.games if rating else 0,
+            "history": history,
+        }
+        return Response(PlayerRatingSerializer(data).data)

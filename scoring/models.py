@@ -19,6 +19,8 @@ from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
+from scoring.ratings import display_rating, display_spread
+
 
 class Scope(models.TextChoices):
     TOURNAMENT = "tournament", _("Tournament")
@@ -440,3 +442,89 @@ class WebhookDelivery(models.Model):
 
     def __str__(self) -> str:
         return f"{self.event} → {self.endpoint.url}: {self.status}"
+
+
+class DealStrength(models.Model):
+    """What each seat's dealt hand was expected to score in one game (`scoring.deal_strength`),
+    estimated once by a Celery task and read by every rating recompute. `expected` is by engine
+    seat; empty when the game's hands are not all known (no adjustment)."""
+
+    game = models.OneToOneField(
+        "games.Game", on_delete=models.CASCADE, related_name="deal_strength"
+    )
+    expected = models.JSONField(default=list, blank=True)
+    method = models.CharField(max_length=40)
+    # The points table the estimate was scored with: a changed table means a new estimate.
+    points_by_place = models.JSONField(default=list)
+    computed_at = models.DateTimeField(auto_now=True)
+
+    def __str__(self) -> str:
+        return f"{self.game}: {self.expected}"
+
+
+class Rating(models.Model):
+    """A player's rating across every rated event (docs/ratings.md): openskill's μ and σ after
+    the deal-adjusted replay, and the raw replay's (ranked by place) for comparison. Derived:
+    `scoring.services.recompute_ratings` rewrites every row."""
+
+    player = models.OneToOneField(
+        "tournaments.Player", on_delete=models.CASCADE, related_name="rating"
+    )
+    mu = models.FloatField()
+    sigma = models.FloatField()
+    raw_mu = models.FloatField()
+    raw_sigma = models.FloatField()
+    games = models.PositiveIntegerField()
+    updated_at = models.DateTimeField()
+
+    class Meta:
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(sigma__gt=0, raw_sigma__gt=0), name="rating_sigma_positive"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player}: {self.mu:.1f} ± {self.sigma:.1f}"
+
+    @property
+    def display(self) -> int:
+        """The rating people read (`scoring.ratings.display_rating`: 1500 + 40 × (μ − 3σ))."""
+        return display_rating(self.mu, self.sigma)
+
+    @property
+    def display_spread(self) -> int:
+        return display_spread(self.sigma)
+
+    @property
+    def raw_display(self) -> int:
+        return display_rating(self.raw_mu, self.raw_sigma)
+
+
+class RatingPoint(models.Model):
+    """A player's rating right after one rated game: the history the player page charts."""
+
+    player = models.ForeignKey(
+        "tournaments.Player", on_delete=models.CASCADE, related_name="rating_points"
+    )
+    game = models.ForeignKey("games.Game", on_delete=models.CASCADE, related_name="+")
+    # Denormalised from the game, for the per-league and per-season leaderboards.
+    tournament = models.ForeignKey(
+        "tournaments.Tournament", on_delete=models.CASCADE, related_name="+"
+    )
+    # The replay's order (1, 2, …): the order the games were rated in.
+    sequence = models.PositiveIntegerField()
+    played_at = models.DateTimeField()
+    mu = models.FloatField()
+    sigma = models.FloatField()
+    ordinal = models.FloatField()
+
+    class Meta:
+        ordering = ["player", "sequence"]
+        constraints = [
+            models.UniqueConstraint(fields=["player", "game"], name="rating_point_once_a_game"),
+        ]
+        indexes = [models.Index(fields=["tournament", "player"], name="rating_point_by_event")]
+
+    def __str__(self) -> str:
+        return f"{self.player} #{self.sequence}: {self.mu:.1f}"

@@ -20,6 +20,7 @@ from typing import Any
 from django.db import transaction
 
 from games.live import game_confirmed, results_changed
+from games.models import Game
 from scoring import webhooks
 from scoring.models import Scope, WebhookEvent
 from scoring.standings import ScopeRef, standings_changed
@@ -40,8 +41,23 @@ def _enqueue_update(tournament_id: int, *, rescore: bool = False) -> None:
     request_standings_update(tournament_id, rescore=rescore)
 
 
+def _rated(tournament_id: int) -> bool:
+    return Tournament.objects.filter(pk=tournament_id, rated=True).exists()
+
+
+def _enqueue_ratings(game_ids: list[int] | None = None) -> None:
+    from scoring.services import request_ratings_update
+
+    with transaction.atomic():
+        request_ratings_update(game_ids=game_ids or [])
+
+
 def on_results_changed(sender: Any, game_id: int, tournament_id: int, **kwargs: Any) -> None:
     _enqueue_update(tournament_id)
+    settled = Game.objects.filter(pk=game_id, table__round__status__in=Round.SETTLED).exists()
+    if settled and _rated(tournament_id):
+        # A correction (or a void) in a settled round: the ratings replay it as it now is.
+        _enqueue_ratings()
     with transaction.atomic():
         webhooks.emit(
             tournament_id,
@@ -57,8 +73,15 @@ def on_penalties_changed(sender: Any, tournament_id: int, **kwargs: Any) -> None
 def on_round_status_changed(sender: Any, round_id: int, **kwargs: Any) -> None:
     """The boards list the scope's rounds with their status (and a settled round's games
     count as final): recompute, which bumps the version when anything shown changed."""
-    tournament_id = Round.objects.values_list("stage__tournament_id", flat=True).get(pk=round_id)
-    _enqueue_update(int(tournament_id))
+    round_ = Round.objects.select_related("stage").get(pk=round_id)
+    _enqueue_update(int(round_.stage.tournament_id))
+    if round_.is_settled and _rated(round_.stage.tournament_id):
+        # Its games now count towards the ratings. A round completed, then revealed, then
+        # closed asks three times: the estimates are kept and the replay converges, so the
+        # later asks cost a recompute and change nothing.
+        _enqueue_ratings(
+            list(Game.objects.filter(table__round=round_).values_list("pk", flat=True))
+        )
 
 
 def on_game_confirmed(sender: Any, game_id: int, tournament_id: int, **kwargs: Any) -> None:
@@ -109,6 +132,10 @@ def on_tournament_settings_changed(
     """An organiser changed the settings: with `rescore` (the points table changed after games
     were played) every result's points are re-derived, then every standing is recomputed."""
     _enqueue_update(tournament_id, rescore=rescore)
+    settled = Round.objects.filter(stage__tournament_id=tournament_id, status__in=Round.SETTLED)
+    if settled.exists():
+        # `rated` may have been toggled, or the points table changed: replay the ratings.
+        _enqueue_ratings()
 
 
 def connect() -> None:

@@ -20,7 +20,7 @@ from django.conf import settings
 from django.db.models import Count, F, Q, QuerySet, Sum
 
 from scoring.cuts import CutLine, cut_line
-from scoring.models import Scope, Standing, TeamStanding
+from scoring.models import Rating, RatingPoint, Scope, Standing, TeamStanding
 from scoring.standings import (
     TIE_BREAK_COLUMNS,
     ScopeRef,
@@ -29,7 +29,7 @@ from scoring.standings import (
     scope_metrics,
 )
 from scoring.team_standings import TEAM_SCOPES, team_scope_filter
-from tournaments.models import Entry, Stage, Team
+from tournaments.models import Entry, Player, Stage, Team, Tournament
 from tournaments.points import metric_words
 
 Row = dict[str, Any]
@@ -275,3 +275,53 @@ def team_board_rows(ref: ScopeRef) -> list[Row]:
                 "opponent_name": teams.get(opponent, (None, ""))[1],
             }
     return rows
+
+
+# Ratings across events (docs/ratings.md) ----------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class RatingRow:
+    rank: int
+    player: Player
+    rating: int
+    spread: int
+    games_in_scope: int
+    games: int
+
+
+def rating_leaderboard(tournaments: QuerySet[Tournament]) -> list[RatingRow]:
+    """The players who played rated games in `tournaments` (a league's, a season's), best
+    rating first: their rating across every rated event, and their rated games in scope. Equal
+    displayed ratings share a rank."""
+    in_scope = dict(
+        RatingPoint.objects.filter(tournament__in=tournaments.values("pk"))
+        .values_list("player")
+        .annotate(games=Count("pk"))
+        .values_list("player", "games")
+    )
+    ratings = Rating.objects.filter(player_id__in=list(in_scope)).select_related("player")
+    ordered = sorted(ratings, key=lambda r: (-r.display, r.player.display_name, r.player_id))
+    rows: list[RatingRow] = []
+    for index, rating in enumerate(ordered):
+        shared = rows and rows[-1].rating == rating.display
+        rows.append(
+            RatingRow(
+                rank=rows[-1].rank if shared else index + 1,
+                player=rating.player,
+                rating=rating.display,
+                spread=rating.display_spread,
+                games_in_scope=in_scope[rating.player_id],
+                games=rating.games,
+            )
+        )
+    return rows
+
+
+def rating_history(player: Player) -> list[RatingPoint]:
+    """The player's rating after each rated game, in the order they were rated."""
+    return list(
+        RatingPoint.objects.filter(player=player)
+        .select_related("tournament", "game__table__round__stage")
+        .order_by("sequence")
+    )

@@ -185,3 +185,41 @@ class TeamStandingsSerializer(serializers.Serializer[Any]):
     next = serializers.URLField(allow_null=True)
     previous = serializers.URLField(allow_null=True)
     results = TeamStandingRowSerializer(many=True)
+
+
+class RatingRowSerializer(serializers.Serializer[Any]):
+    rank = serializers.IntegerField(help_text="Equal displayed ratings share a rank.")
+    player = serializers.IntegerField(source="player.pk")
+    name = serializers.CharField(source="player.display_name")
+    rating = serializers.IntegerField(help_text="1500 + 40 × (μ − 3σ), rounded.")
+    spread = serializers.IntegerField(help_text="σ on the displayed scale (the ± shown).")
+    games_in_scope = serializers.IntegerField(help_text="Rated games in the league.")
+    games = serializers.IntegerField(help_text="Rated games in every event.")
+
+
+class LeagueRatingsSerializer(serializers.Serializer[Any]):
+    league = serializers.SlugField()
+    name = serializers.CharField()
+    results = RatingRowSerializer(many=True)
+
+
+class RatingPointSerializer(serializers.Serializer[Any]):
+    sequence = serializers.IntegerField(help_text="The order the games were rated in.")
+    game = serializers.IntegerField(source="game_id")
+    tournament = serializers.SlugField(source="tournament.slug")
+    played_at = serializers.DateTimeField()
+    mu = serializers.FloatField()
+    sigma = serializers.FloatField()
+    rating = serializers.IntegerField()
+
+
+class PlayerRatingSerializer(serializers.Serializer[Any]):
+    player = serializers.IntegerField()
+    name = serializers.CharField()
+    rating = serializers.IntegerField(allow_null=True, help_text="Null: no rated game yet.")
+    spread = serializers.IntegerField(allow_null=True)
+    raw_rating = serializers.IntegerField(
+        allow_null=True, help_text="The same replay ranked by places alone (no deal adjustment)."
+    )
+    games = serializers.IntegerField()
+    history = RatingPointSerializer(many=True)

@@ -31,11 +31,12 @@ from typing import Any
 
 from celery import Task, shared_task
 from django.db.models import Q
-from django.db.utils import OperationalError
+from django.db.utils import IntegrityError, OperationalError
 from django.utils import timezone
 
 from games import outbox
-from scoring import webhooks
+from games.models import Game
+from scoring import services, webhooks
 from scoring.models import StandingsQueue
 from scoring.recompute import run_full_recompute
 from scoring.services import record_heartbeat
@@ -189,3 +190,32 @@ def deliver_webhook(self: Task[Any, Any], delivery_id: int) -> dict[str, object]
             return {"delivery": delivery_id, "status": "failed"}
         raise
     return {"delivery": delivery_id, "status": delivery.status}
+
+
+@shared_task(
+    name="scoring.estimate_deal_strength",
+    acks_late=True,
+    autoretry_for=(OperationalError,),
+    retry_backoff=True,
+    max_retries=5,
+)
+def estimate_deal_strength(game_id: int) -> dict[str, object]:
+    """Estimate a game's deal strength once (`scoring.services.estimate_deal_strength`)."""
+    if not Game.objects.filter(pk=game_id).exists():
+        return {"game": game_id, "missing": True}
+    strength = services.estimate_deal_strength(game_id)
+    return {"game": game_id, "expected": strength.expected}
+
+
+@shared_task(
+    name="scoring.recompute_ratings",
+    acks_late=True,
+    autoretry_for=(OperationalError, IntegrityError),
+    retry_backoff=True,
+    max_retries=5,
+)
+def recompute_ratings() -> dict[str, object]:
+    """Replay every rated game into the ratings (after a rated round settles, a correction in
+    one, a `rated` toggle; and nightly from beat)."""
+    outcome = services.recompute_ratings()
+    return {"games": outcome.games, "players": outcome.players}

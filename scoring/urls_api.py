@@ -32,4 +32,8 @@ urlpatterns = [
         api.StageTeamStandingsView.as_view(),
         name="api-stage-team-standings",
     ),
+    path("leagues/<int:id>/ratings/", api.LeagueRatingsView.as_view(), name="api-league-ratings"),
+    path(
+        "players/<int:player_id>/rating/", api.PlayerRatingView.as_view(), name="api-player-rating"
+    ),
 ]

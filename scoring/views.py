@@ -51,9 +51,11 @@ from django_htmx.middleware import HtmxDetails
 from games.clock import clock_use_by_tournament
 from games.display import title_label
 from games.models import GameResult
-from scoring.charts import progression_svg
+from scoring.charts import progression_svg, rating_history_svg
 from scoring.cuts import CutLine
 from scoring.exports import export_rows, standings_csv, standings_json, team_standings_csv
+from scoring.models import Rating
+from scoring.ratings import display_rating
 from scoring.selectors import (
     FIND_LIMIT,
     board_rows,
@@ -62,6 +64,8 @@ from scoring.selectors import (
     flag_decided,
     metric_columns,
     page_size,
+    rating_history,
+    rating_leaderboard,
     summarise_field,
     team_board_rows,
     with_metric_values,
@@ -75,9 +79,9 @@ from scoring.standings import (
     scope_rounds,
     standings_version,
 )
-from tournaments.models import Bye, Penalty, Player, Season, Stage, Tournament
+from tournaments.models import Bye, League, Penalty, Player, Season, Stage, Tournament
 from tournaments.points import TIE_BREAK_KEYS, tie_breaks
-from tournaments.selectors import public_tournaments
+from tournaments.selectors import public_tournaments, visible_tournaments
 
 # Seconds a proxy or CDN may serve a public answer without asking again: small, as a live
 # board's viewers expect a new version within a poll or two.
@@ -638,4 +642,36 @@ def player_detail(request: HttpRequest, player_id: int) -> HttpResponse:
         block["chart"] = progression_svg(block["totals"], label=block["tournament"].name)
         # The tournament total as the standings count it: net of active deductions.
         block["points"] = block["totals"][-1] - block["penalty_points"]
-    return render(request, "scoring/player.html", {"player": player, "blocks": blocks})
+    rating = Rating.objects.filter(player=player).first()
+    history = rating_history(player)
+    rating_chart = rating_history_svg(
+        [display_rating(p.mu, p.sigma) for p in history], label=player.display_name
+    )
+    return render(
+        request,
+        "scoring/player.html",
+        {"player": player, "blocks": blocks, "rating": rating, "rating_chart": rating_chart},
+    )
+
+
+def _ratings_page(
+    request: HttpRequest, title: str, tournaments: QuerySet[Tournament], **context: Any
+) -> HttpResponse:
+    rows = rating_leaderboard(tournaments)
+    return render(request, "scoring/ratings.html", {"title": title, "rows": rows, **context})
+
+
+@require_GET
+def league_ratings(request: HttpRequest, slug: str) -> HttpResponse:
+    """A league's rating leaderboard: everyone who played a rated game in one of its published
+    seasons' tournaments, by their rating across every rated event."""
+    league = get_object_or_404(League, slug=slug)
+    tournaments = visible_tournaments(request.user).filter(season__league=league)
+    return _ratings_page(request, league.name, tournaments, league=league)
+
+
+@require_GET
+def season_ratings(request: HttpRequest, season_id: int) -> HttpResponse:
+    season = get_object_or_404(Season.objects.select_related("league"), pk=season_id)
+    tournaments = visible_tournaments(request.user).filter(season=season)
+    return _ratings_page(request, str(season), tournaments, league=season.league, season=season)

@@ -363,6 +363,11 @@ class TournamentSettingsForm(forms.Form):
     undo_requires_approval = forms.BooleanField(
         label=_("An undo waits for the head referee"), required=False
     )
+    rated = forms.BooleanField(
+        label=_("Rated: the games count towards the players' ratings"),
+        required=False,
+        help_text=_("Individual events only; a team event (掼蛋) is never rated."),
+    )
     forfeit_others = forms.ChoiceField(label=_("After a player leaves mid-game"))
     forfeit_leaver_points = forms.IntegerField(
         label=_("Points for the leaver"),
@@ -409,6 +414,7 @@ class TournamentSettingsForm(forms.Form):
     # hand scores the winning pair's level gain and the match its match points, never a
     # points table; and a team hand is never forfeited (it is voided or ruled by its order).
     DAIFUGO_ONLY = (
+        "rated",
         "sets_per_round",
         "title_reset_every",
         "seat_change_every",

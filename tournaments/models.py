@@ -207,6 +207,9 @@ class Tournament(models.Model):
         max_length=10, choices=MatchPointsBy.choices, default=MatchPointsBy.RESULT
     )
     match_points = models.JSONField(default=default_match_points)
+    # Counts towards the players' ratings across events (scoring.ratings): the organiser
+    # opts in, so a friendly or experimental event never moves anyone's rating.
+    rated = models.BooleanField(default=False)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -3366,6 +3366,7 @@ SETTINGS_FIELDS = (
     "uneven_tables",
     "bye_points",
     "undo_requires_approval",
+    "rated",
     "forfeit_others",
     "forfeit_leaver_points",
     "think_seconds",
@@ -3682,9 +3683,15 @@ def update_tournament_settings(
                         "対局済みのため、全結果を再計算します。",
                     )
                 )
-        elif field == "undo_requires_approval":
+        elif field in ("undo_requires_approval", "rated"):
             if not isinstance(value, bool):
                 error = DomainError("Yes or no.", "はい・いいえ。", "invalid")
+            elif field == "rated" and value and current.plays_in_teams:
+                error = DomainError(
+                    "Ratings are individual: a team event (掼蛋) is never rated.",
+                    "レーティングは個人戦のみです。チーム戦（掼蛋）は対象外です。",
+                    code="not_rateable",
+                )
         elif field == "think_seconds":
             if value is not None:
                 error = _int_setting(value, 0, 600, field)

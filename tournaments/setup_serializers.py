@@ -165,6 +165,11 @@ class TournamentSettingsSerializer(serializers.Serializer[Tournament]):
     uneven_tables = serializers.ChoiceField(choices=Tournament.UnevenTables.choices, required=False)
     bye_points = serializers.IntegerField(required=False)
     undo_requires_approval = serializers.BooleanField(required=False)
+    rated = serializers.BooleanField(
+        required=False,
+        help_text="The games count towards the players' ratings across events (individual "
+        "events only).",
+    )
     forfeit_others = serializers.ChoiceField(
         choices=Tournament.ForfeitOthers.choices, required=False
     )

@@ -123,6 +123,7 @@ def scene() -> Scene:
             "tablet": tablet.pk,
             "league": league.pk,
             "season": season.pk,
+            "player": cup.entries.get(number=1).player_id,
         },
     )
 
@@ -184,6 +185,7 @@ max-examples = {MAX_EXAMPLES}
 "path.official_id" = {ids["card_holder"]}
 "path.penalty_id" = {ids["penalty"]}
 "path.token_id" = {ids["tablet"]}
+"path.player_id" = {ids["player"]}
 
 {operations}"""
 

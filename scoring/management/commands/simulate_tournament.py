@@ -1,6 +1,6 @@
 """Play a whole tournament through the real services with seeded random legal moves.
 
-    python manage.py simulate_tournament --players 16 --rounds 2 [--sets 1] [--seed 7]
+    python manage.py simulate_tournament --players 16 --rounds 2 [--sets 1] [--seed 7] [--rated]
     python manage.py simulate_tournament --tournament demo-cup --rounds 1
 
 Every game goes through `games.services.start_game` / `submit_move` (the engine referees; the
@@ -93,6 +93,11 @@ class Command(BaseCommand):
         parser.add_argument("--slug", help="slug for the new tournament")
         parser.add_argument("--points", default="3-2-1-0", help="points preset (new tournament)")
         parser.add_argument(
+            "--rated",
+            action="store_true",
+            help="the new tournament counts towards the players' ratings (docs/ratings.md)",
+        )
+        parser.add_argument(
             "--skip-existing",
             action="store_true",
             help="do nothing when the --slug tournament exists (for ./dev serve)",
@@ -123,7 +128,8 @@ class Command(BaseCommand):
                 sets_per_round=options["sets"],
             )
             tournament.status = Tournament.Status.REGISTRATION
-            tournament.save(update_fields=["status"])
+            tournament.rated = options["rated"]
+            tournament.save(update_fields=["status", "rated"])
             for number in range(1, options["players"] + 1):
                 player = Player.objects.create(display_name=f"Sim {options['seed']}-{number:03d}")
                 Entry.objects.create(

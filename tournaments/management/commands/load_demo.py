@@ -80,6 +80,8 @@ class Command(BaseCommand):
                 "ruleset_version": 1,
                 "venue": "Community Hall, Nagoya",
                 "starts_on": datetime.date(2026, 12, 5),
+                # Its games count towards the players' ratings (docs/ratings.md).
+                "rated": True,
             },
         )
         Official.objects.get_or_create(
