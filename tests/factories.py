@@ -1099,6 +1099,7 @@ def duplicate_round(players: int = 16, **fields: Any) -> tuple[Round, object]:
     drawn = services.draw_round(stage, organiser, duplicate_deals=True)  # type: ignore[arg-type]
     return services.publish_round(drawn, organiser), organiser  # type: ignore[arg-type]
 
+
 def bot_event(
     names: tuple[str, ...] = ("bot1", "bot2", "bot3", "bot4", "bot5"),
     *,
