@@ -89,7 +89,6 @@ from games.state import (
 from tournaments.deals import (
     DuplicatePlace,
     derive_deal,
-    derive_duplicate_deal,
     draw_leader,
     duplicate_groups,
     duplicate_key,
@@ -545,8 +544,9 @@ def _opening_for(tournament: Tournament) -> Callable[[Table, NextGame, str, int 
     return _set_game
 
 
-def _deal(table: Table, nxt: NextGame, seats: int) -> Any:
-    """The deal of the table's game `nxt`, from the round's secret seed."""
+def _deal(table: Table, nxt: NextGame, seats: int, place: DuplicatePlace | None = None) -> Any:
+    """The deal of the table's game `nxt`, from the round's secret seed (at a table of a
+    duplicate round, `place` in its group)."""
     tournament = table.round.stage.tournament
     return derive_deal(
         table.round.seed_secret,
@@ -558,6 +558,7 @@ def _deal(table: Table, nxt: NextGame, seats: int) -> Any:
         game=nxt.game_number,
         attempt=nxt.attempt,
         overrides=tournament.ruleset_overrides,
+        duplicate=place,
     )
 
 
@@ -594,12 +595,15 @@ def _set_game(table: Table, nxt: NextGame, mode: str, leader: int | None) -> Gam
         else _titles_before(table, nxt.set_number, nxt.game_number, seats, seating)
     )
     place = _duplicate_place(table, nxt)
-    if place is None:
-        deal, deal_key, rotation = _deal(table, nxt, seats), "", 0
-    else:
-        deal = _duplicate_deal(table, nxt, seats, place)
-        key = duplicate_key(place.first_table, seats, nxt.set_number, nxt.game_number)
-        deal_key, rotation = key, place.rotation
+    deal = _deal(table, nxt, seats, place)
+    deal_key, rotation = (
+        ("", 0)
+        if place is None
+        else (
+            duplicate_key(place.first_table, seats, nxt.set_number, nxt.game_number),
+            place.rotation,
+        )
+    )
     known = mode == Game.Mode.KNOWN_DEAL
     return _new_game(
         table,
@@ -625,21 +629,6 @@ def _duplicate_place(table: Table, nxt: NextGame) -> DuplicatePlace | None:
         return None
     sizes = Table.objects.filter(round_id=table.round_id).annotate(size=Count("seats"))
     return duplicate_groups(sizes.values_list("number", "size"))[table.number]
-
-
-def _duplicate_deal(table: Table, nxt: NextGame, seats: int, place: DuplicatePlace) -> Any:
-    """The group's deal of game `nxt`, rotated for the table (`tournaments.deals`)."""
-    tournament = table.round.stage.tournament
-    return derive_duplicate_deal(
-        table.round.seed_secret,
-        ruleset_id=tournament.ruleset_id,
-        ruleset_version=tournament.ruleset_version,
-        seats=seats,
-        place=place,
-        set_number=nxt.set_number,
-        game=nxt.game_number,
-        overrides=tournament.ruleset_overrides,
-    )
 
 
 def _team_hand(table: Table, nxt: NextGame, mode: str, leader: int | None) -> Game:

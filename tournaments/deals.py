@@ -55,13 +55,37 @@ def derive_deal(
     game: int,
     attempt: int = 1,
     overrides: Mapping[str, object] | None = None,
+    duplicate: DuplicatePlace | None = None,
 ) -> Deal:
     """The deal (hands per seat, blind cards) of one game at one table of a round, under the
-    switch values the game is played with (`blind_cards` and `jokers` change the deal)."""
+    switch values the game is played with (`blind_cards` and `jokers` change the deal). At a
+    table of a duplicate round (`duplicate`: its place in its group), the first attempt is
+    the group's deal rotated for the table (`rotate_deal`); a re-deal is the table's own."""
     rules = rules_for_table(ruleset_id, ruleset_version, seats, overrides)
-    material = deal_material(seed_hex, table, set_number, game, attempt)
+    material = game_material(
+        seed_hex, table, set_number, game, attempt, duplicate=duplicate, seats=seats
+    )
     deal: Deal = family_of(rules).deal(material, rules)
+    if duplicate is not None and attempt == 1:
+        return rotate_deal(deal, duplicate.rotation)
     return deal
+
+
+def game_material(
+    seed_hex: str,
+    table: int,
+    set_number: int,
+    game: int,
+    attempt: int = 1,
+    *,
+    duplicate: DuplicatePlace | None = None,
+    seats: int = 0,
+) -> str:
+    """The material a game's deal follows from: its group's duplicate deal on the first
+    attempt at a table of a duplicate round, else the table's own (`deal_material`)."""
+    if duplicate is not None and attempt == 1:
+        return duplicate_material(seed_hex, duplicate.first_table, seats, set_number, game)
+    return deal_material(seed_hex, table, set_number, game, attempt)
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,25 +148,6 @@ def rotate_deal(dealt: Deal, rotation: int) -> Deal:
 def dealt_hand(seat: int, rotation: int, seats: int) -> int:
     """Which hand of a duplicate deal the engine seat holds: ``(seat - rotation) % seats``."""
     return (seat - rotation) % seats
-
-
-def derive_duplicate_deal(
-    seed_hex: str,
-    *,
-    ruleset_id: str,
-    ruleset_version: int,
-    seats: int,
-    place: DuplicatePlace,
-    set_number: int,
-    game: int,
-    overrides: Mapping[str, object] | None = None,
-) -> Deal:
-    """The duplicate deal of game `g` of set `s` at a table of a group, rotated for the table
-    (`rotate_deal`)."""
-    rules = rules_for_table(ruleset_id, ruleset_version, seats, overrides)
-    material = duplicate_material(seed_hex, place.first_table, seats, set_number, game)
-    dealt: Deal = family_of(rules).deal(material, rules)
-    return rotate_deal(dealt, place.rotation)
 
 
 def leader_material(seed_hex: str, table: int, set_number: int) -> str:

@@ -22,12 +22,10 @@ from games.seating import cycle_of, draw_seating, in_seating, seating_material
 from games.selectors import ended_games
 from tournaments.deals import (
     commitment_for,
-    deal_material,
     dealt_hand,
     derive_deal,
-    derive_duplicate_deal,
     duplicate_groups,
-    duplicate_material,
+    game_material,
 )
 from tournaments.forms import VerifyDealForm
 from tournaments.models import Round
@@ -141,34 +139,23 @@ def round_detail(request: HttpRequest, slug: str, round_id: int) -> HttpResponse
                 # A duplicate round's first deal is its group's, rotated; a re-deal the
                 # table's own (docs/duplicate.md).
                 place = places.get(number) if attempt == 1 else None
-                if place is None:
-                    dealt = derive_deal(
-                        seed,
-                        ruleset_id=tournament.ruleset_id,
-                        ruleset_version=tournament.ruleset_version,
-                        seats=len(seats),
-                        table=number,
-                        set_number=set_number,
-                        game=game_number,
-                        attempt=attempt,
-                        # Fixed before the first round was published: every game's own values.
-                        overrides=tournament.ruleset_overrides,
-                    )
-                    material = deal_material(seed, number, set_number, game_number, attempt)
-                else:
-                    dealt = derive_duplicate_deal(
-                        seed,
-                        ruleset_id=tournament.ruleset_id,
-                        ruleset_version=tournament.ruleset_version,
-                        seats=len(seats),
-                        place=place,
-                        set_number=set_number,
-                        game=game_number,
-                        overrides=tournament.ruleset_overrides,
-                    )
-                    material = duplicate_material(
-                        seed, place.first_table, len(seats), set_number, game_number
-                    )
+                dealt = derive_deal(
+                    seed,
+                    ruleset_id=tournament.ruleset_id,
+                    ruleset_version=tournament.ruleset_version,
+                    seats=len(seats),
+                    table=number,
+                    set_number=set_number,
+                    game=game_number,
+                    attempt=attempt,
+                    # Fixed before the first round was published: every game's own values.
+                    overrides=tournament.ruleset_overrides,
+                    duplicate=place,
+                )
+                material = game_material(
+                    seed, number, set_number, game_number, attempt, duplicate=place,
+                    seats=len(seats),
+                )  # fmt: skip
                 pile = _pile_labels(dealt)
                 context["deal"] = {
                     "material": material,

@@ -10,7 +10,7 @@ from games.engine.rules import find_ruleset
 from tournaments.deals import (
     DuplicatePlace,
     dealt_hand,
-    derive_duplicate_deal,
+    derive_deal,
     duplicate_groups,
     duplicate_material,
     rotate_deal,
@@ -63,14 +63,15 @@ def test_every_hand_of_a_group_of_four_is_played_from_every_seat() -> None:
     plain = deal(duplicate_material(SEED, 1, 4, 1, 1), jdf)
     seats_of_hand: dict[int, set[int]] = {h: set() for h in range(4)}
     for number in range(1, 5):
-        dealt = derive_duplicate_deal(
+        dealt = derive_deal(
             SEED,
             ruleset_id="jdf",
             ruleset_version=1,
             seats=4,
-            place=places[number],
+            table=number,
             set_number=1,
             game=1,
+            duplicate=places[number],
         )
         assert dealt.blind == plain.blind
         for seat, hand in enumerate(dealt.hands):
