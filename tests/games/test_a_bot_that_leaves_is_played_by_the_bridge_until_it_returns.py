@@ -6,13 +6,12 @@ table from the next game, with its player number."""
 from __future__ import annotations
 
 import logging
-import threading
 
 import pytest
 
 from games.models import Game
 from tests.factories import bot_event
-from tests.games.uecda_clients import bridge_thread, bundled_bot
+from tests.games.uecda_clients import bridge_thread, bundled_bot, run_clients
 
 NAMES = ("bot1", "bot2", "bot3", "bot4", "leaver")
 
@@ -42,11 +41,7 @@ def test_the_leavers_seat_is_played_and_it_rejoins_at_the_next_game(
         answers[name] = bot.connect_and_play("127.0.0.1", port, name)
 
     with bridge_thread(tournament, rounds=1) as port:
-        clients = [threading.Thread(target=run, args=(name, port)) for name in NAMES]
-        for client in clients:
-            client.start()
-        for client in clients:
-            client.join(timeout=120)
+        run_clients(port, NAMES, run)
 
     games = list(Game.objects.filter(table__round__stage__tournament=tournament))
     assert [g.status for g in games] == [Game.Status.CONFIRMED] * 2

@@ -4,14 +4,12 @@ the game goes on with the other programs and ends confirmed."""
 
 from __future__ import annotations
 
-import threading
-
 import pytest
 
 from games.models import Game, RejectedSubmission
 from games.uecda_bridge import ACCEPT, REJECT
 from tests.factories import bot_event
-from tests.games.uecda_clients import bridge_thread, bundled_bot
+from tests.games.uecda_clients import bridge_thread, bundled_bot, run_clients
 
 NAMES = ("bot1", "bot2", "bot3", "bot4", "cheat")
 
@@ -35,11 +33,7 @@ def test_a_card_not_held_is_answered_8_and_recorded_as_a_pass() -> None:
         answers[name] = bot.connect_and_play("127.0.0.1", port, name, chooser)
 
     with bridge_thread(tournament, rounds=1) as port:
-        clients = [threading.Thread(target=run, args=(name, port)) for name in NAMES]
-        for client in clients:
-            client.start()
-        for client in clients:
-            client.join(timeout=120)
+        run_clients(port, NAMES, run)
 
     assert answers["cheat"][0] == REJECT
     assert ACCEPT in answers["bot1"]

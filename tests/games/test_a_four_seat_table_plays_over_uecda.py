@@ -5,8 +5,6 @@ jokers (jdf, local) are refused: a UECda hand has one joker."""
 
 from __future__ import annotations
 
-import threading
-
 import pytest
 
 from games.engine.record import replay
@@ -15,7 +13,7 @@ from games.records import export_game
 from games.services import GameError
 from games.uecda_bridge import ACCEPT, serve
 from tests.factories import bot_event
-from tests.games.uecda_clients import bridge_thread, bundled_bot
+from tests.games.uecda_clients import bridge_thread, bundled_bot, run_clients
 
 NAMES = ("g1", "g2", "g3", "g4")
 
@@ -30,11 +28,7 @@ def test_a_gekijo_table_of_four_bots_plays_its_set() -> None:
         answers[name] = bot.connect_and_play("127.0.0.1", port, name)
 
     with bridge_thread(tournament, rounds=1) as port:
-        clients = [threading.Thread(target=run, args=(name, port)) for name in NAMES]
-        for client in clients:
-            client.start()
-        for client in clients:
-            client.join(timeout=120)
+        run_clients(port, NAMES, run)
 
     assert sorted(answers) == sorted(NAMES)
     assert all(ACCEPT in got for got in answers.values())

@@ -5,8 +5,6 @@ its own hand (no one else's cards), ``[5][3]`` its player number (table position
 
 from __future__ import annotations
 
-import threading
-
 import pytest
 
 from games.engine.cards import card_names
@@ -14,7 +12,7 @@ from games.engine.uecda import table_to_cards
 from games.models import Game
 from games.seating import positions_of
 from tests.factories import bot_event
-from tests.games.uecda_clients import bridge_thread, bundled_bot
+from tests.games.uecda_clients import bridge_thread, bundled_bot, run_clients
 from tournaments.models import Seat
 
 NAMES = ("bot1", "bot2", "bot3", "bot4", "bot5")
@@ -34,11 +32,7 @@ def test_a_programs_turn_table_names_it_and_the_seats() -> None:
         bot.connect_and_play("127.0.0.1", port, name, watching)
 
     with bridge_thread(tournament, rounds=1) as port:
-        clients = [threading.Thread(target=run, args=(name, port)) for name in NAMES]
-        for client in clients:
-            client.start()
-        for client in clients:
-            client.join(timeout=120)
+        run_clients(port, NAMES, run)
 
     game = Game.objects.get(table__round__stage__tournament=tournament)
     players_at_seats = [position - 1 for position in positions_of(game)]

@@ -6,7 +6,7 @@ from __future__ import annotations
 import importlib.util
 import queue
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from types import ModuleType
 
@@ -51,3 +51,13 @@ def bridge_thread(tournament: Tournament, *, rounds: int | None = None) -> Itera
         stop.set()
         thread.join(timeout=30)
     assert not failed, failed
+
+
+def run_clients(port: int, names: Iterable[str], play: Callable[[str, int], None]) -> None:
+    """Run `play(name, port)` for every name at once, each program in its own thread, and
+    wait for them all (two minutes at most)."""
+    clients = [threading.Thread(target=play, args=(name, port)) for name in names]
+    for client in clients:
+        client.start()
+    for client in clients:
+        client.join(timeout=120)
