@@ -58,6 +58,7 @@ urlpatterns = [
     ),
     path("embed/<slug:slug>/", views.embed, name="embed"),
     path("players/<int:player_id>/", views.player_detail, name="player"),
+    path("ratings/", views.all_ratings, name="ratings"),
     path("ratings/league/<slug:slug>/", views.league_ratings, name="league_ratings"),
     path("ratings/season/<int:season_id>/", views.season_ratings, name="season_ratings"),
 ]

@@ -44,6 +44,7 @@ from django.urls import reverse
 from django.utils.cache import get_conditional_response, patch_cache_control, patch_vary_headers
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language, pgettext
+from django.utils.translation import gettext as _
 from django.views.decorators.clickjacking import xframe_options_exempt
 from django.views.decorators.http import require_GET
 from django_htmx.middleware import HtmxDetails
@@ -659,6 +660,13 @@ def _ratings_page(
 ) -> HttpResponse:
     rows = rating_leaderboard(tournaments)
     return render(request, "scoring/ratings.html", {"title": title, "rows": rows, **context})
+
+
+@require_GET
+def all_ratings(request: HttpRequest) -> HttpResponse:
+    """Everyone who played a rated game in a tournament the reader may see, by rating."""
+    tournaments = visible_tournaments(request.user).filter(rated=True)
+    return _ratings_page(request, _("All rated events"), tournaments)
 
 
 @require_GET

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from django.contrib.auth import authenticate
 from django.core.management import CommandError, call_command
-from django.test import RequestFactory
+from django.test import Client, RequestFactory
+from django.urls import reverse
 from pytest_django.fixtures import Settings
 
 from tournaments.models import Entry, Official, Tournament
@@ -56,3 +59,25 @@ def test_demo_login_is_refused_outside_debug(settings: Settings) -> None:
     with pytest.raises(CommandError, match="DEBUG is off"):
         call_command("load_demo", verbosity=0)
     assert not Tournament.objects.exists()
+
+
+def test_the_demo_simulation_is_rated_in_the_demo_league(
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    call_command("load_demo", verbosity=0)
+    # As `./dev serve` runs it (its outbox's tasks run eagerly on commit).
+    with django_capture_on_commit_callbacks(execute=True):
+        call_command(
+            "simulate_tournament",
+            slug="demo-simulated",
+            players=8,
+            rounds=1,
+            sets=1,
+            rated=True,
+            season="demo-league/2026",
+            verbosity=0,
+        )
+    simulated = Tournament.objects.get(slug="demo-simulated")
+    assert simulated.season == Tournament.objects.get(slug="demo-cup").season
+    page = Client().get(reverse("scoring:league_ratings", args=["demo-league"])).content.decode()
+    assert page.count("<tr>") == 1 + 8  # the head, and every simulated player rated

@@ -51,6 +51,24 @@ def test_the_league_and_season_leaderboards_list_the_rated_players_by_rating(
     assert reverse("scoring:league_ratings", args=[season.league.slug]) in board
 
 
+def test_the_standings_index_leads_to_every_rated_player_by_rating(
+    rated_season: tuple[Season, Tournament],
+) -> None:
+    season, _tournament = rated_season
+    Tournament.objects.create(name="Friendly", slug="friendly", status=Tournament.Status.RUNNING)
+    index = browser().get(reverse("scoring:index")).content.decode()
+    assert reverse("scoring:ratings") in index
+    assert reverse("scoring:season_ratings", args=[season.pk]) in index
+    page = browser().get(reverse("scoring:ratings")).content.decode()
+    ordered = sorted(Rating.objects.select_related("player"), key=lambda r: -r.display)
+    assert page.count("<tr>") == 1 + 8
+    first_row = page.split("<tbody>")[1].split("</tr>")[0]
+    assert f"<strong>{ordered[0].display}</strong>" in first_row
+    # In Japanese too.
+    japanese = browser("ja").get(reverse("scoring:ratings")).content.decode()
+    assert "すべてのレーティング対象大会" in japanese
+
+
 def test_the_leaderboard_of_a_league_without_rated_games_says_so() -> None:
     League.objects.create(name="Club", slug="club")
     page = browser().get(reverse("scoring:league_ratings", args=["club"]))

@@ -1,6 +1,7 @@
 """Play a whole tournament through the real services with seeded random legal moves.
 
     python manage.py simulate_tournament --players 16 --rounds 2 [--sets 1] [--seed 7] [--rated]
+        [--season LEAGUE/SEASON]
     python manage.py simulate_tournament --tournament demo-cup --rounds 1
 
 Every game goes through `games.services.start_game` / `submit_move` (the engine referees; the
@@ -26,7 +27,7 @@ from games.models import Game
 from games.services import GameError, confirm_game, current_state, start_game, submit_move
 from games.state import canonical
 from tournaments import services
-from tournaments.models import Entry, Player, Tournament
+from tournaments.models import Entry, Player, Season, Tournament
 from tournaments.selectors import first_stage, round_tables
 
 SIMULATOR = "simulator"
@@ -98,6 +99,11 @@ class Command(BaseCommand):
             help="the new tournament counts towards the players' ratings (docs/ratings.md)",
         )
         parser.add_argument(
+            "--season",
+            metavar="LEAGUE/SEASON",
+            help="slugs of the league season the new tournament belongs to (e.g. demo-league/2026)",
+        )
+        parser.add_argument(
             "--skip-existing",
             action="store_true",
             help="do nothing when the --slug tournament exists (for ./dev serve)",
@@ -129,7 +135,8 @@ class Command(BaseCommand):
             )
             tournament.status = Tournament.Status.REGISTRATION
             tournament.rated = options["rated"]
-            tournament.save(update_fields=["status", "rated"])
+            tournament.season = _season(options["season"])
+            tournament.save(update_fields=["status", "rated", "season"])
             for number in range(1, options["players"] + 1):
                 player = Player.objects.create(display_name=f"Sim {options['seed']}-{number:03d}")
                 Entry.objects.create(
@@ -168,3 +175,14 @@ def _superuser_or(actor: User, tournament: Tournament) -> User:
     if boss is None:
         raise CommandError("Adding the simulator to an existing tournament needs a superuser.")
     return boss
+
+
+def _season(slugs: str | None) -> Season | None:
+    """The season named ``LEAGUE/SEASON`` (slugs), or None when not asked for."""
+    if not slugs:
+        return None
+    league, _, season = slugs.partition("/")
+    found = Season.objects.filter(league__slug=league, slug=season).first()
+    if found is None:
+        raise CommandError(f"No season {slugs!r} (LEAGUE/SEASON slugs).")
+    return found

@@ -16,9 +16,11 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import transaction
 
 from tournaments import services
-from tournaments.models import Entry, Official, Player, Stage, Team, Tournament
+from tournaments.models import Entry, League, Official, Player, Season, Stage, Team, Tournament
 
 DEMO_SLUG = "demo-cup"
+DEMO_LEAGUE = "demo-league"
+DEMO_SEASON = "2026"
 DEMO_USERNAME = "organiser"
 DEMO_PASSWORD = "kakumei-demo"
 DEMO_PLAYERS = [
@@ -71,9 +73,17 @@ class Command(BaseCommand):
             organiser.set_password(DEMO_PASSWORD)
             organiser.save(update_fields=["password"])
 
+        # A league season for the demo's rated events: its standings and rating leaderboard.
+        league, _ = League.objects.get_or_create(
+            slug=DEMO_LEAGUE, defaults={"name": "Kakumei Demo League 革命リーグ"}
+        )
+        season, _ = Season.objects.get_or_create(
+            league=league, slug=DEMO_SEASON, defaults={"name": DEMO_SEASON}
+        )
         tournament, _ = Tournament.objects.get_or_create(
             slug=DEMO_SLUG,
             defaults={
+                "season": season,
                 "name": "Kakumei Demo Cup 革命杯",
                 "status": Tournament.Status.REGISTRATION,
                 "ruleset_id": "jdf",
