@@ -33,6 +33,8 @@ def test_a_bot_entered_from_the_walk_in_form_is_checked_in(
     entry = tournament.entries.get()
     assert entry.player.bot_name == "kbot" and entry.player.display_name == "Kakumei Bot"
     assert entry.status == Entry.Status.CHECKED_IN
+    # The entrant list marks it as a bot.
+    assert 'data-testid="bot-marker"' in added.content.decode()
     audit = AuditEntry.objects.get(action=AuditEntry.Action.ENTRY_ADDED)
     assert audit.data["bot"] == "kbot"
 
