@@ -618,6 +618,9 @@ def _write_duplicate_points(ref: ScopeRef, plan: _Plan) -> None:
     results (every current result: the same published points the totals count, never a
     hand). The cards a result held: its round, `Game.deal_key`, the seats and the dealt hand
     ``(seat - rotation) % seats``. Left NULL when the scope has no duplicate game."""
+    if not Round.objects.filter(_scope_round_filter(ref), duplicate_deals=True).exists():
+        # Most scopes have no duplicate round: no pass over their results.
+        return
     sql = f"""
 SELECT {plan.who}, dt.round_id, g.deal_key, g.seats,
   (r.seat + g.seats - g.deal_rotation) % g.seats, r.points
