@@ -517,7 +517,6 @@ class RatingPoint(models.Model):
     played_at = models.DateTimeField()
     mu = models.FloatField()
     sigma = models.FloatField()
-    ordinal = models.FloatField()
 
     class Meta:
         ordering = ["player", "sequence"]

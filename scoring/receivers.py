@@ -45,11 +45,11 @@ def _rated(tournament_id: int) -> bool:
     return Tournament.objects.filter(pk=tournament_id, rated=True).exists()
 
 
-def _enqueue_ratings(game_ids: list[int] | None = None) -> None:
+def _enqueue_ratings() -> None:
     from scoring.services import request_ratings_update
 
     with transaction.atomic():
-        request_ratings_update(game_ids=game_ids or [])
+        request_ratings_update()
 
 
 def on_results_changed(sender: Any, game_id: int, tournament_id: int, **kwargs: Any) -> None:
@@ -76,12 +76,10 @@ def on_round_status_changed(sender: Any, round_id: int, **kwargs: Any) -> None:
     round_ = Round.objects.select_related("stage").get(pk=round_id)
     _enqueue_update(int(round_.stage.tournament_id))
     if round_.is_settled and _rated(round_.stage.tournament_id):
-        # Its games now count towards the ratings. A round completed, then revealed, then
-        # closed asks three times: the estimates are kept and the replay converges, so the
-        # later asks cost a recompute and change nothing.
-        _enqueue_ratings(
-            list(Game.objects.filter(table__round=round_).values_list("pk", flat=True))
-        )
+        # Its games now count towards the ratings (the recompute estimates their deals). A
+        # round completed, then revealed, then closed asks three times: the estimates are
+        # kept and the replay converges, so the later asks cost a recompute and change nothing.
+        _enqueue_ratings()
 
 
 def on_game_confirmed(sender: Any, game_id: int, tournament_id: int, **kwargs: Any) -> None:

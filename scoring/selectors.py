@@ -321,7 +321,5 @@ def rating_leaderboard(tournaments: QuerySet[Tournament]) -> list[RatingRow]:
 def rating_history(player: Player) -> list[RatingPoint]:
     """The player's rating after each rated game, in the order they were rated."""
     return list(
-        RatingPoint.objects.filter(player=player)
-        .select_related("tournament", "game__table__round__stage")
-        .order_by("sequence")
+        RatingPoint.objects.filter(player=player).select_related("tournament").order_by("sequence")
     )

@@ -79,53 +79,33 @@ def _points_by_place(game: Game) -> list[int]:
     ]
 
 
-def estimate_deal_strength(game_id: int) -> DealStrength:
-    """Estimate (once) what each seat's dealt hand was expected to score, with the engine's
-    baseline playouts (`scoring.deal_strength`). A game without every hand known, or of a family
-    the baseline bot does not play (大財閥, 掼蛋), gets an empty estimate: no adjustment."""
-    game = Game.objects.select_related("table__round__stage__tournament").get(pk=game_id)
-    points = _points_by_place(game)
-    existing = DealStrength.objects.filter(game=game).first()
-    if (
-        existing is not None
-        and existing.method == deal_strength.METHOD
-        and existing.points_by_place == points
-    ):
-        return existing
-    expected: list[float] = []
+def expected_by_seat(game: Game, points: Sequence[int]) -> list[float]:
+    """What each seat's dealt hand was expected to score under the points `points` (by place),
+    from the engine's baseline playouts (`scoring.deal_strength`). A game without every hand
+    known, or of a family the baseline bot does not play (大財閥, 掼蛋), gets an empty estimate:
+    no adjustment."""
     hands = list(game.hands or [])
     rules = rules_for_game(game)
     known = len(hands) == game.seats and all(h is not None for h in hands)
-    if known and rules.family == DAIFUGO.name and game.match is None:
-        family = family_of(rules)
+    if not (known and rules.family == DAIFUGO.name and game.match is None):
+        return []
+    family = family_of(rules)
 
-        def start(by_seat: Sequence[Any]) -> Any:
-            # The leader follows the rules (the opening card, or 大貧民 after the
-            # exchange), not the seat that led in the game actually played.
-            return family.new_game(rules, hands=list(by_seat), blind=game.blind, titles=game.titles)
+    def start(by_seat: Sequence[Any]) -> Any:
+        # The leader follows the rules (the opening card, or 大貧民 after the exchange), not
+        # the seat that led in the game actually played.
+        return family.new_game(rules, hands=list(by_seat), blind=game.blind, titles=game.titles)
 
-        try:
-            expected = list(
-                deal_strength.expected_points(family, start, hands, points, seed=f"game-{game.pk}")
-            )
-        except EngineError:
-            expected = []
-    strength, _ = DealStrength.objects.update_or_create(
-        game=game,
-        defaults={
-            "expected": expected,
-            "method": deal_strength.METHOD,
-            "points_by_place": points,
-        },
-    )
-    return strength
+    try:
+        return list(
+            deal_strength.expected_points(family, start, hands, points, seed=f"game-{game.pk}")
+        )
+    except EngineError:
+        return []
 
 
-def request_ratings_update(*, game_ids: Sequence[int] = ()) -> None:
-    """Queue the deal estimates of `game_ids` and a ratings recompute, after the writer's
-    commit (`games.outbox`); the recompute estimates any game still missing one itself."""
-    for game_id in game_ids:
-        outbox.enqueue("scoring.estimate_deal_strength", game_id=game_id)
+def request_ratings_update() -> None:
+    """Queue a ratings recompute after the writer's commit (`games.outbox`)."""
     outbox.enqueue("scoring.recompute_ratings")
 
 
@@ -141,22 +121,25 @@ def recompute_ratings() -> RatingsRecomputed:
     `RatingPoint` in one transaction. Deterministic: the same games and results give the
     same rows, so running it twice, or concurrently with itself, converges."""
     games = list(rated_games())
-    known = {
-        s.game_id: s
-        for s in DealStrength.objects.filter(game__in=games).only(
-            "game_id", "method", "points_by_place"
-        )
-    }
+    estimates = {s.game_id: s for s in DealStrength.objects.filter(game__in=games)}
     for game in games:
-        strength = known.get(game.pk)
-        # Missing (its task was lost), or stale: another method, or the points table changed.
+        by_place = _points_by_place(game)
+        estimate = estimates.get(game.pk)
+        # Estimated once: again only for another method, or a changed points table.
         if (
-            strength is None
-            or strength.method != deal_strength.METHOD
-            or strength.points_by_place != _points_by_place(game)
+            estimate is None
+            or estimate.method != deal_strength.METHOD
+            or estimate.points_by_place != by_place
         ):
-            estimate_deal_strength(game.pk)
-    strengths = dict(DealStrength.objects.filter(game__in=games).values_list("game_id", "expected"))
+            estimates[game.pk], _ = DealStrength.objects.update_or_create(
+                game=game,
+                defaults={
+                    "expected": expected_by_seat(game, by_place),
+                    "method": deal_strength.METHOD,
+                    "points_by_place": by_place,
+                },
+            )
+    strengths = {game_id: estimate.expected for game_id, estimate in estimates.items()}
     results: dict[int, list[GameResult]] = {}
     for result in GameResult.objects.filter(game__in=games).select_related("entry"):
         results.setdefault(result.game_id, []).append(result)
@@ -180,12 +163,12 @@ def recompute_ratings() -> RatingsRecomputed:
     adjusted = replay_ratings(inputs, "adjusted")
     raw = replay_ratings(inputs, "raw")
     last_played: dict[int, datetime.datetime] = {}
-    points: list[RatingPoint] = []
+    history: list[RatingPoint] = []
     for sequence, (game, after) in enumerate(zip(games, adjusted.history, strict=True), start=1):
         played_at = game.table.round.completed_at or game.created_at
         for player_id, (mu, sigma) in after.items():
             last_played[player_id] = played_at
-            points.append(
+            history.append(
                 RatingPoint(
                     player_id=player_id,
                     game=game,
@@ -194,7 +177,6 @@ def recompute_ratings() -> RatingsRecomputed:
                     played_at=played_at,
                     mu=mu,
                     sigma=sigma,
-                    ordinal=mu - 3 * sigma,
                 )
             )
     ratings = [
@@ -213,5 +195,5 @@ def recompute_ratings() -> RatingsRecomputed:
         RatingPoint.objects.all().delete()
         Rating.objects.all().delete()
         Rating.objects.bulk_create(ratings)
-        RatingPoint.objects.bulk_create(points)
+        RatingPoint.objects.bulk_create(history)
     return RatingsRecomputed(games=len(games), players=len(ratings))

@@ -35,7 +35,6 @@ from django.db.utils import IntegrityError, OperationalError
 from django.utils import timezone
 
 from games import outbox
-from games.models import Game
 from scoring import services, webhooks
 from scoring.models import StandingsQueue
 from scoring.recompute import run_full_recompute
@@ -190,21 +189,6 @@ def deliver_webhook(self: Task[Any, Any], delivery_id: int) -> dict[str, object]
             return {"delivery": delivery_id, "status": "failed"}
         raise
     return {"delivery": delivery_id, "status": delivery.status}
-
-
-@shared_task(
-    name="scoring.estimate_deal_strength",
-    acks_late=True,
-    autoretry_for=(OperationalError,),
-    retry_backoff=True,
-    max_retries=5,
-)
-def estimate_deal_strength(game_id: int) -> dict[str, object]:
-    """Estimate a game's deal strength once (`scoring.services.estimate_deal_strength`)."""
-    if not Game.objects.filter(pk=game_id).exists():
-        return {"game": game_id, "missing": True}
-    strength = services.estimate_deal_strength(game_id)
-    return {"game": game_id, "expected": strength.expected}
 
 
 @shared_task(
