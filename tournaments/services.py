@@ -522,6 +522,18 @@ def add_walk_in(
     """Add one entrant (a walk-in, 当日参加): the returning player with that e-mail or a new
     one, under `number` or the next free number, checked in at once when `check_in`. A
     checked-in entrant plays in the first stage from its next draw. Audited (ENTRY_ADDED)."""
+    tournament = _open_to_newcomers(tournament, actor)
+    display_name, name_kana, email = _clean_person(display_name, name_kana, email)
+    if number is not None:
+        _require_number_free(tournament, number)
+    player = _person_for(tournament, display_name, name_kana, email)
+    return _enter(tournament, actor, player, number, check_in=check_in)
+
+
+def _open_to_newcomers(tournament: Tournament, actor: AnyUser) -> Tournament:
+    """The tournament, locked, once the actor may add a newcomer to it: its organiser, entries
+    open, and its first stage not over (after that a newcomer only comes in as a
+    substitute)."""
     require_organiser(actor, tournament)
     tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
     _entries_open(tournament)
@@ -532,10 +544,20 @@ def add_walk_in(
             f"{first.name}は終了しました。新しい参加者は補欠としてのみ加われます。",
             "first_stage_over",
         )
-    display_name, name_kana, email = _clean_person(display_name, name_kana, email)
-    if number is not None:
-        _require_number_free(tournament, number)
-    player = _person_for(tournament, display_name, name_kana, email)
+    return tournament
+
+
+def _enter(
+    tournament: Tournament,
+    actor: AnyUser,
+    player: Player,
+    number: int | None,
+    *,
+    check_in: bool,
+    **audit: object,
+) -> Entry:
+    """The player's entry under `number` or the next free one, checked in when `check_in`;
+    audited (ENTRY_ADDED) with `audit` added to what every entry records."""
     entry = Entry.objects.create(
         tournament=tournament,
         player=player,
@@ -547,7 +569,12 @@ def add_walk_in(
         tournament,
         actor,
         AuditEntry.Action.ENTRY_ADDED,
-        data={"entry": entry.number, "name": player.display_name, "checked_in": check_in},
+        data={
+            "entry": entry.number,
+            "name": player.display_name,
+            "checked_in": check_in,
+            **audit,
+        },
     )
     return entry
 
@@ -586,10 +613,8 @@ def register_bot_entry(
 ) -> Entry:
     """Enter a bot (a UECda client program, docs/bots.md), checked in at once: the bot player
     known by `bot_name` (the name its program sends in the handshake), created when new.
-    Audited (ENTRY_ADDED) as any walk-in."""
-    require_organiser(actor, tournament)
-    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
-    _entries_open(tournament)
+    Audited (ENTRY_ADDED) as any walk-in, and refused as one once the first stage is over."""
+    tournament = _open_to_newcomers(tournament, actor)
     bot_name = bot_name.strip()
     if not BOT_NAME.fullmatch(bot_name):
         raise DomainError(
@@ -614,20 +639,7 @@ def register_bot_entry(
             f"ボット {bot_name} は #{entered.number} で登録済みです。",
             "already_entered",
         )
-    entry = Entry.objects.create(
-        tournament=tournament,
-        player=player,
-        number=number or _next_number(tournament),
-        status=Entry.Status.CHECKED_IN,
-        checked_in_at=timezone.now(),
-    )
-    record_audit(
-        tournament,
-        actor,
-        AuditEntry.Action.ENTRY_ADDED,
-        data={"entry": entry.number, "name": player.display_name, "bot": bot_name},
-    )
-    return entry
+    return _enter(tournament, actor, player, number, check_in=True, bot=bot_name)
 
 
 @transaction.atomic

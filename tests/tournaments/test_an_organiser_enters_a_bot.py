@@ -7,7 +7,9 @@ from __future__ import annotations
 import pytest
 from django.contrib.auth.models import User
 from django.test import Client
+from django.utils import timezone
 
+from tests.factories import StageFactory
 from tournaments.models import AuditEntry, Entry, Player, Tournament
 
 pytestmark = pytest.mark.django_db
@@ -52,3 +54,15 @@ def test_a_name_with_a_space_or_a_bot_entered_twice_is_refused(
     assert again.status_code == 422
     assert "has already entered as #1" in again.content.decode()
     assert list(Player.objects.exclude(bot_name="").values_list("bot_name", flat=True)) == ["kbot"]
+
+
+def test_a_bot_is_a_newcomer_too_once_the_first_stage_is_over(
+    logged_in: Client, tournament: Tournament
+) -> None:
+    StageFactory(tournament=tournament, order=1, advanced_at=timezone.now())
+
+    late = logged_in.post(URL, {"display_name": "Late bot", "bot_name": "latebot"}, **HTMX)
+
+    assert late.status_code == 422
+    assert "can only come in as a substitute" in late.content.decode()
+    assert not tournament.entries.exists()
