@@ -42,7 +42,6 @@ from django.db import close_old_connections
 from games.engine import (
     NUMBERS,
     PHASE_EXCHANGE,
-    PHASE_PLAY,
     TITLES,
     Move,
     State,
@@ -50,16 +49,16 @@ from games.engine import (
     legal_moves,
 )
 from games.engine import apply as engine_apply
+from games.engine.cards import lowest_cards
 from games.engine.errors import EngineError
 from games.engine.uecda import (
-    COLUMNS,
+    MESSAGE_BYTES,
     PROTOCOL_VERSION,
-    ROWS,
     Table,
     cards_to_table,
     from_bytes,
     message,
-    state_rows,
+    profile_name,
     table_to_cards,
     to_bytes,
 )
@@ -86,7 +85,6 @@ REJECT = 8
 GAME_CONTINUE = 0
 GAME_END = 1
 ALL_GAMES_END = 2
-MESSAGE_BYTES = ROWS * COLUMNS * 4
 HANDSHAKE_SECONDS = 2.5  # the reference server's wait for a profile
 
 BRIDGE_USER = "uecda-bridge"
@@ -161,16 +159,6 @@ class Connection:
     def close(self) -> None:
         with contextlib.suppress(OSError):
             self.sock.close()
-
-
-def profile_name(table: Table) -> str:
-    """Row 1 of a profile: the name as ASCII codes, up to the first 0 (14 at most)."""
-    chars = []
-    for code in table[1][:14]:
-        if code == 0:
-            break
-        chars.append(chr(code) if 32 < code < 127 else "?")
-    return "".join(chars)
 
 
 # --- the lobby: programs that connected and wait for their table ------------------------------
@@ -276,18 +264,6 @@ def weakest_play(state: State, seat: int) -> Move:
     return min(plays, key=strength)
 
 
-def weakest_cards(hand: int, count: int) -> int:
-    """The `count` weakest cards of a hand (the joker last), as the reference server gives
-    back for a program whose choice is invalid."""
-    chosen = 0
-    for card in range(54):
-        if chosen.bit_count() == count:
-            break
-        if hand >> card & 1:
-            chosen |= 1 << card
-    return chosen
-
-
 # --- one game -----------------------------------------------------------------------------------
 
 
@@ -349,7 +325,6 @@ class GamePlay:
     state: State
     seq: int
     player_of: list[int]  # engine seat → player number
-    seat_of: dict[int, int]
     last: Move | None = None
 
     def submit(self, move: Move) -> bool:
@@ -376,19 +351,7 @@ class GamePlay:
 
     def rows(self, seat: int, cards: int, *, hand: bool = True) -> Table:
         """A message for the program at `seat`: `cards` and rows 5 and 6 by player number."""
-        state = self.state
-        table = message(state, seat, cards, hand=hand)
-        row5, row6 = state_rows(state, seat)
-        if state.phase == PHASE_PLAY:
-            row5[3] = self.player_of[state.turn]
-        by_player = [0] * COLUMNS
-        for player, at in self.seat_of.items():
-            by_player[player] = row6[at]
-            by_player[5 + player] = row6[5 + at]
-            # The C kit reads [6][10 + seat] as the player sitting there (seatPlayer).
-            by_player[10 + at] = player
-        table[5], table[6] = row5, by_player
-        return table
+        return message(self.state, seat, cards, hand=hand, players=self.player_of)
 
     def exchange(self) -> None:
         """The card exchange: the lower titles give their strongest (the bridge takes them, as
@@ -444,7 +407,8 @@ class GamePlay:
             self.tp.table.number,
             self.tp.names[player],
         )
-        self.force(Move.give(seat, weakest_cards(hand, count)))
+        # As the reference server: the weakest cards of a program whose choice is invalid.
+        self.force(Move.give(seat, lowest_cards(hand, count)))
 
     def turn(self) -> None:
         """One turn: hands to all, the play of the program whose turn it is, its answer, the
@@ -521,7 +485,6 @@ def play_game(tp: TablePlay, game: Game) -> None:
         current_state(game),
         game.last_seq,
         player_of,
-        {player: seat for seat, player in enumerate(player_of)},
     )
     gp.exchange()
     while not gp.state.is_over:

@@ -7,7 +7,7 @@ protocol tells it: its hand, the state rows and the table's cards. Its strategy:
 weakest rank it holds (all its cards of that rank: a single, a pair…), follow a set with the
 weakest set of as many cards that beats it (the suits of a lock kept), pass on stairs and
 when nothing beats the table; give back its weakest cards in the exchange. Standard library
-plus the codec `games.engine.uecda` (no Django).
+plus the engine's codec `games.engine.uecda` and card helpers (no Django).
 """
 
 from __future__ import annotations
@@ -20,19 +20,17 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from games.engine.cards import lowest_cards
 from games.engine.uecda import (
-    COLUMNS,
-    PROTOCOL_VERSION,
-    ROWS,
+    MESSAGE_BYTES,
     Table,
     cards_to_table,
-    empty_table,
     from_bytes,
+    profile,
     table_to_cards,
     to_bytes,
 )
 
-MESSAGE_BYTES = ROWS * COLUMNS * 4
 JOKER = 1 << 52
 NUMBERS = (1 << 52) - 1
 
@@ -57,14 +55,6 @@ def recv_int(sock: socket.socket) -> int:
 
 def send_table(sock: socket.socket, table: Table) -> None:
     sock.sendall(to_bytes(table))
-
-
-def profile(name: str) -> Table:
-    table = empty_table()
-    table[0][0] = PROTOCOL_VERSION
-    for i, code in enumerate(name.encode("ascii")[:14]):
-        table[1][i] = code
-    return table
 
 
 def ranks(cards: int) -> dict[int, int]:
@@ -124,14 +114,6 @@ def follow(hand: int, field: int, as_cards: int, reversed_order: bool, locked: b
     return 0
 
 
-def give_back(hand: int, count: int) -> int:
-    chosen = 0
-    for card in range(53):
-        if hand >> card & 1 and chosen.bit_count() < count:
-            chosen |= 1 << card
-    return chosen
-
-
 Chooser = Callable[[int, Table, int, int], int]
 """(hand, the hand's message, the table's cards, what its joker stands for) → the play."""
 
@@ -154,7 +136,7 @@ def play(sock: socket.socket, chooser: Chooser = choose) -> list[int]:
         if dealt[5][0] != 1:
             raise ConnectionError("expected the hand of a new game")
         if 0 < dealt[5][1] < 100:
-            send_table(sock, cards_to_table(give_back(hand, dealt[5][1]), hand=True))
+            send_table(sock, cards_to_table(lowest_cards(hand, dealt[5][1]), hand=True))
         while True:
             mine = recv_table(sock)
             hand, _ = table_to_cards(mine)

@@ -231,6 +231,18 @@ def _beyond_bit(token: object) -> CardSet | None:
     return 1 << ((ABOVE_2 if text[0] == "+" else BELOW_3) + suit)
 
 
+def lowest_cards(cards: CardSet, k: int) -> CardSet:
+    """The ``k`` lowest cards of ``cards`` in card order (rank-major, jokers last): the
+    weakest ``k`` in the normal order."""
+    chosen = 0
+    rest = cards
+    while rest and chosen.bit_count() < k:
+        low = rest & -rest
+        chosen |= low
+        rest ^= low
+    return chosen
+
+
 def lowest_jokers(available: CardSet, k: int) -> CardSet:
     """The ``k`` lowest joker bits of ``available`` (0 when fewer are available)."""
     jokers = available & JOKERS

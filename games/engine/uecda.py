@@ -46,6 +46,8 @@ from .errors import EngineError
 ROWS: Final = 8
 COLUMNS: Final = 15
 PROTOCOL_VERSION: Final = 20070
+MESSAGE_BYTES: Final = ROWS * COLUMNS * 4
+"""One message on the wire: 120 big-endian 32-bit cells."""
 JOKER_ROW: Final = 4
 """Row of a hand's joker (``[4][1]``) and of a set's suitless joker (``[4][rank]``)."""
 
@@ -144,13 +146,19 @@ def table_to_cards(table: Sequence[Sequence[int]]) -> tuple[CardSet, CardSet]:
     return cards, as_cards
 
 
-def state_rows(state: State, viewer: int) -> tuple[list[int], list[int]]:
-    """Rows 5 and 6 for ``viewer`` (seat numbers are player numbers).
+def state_rows(
+    state: State, viewer: int, players: Sequence[int] | None = None
+) -> tuple[list[int], list[int]]:
+    """Rows 5 and 6 for ``viewer`` (an engine seat).
 
-    Row 6 titles are 0 = 大富豪 … 4 = 大貧民; without previous titles every player
-    gets the same title (the protocol's first-game signal).
+    ``players[s]`` is the protocol's player number of engine seat ``s`` (the identity when
+    None): whose turn it is (``[5][3]``), the counts and titles (``[6][0..9]``) are by player
+    number, and ``[6][10 + s]`` names the player sitting at seat ``s``, as the C kit reads it.
+    Row 6 titles are 0 = 大富豪 … 4 = 大貧民; without previous titles every player gets the same
+    title (the protocol's first-game signal).
     """
     seats = len(state.counts)
+    who = list(range(seats)) if players is None else list(players)
     setup = state.setup
     row5 = [0] * COLUMNS
     row5[0] = int(state.phase == PHASE_EXCHANGE)
@@ -163,7 +171,7 @@ def state_rows(state: State, viewer: int) -> tuple[list[int], list[int]]:
         row5[1] = setup.exchange_count[viewer]
     playing = state.phase == PHASE_PLAY
     row5[2] = int(playing and state.turn == viewer)
-    row5[3] = state.turn if playing else -1
+    row5[3] = who[state.turn] if playing else -1
     row5[4] = int(state.table is None)
     row5[5] = int(state.reversed != state.revolution)  # effective = [5][5] XOR [5][6]
     row5[6] = int(state.revolution)
@@ -171,10 +179,11 @@ def state_rows(state: State, viewer: int) -> tuple[list[int], list[int]]:
     row6 = [0] * COLUMNS
     titles = TITLES.get(seats, ())
     for seat in range(min(seats, 5)):
-        row6[seat] = state.counts[seat]
+        player = who[seat]
+        row6[player] = state.counts[seat]
         title = setup.titles[seat] if setup.titles is not None else None
-        row6[5 + seat] = titles.index(title) if title in titles else 0
-        row6[10 + seat] = seat
+        row6[5 + player] = titles.index(title) if title in titles else 0
+        row6[10 + seat] = player
     return row5, row6
 
 
@@ -185,11 +194,34 @@ def message(
     *,
     as_cards: CardSet = 0,
     hand: bool = True,
+    players: Sequence[int] | None = None,
 ) -> Table:
-    """A full 8×15 message: ``cards`` in rows 0–4 plus the state rows."""
+    """A full 8×15 message: ``cards`` in rows 0–4 plus the state rows (``players``: see
+    :func:`state_rows`)."""
     table = cards_to_table(cards, as_cards=as_cards, hand=hand, reversed_order=state.reversed)
-    table[5], table[6] = state_rows(state, viewer)
+    table[5], table[6] = state_rows(state, viewer, players)
     return table
+
+
+def profile(name: str) -> Table:
+    """A client's first message: ``[0][0]`` the protocol version, row 1 its name as ASCII
+    codes (14 at most)."""
+    table = empty_table()
+    table[0][0] = PROTOCOL_VERSION
+    for column, code in enumerate(name.encode("ascii")[:14]):
+        table[1][column] = code
+    return table
+
+
+def profile_name(table: Sequence[Sequence[int]]) -> str:
+    """The name in a profile's row 1, up to the first 0 (14 at most; "?" for a code that is
+    not printable ASCII)."""
+    chars = []
+    for code in table[1][:14]:
+        if code == 0:
+            break
+        chars.append(chr(code) if 32 < code < 127 else "?")
+    return "".join(chars)
 
 
 def to_bytes(table: Sequence[Sequence[int]]) -> bytes:
@@ -201,7 +233,7 @@ def to_bytes(table: Sequence[Sequence[int]]) -> bytes:
 
 def from_bytes(data: bytes) -> Table:
     """Inverse of :func:`to_bytes`."""
-    if len(data) != ROWS * COLUMNS * 4:
-        raise _bad(f"expected {ROWS * COLUMNS * 4} bytes, got {len(data)}")
+    if len(data) != MESSAGE_BYTES:
+        raise _bad(f"expected {MESSAGE_BYTES} bytes, got {len(data)}")
     cells = [int.from_bytes(data[i : i + 4], "big", signed=True) for i in range(0, len(data), 4)]
     return [cells[r * COLUMNS : (r + 1) * COLUMNS] for r in range(ROWS)]

@@ -7,13 +7,16 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from games.engine import EngineError, new_game, parse_cards
-from games.engine.cards import parse_joker_targets
+from games.engine.cards import lowest_cards, parse_joker_targets
 from games.engine.rules import UECDA
 from games.engine.uecda import (
+    PROTOCOL_VERSION,
     cards_to_table,
     empty_table,
     from_bytes,
     message,
+    profile,
+    profile_name,
     table_to_cards,
     to_bytes,
 )
@@ -103,3 +106,28 @@ def test_state_rows_in_a_message():
     assert msg[6][:5] == [2, 1, 1, 1, 1]
     assert msg[6][5:10] == [0, 0, 0, 0, 0]  # same titles: the first game
     assert len(msg) == 8 and all(len(row) == 15 for row in msg)
+
+
+def test_state_rows_number_players_by_connection_and_say_who_sits_where():
+    # Engine seat s is played by player players[s]: seat 0 (3D 4D, to move) is player 2.
+    state = new_game(UECDA, ["3D 4D", "5D", "6D", "7D", "8D 9D TD"])
+    players = [2, 0, 4, 1, 3]
+    msg = message(state, 0, state.hands[0], players=players)
+    assert msg[5][2] == 1 and msg[5][3] == 2  # your turn; player 2's turn
+    assert msg[6][:5] == [1, 1, 2, 3, 1]  # counts by player number
+    assert msg[6][10:15] == players  # [6][10 + seat]: the player sitting there
+
+
+def test_a_profile_carries_the_version_and_the_name():
+    table = profile("kakumei-bot")
+    assert table[0][0] == PROTOCOL_VERSION
+    assert profile_name(from_bytes(to_bytes(table))) == "kakumei-bot"
+    table[1][3] = 200  # not printable ASCII
+    assert profile_name(table) == "kak?mei-bot"
+
+
+def test_lowest_cards_are_the_weakest_in_the_normal_order():
+    hand = parse_cards("2S 3H 9C JK 3S")
+    assert lowest_cards(hand, 2) == parse_cards("3S 3H")
+    assert lowest_cards(hand, 4) == parse_cards("3S 3H 9C 2S")
+    assert lowest_cards(hand, 9) == hand
