@@ -35,6 +35,8 @@ from scoring.selectors import (
 from scoring.standings import RoundLine, ScopeRef, scope_rounds
 from tournaments.points import metric_words
 
+# Written after `COLUMNS` when the scope has duplicate games (docs/duplicate.md).
+DUPLICATE_COLUMNS = ("duplicate_points", "duplicate_games")
 # The CSV's columns: these, with one column per metric of the scope's family after "games"
 # (`csv_columns`); the JSON has the same fields and `metrics` besides.
 COLUMNS = (
@@ -42,11 +44,9 @@ COLUMNS = (
     "shared",
     "entry",
     "player",
-    *(f for f in FIGURES if f != "metrics" and f not in ("duplicate_points", "duplicate_games")),
+    *(f for f in FIGURES if f not in ("metrics", *DUPLICATE_COLUMNS)),
     "decided_by_playoff",
 )
-# Written after `COLUMNS` when the scope has duplicate games (docs/duplicate.md).
-DUPLICATE_COLUMNS = ("duplicate_points", "duplicate_games")
 # The CSV's header row, for people opening it in a spreadsheet: in the active language (the
 # English headers are the field names, as in the JSON export).
 COLUMN_HEADERS: dict[str, Promise] = {
