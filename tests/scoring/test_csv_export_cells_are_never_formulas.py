@@ -28,7 +28,7 @@ def _rows(cup: Cup, client: Client) -> dict[str, dict[str, str]]:
         tournament=cup.tournament, entry=cup.entries[3], kind="deduction", points=5, reason="late"
     )
     recompute_tournament(cup.tournament.pk)
-    text = client.get("/standings/nagoya-open/standings.csv").content.decode()
+    text = client.get("/standings/nagoya-open/standings.csv").content.decode("utf-8-sig")
     return {row["entry"]: row for row in csv.DictReader(io.StringIO(text))}
 
 
@@ -56,7 +56,7 @@ def test_ordinary_names_are_untouched(cup: Cup, client: Client) -> None:
     finished_game(table, cup.entries[:4])
     recompute_tournament(cup.tournament.pk)
 
-    text = client.get("/standings/nagoya-open/standings.csv").content.decode()
+    text = client.get("/standings/nagoya-open/standings.csv").content.decode("utf-8-sig")
 
     players = {row["player"] for row in csv.DictReader(io.StringIO(text))}
     assert {"Aoki", "Baba", "Chiba", "Doi"} <= players
