@@ -60,3 +60,16 @@ def test_ordinary_names_are_untouched(cup: Cup, client: Client) -> None:
 
     players = {row["player"] for row in csv.DictReader(io.StringIO(text))}
     assert {"Aoki", "Baba", "Chiba", "Doi"} <= players
+
+
+def test_the_shift_jis_file_keeps_the_protection(cup: Cup, client: Client) -> None:
+    (table,) = seat_round(cup.stage, cup.entries[:4])
+    cup.entries[0].player.display_name = "=1+1"
+    cup.entries[0].player.save()
+    finished_game(table, cup.entries[:4])
+    recompute_tournament(cup.tournament.pk)
+
+    data = client.get("/standings/nagoya-open/standings.csv?encoding=cp932").content
+
+    players = {row["player"] for row in csv.DictReader(io.StringIO(data.decode("cp932")))}
+    assert "'=1+1" in players and "=1+1" not in players
