@@ -93,6 +93,7 @@ def test_each_is_utf8_with_a_bom_and_shift_jis_on_request(
 
         assert (utf8.status_code, sjis.status_code) == (200, 200), name
         assert utf8["Content-Type"] == "text/csv; charset=utf-8", name
+        assert not sjis.content.startswith(b"\xef\xbb\xbf"), name
         assert sjis["Content-Type"] == "text/csv; charset=Shift_JIS", name
         assert utf8.content.startswith(b"\xef\xbb\xbf"), name
         for data in (utf8.content, sjis.content):
