@@ -217,12 +217,11 @@ def csv_refusal(request: HttpRequest, error: CsvRefused, utf8_url: str = "") -> 
     """The refusal: for a browser, a page in its language with the UTF-8 download offered;
     for anything else, the API's error shape (code, message_en, message_ja, detail)."""
     if request.get_preferred_type(["application/json", "text/html"]) == "text/html":
+        detail = error.detail if isinstance(error.detail, dict) else {}
         context = {
             "error": error,
             "message": in_active_language(error.message_en, error.message_ja),
-            "cells": (error.detail or {}).get("cells", [])
-            if isinstance(error.detail, dict)
-            else [],
+            "cells": detail.get("cells", []),
             "utf8_url": utf8_url,
         }
         return render(request, "csv_refused.html", context, status=error.status)
