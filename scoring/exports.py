@@ -12,8 +12,6 @@ the scope has no duplicate game (the CSV then leaves the two columns out).
 
 from __future__ import annotations
 
-import csv
-import io
 from collections.abc import Iterable, Mapping, Sequence
 from decimal import Decimal
 from typing import Any
@@ -21,7 +19,7 @@ from typing import Any
 from django.utils.functional import Promise
 from django.utils.translation import pgettext_lazy
 
-from config.spreadsheet import spreadsheet_cell
+from config.spreadsheet import csv_text
 from games.engine import Metric
 from scoring.models import Standing, TeamStanding
 from scoring.selectors import (
@@ -148,21 +146,20 @@ def csv_columns(metrics: Sequence[Metric], duplicate: bool = False) -> list[str]
     return [*COLUMNS[:at], *(m.key for m in metrics), *COLUMNS[at:], *extra]
 
 
-def standings_csv(rows: Iterable[Mapping[str, Any]], metrics: Sequence[Metric]) -> str:
-    """The CSV export of board rows (`row_dict`), its header row in the active language, one
-    column per metric of the scope's family (`metrics`). Every cell goes through
-    `spreadsheet_cell`: a player's name cannot be a formula."""
-    out = io.StringIO()
-    writer = csv.writer(out)
+def standings_csv(rows: Iterable[Mapping[str, Any]], metrics: Sequence[Metric]) -> list[list[str]]:
+    """The CSV export's table (`config.spreadsheet.csv_bytes` writes it) of board rows
+    (`row_dict`): its header row in the active language, one column per metric of the
+    scope's family (`metrics`). Every cell is a `config.spreadsheet.cell_text`: a flag is a
+    word in the reader's language, a player's name cannot be a formula."""
     rows = list(rows)
     columns = csv_columns(metrics, any(r.get("duplicate_points") is not None for r in rows))
     keys = {m.key for m in metrics}
-    writer.writerow([str(COLUMN_HEADERS.get(c) or metric_words(c).csv) for c in columns])
+    header = [COLUMN_HEADERS.get(c) or metric_words(c).csv for c in columns]
+    body = []
     for row in rows:
         data = row_dict(row)
-        cells = [data["metrics"].get(c, 0) if c in keys else data[c] for c in columns]
-        writer.writerow(["" if v is None else spreadsheet_cell(v) for v in cells])
-    return out.getvalue()
+        body.append([data["metrics"].get(c, 0) if c in keys else data[c] for c in columns])
+    return csv_text(header, body)
 
 
 def export_rows(ref: ScopeRef) -> list[dict[str, Any]]:
@@ -246,16 +243,13 @@ def team_row_dict(row: Mapping[str, Any]) -> dict[str, Any]:
     }
 
 
-def team_standings_csv(rows: Iterable[Mapping[str, Any]]) -> str:
-    """The CSV export of team board rows, its header row in the active language; every cell
-    through `spreadsheet_cell` (a team's or a player's name cannot be a formula)."""
-    out = io.StringIO()
-    writer = csv.writer(out)
-    writer.writerow([str(TEAM_COLUMN_HEADERS[c]) for c in TEAM_COLUMNS])
+def team_standings_csv(rows: Iterable[Mapping[str, Any]]) -> list[list[str]]:
+    """The team CSV export's table of team board rows, its header row in the active language;
+    every cell a `config.spreadsheet.cell_text` (a team's or a player's name cannot be a
+    formula)."""
+    body = []
     for row in rows:
         data = team_row_dict(row)
         data["members"] = " / ".join(data["members"])
-        writer.writerow(
-            ["" if data[c] is None else spreadsheet_cell(data[c]) for c in TEAM_COLUMNS]
-        )
-    return out.getvalue()
+        body.append([data[c] for c in TEAM_COLUMNS])
+    return csv_text([TEAM_COLUMN_HEADERS[c] for c in TEAM_COLUMNS], body)

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from functools import partial
@@ -49,6 +50,14 @@ from django.views.decorators.clickjacking import xframe_options_exempt
 from django.views.decorators.http import require_GET
 from django_htmx.middleware import HtmxDetails
 
+from config.spreadsheet import (
+    CsvEncoding,
+    CsvRefused,
+    csv_bytes,
+    csv_encoding,
+    csv_refusal,
+    csv_response,
+)
 from games.clock import clock_use_by_tournament
 from games.display import title_label
 from games.models import GameResult
@@ -450,30 +459,71 @@ def embed(request: HtmxHttpRequest, slug: str) -> HttpResponse:
 
 def _export(request: HttpRequest, address: BoardAddress, fmt: str, name: str) -> HttpResponse:
     """Every row as CSV or JSON, built from plain rows once per version (and language: the
-    CSV's header row is in the reader's)."""
+    CSV's header row and its flags are in the reader's; and encoding, `?encoding=`)."""
+    if fmt == "csv":
+        encoding = _csv_encoding(request)
+        if isinstance(encoding, HttpResponse):
+            return encoding
+        found = _board_or_unchanged(request, address, ("export", "csv", encoding.key), public=True)
+        if isinstance(found, HttpResponse):
+            return found
+        board = found
+        return _csv_export(
+            request,
+            board,
+            "export",
+            encoding,
+            lambda: standings_csv(export_rows(board.ref), scope_metrics(board.ref)),
+            (pgettext("CSV file name", "standings"), f"{name}-standings"),
+        )
     found = _board_or_unchanged(request, address, ("export", fmt), public=True)
     if isinstance(found, HttpResponse):
         return found
     board = found
     version = standings_version(board.ref)
-    key = f"board:export:{fmt}:{board.ref.key}:v{version}:{get_language()}"
-    if fmt == "csv":
-        csv_text = _cached(
-            key, lambda: standings_csv(export_rows(board.ref), scope_metrics(board.ref))
-        )
-        response = HttpResponse(csv_text, content_type="text/csv; charset=utf-8")
-        response["Content-Disposition"] = f'attachment; filename="{name}-standings.csv"'
-    else:
-        json_text = _cached(
-            key,
-            lambda: json.dumps(
-                standings_json(board.ref, board.title, version),
-                cls=DjangoJSONEncoder,
-                ensure_ascii=False,
-            ),
-        )
-        response = HttpResponse(json_text, content_type="application/json")
+    json_text = _cached(
+        f"board:export:{fmt}:{board.ref.key}:v{version}:{get_language()}",
+        lambda: json.dumps(
+            standings_json(board.ref, board.title, version),
+            cls=DjangoJSONEncoder,
+            ensure_ascii=False,
+        ),
+    )
+    response = HttpResponse(json_text, content_type="application/json")
     return _public(response, _etag(board.ref, version, "export", fmt))
+
+
+def _csv_encoding(request: HttpRequest) -> CsvEncoding | HttpResponse:
+    """The encoding `?encoding=` asks for, or the 400 refusal of one the exports do not
+    write."""
+    try:
+        return csv_encoding(request.GET.get("encoding"))
+    except CsvRefused as error:
+        return csv_refusal(request, error, request.path)
+
+
+def _csv_export(
+    request: HttpRequest,
+    board: Board,
+    kind: str,
+    encoding: CsvEncoding,
+    build: Callable[[], list[list[str]]],
+    names: tuple[str, str],
+) -> HttpResponse:
+    """A board's CSV download (`config.spreadsheet`), its bytes built once per (version,
+    language, encoding); a Shift_JIS file that cannot hold a name is refused (422), offering
+    the UTF-8 download (the same address without `?encoding=`). `names`: the file's name
+    after the board's title, in the reader's language, and its ASCII fallback."""
+    version = standings_version(board.ref)
+    key = f"board:{kind}:csv:{encoding.key}:{board.ref.key}:v{version}:{get_language()}"
+    try:
+        data = _cached(key, lambda: csv_bytes(build(), encoding))
+    except CsvRefused as error:
+        return csv_refusal(request, error, request.path)
+    word, fallback = names
+    filename = re.sub(r'[\\/:*?"<>|\x00-\x1f]+', "_", f"{board.title} {word}") + ".csv"
+    response = csv_response(data, encoding, filename, f"{fallback}.csv")
+    return _public(response, _etag(board.ref, version, kind, "csv", encoding.key))
 
 
 @require_GET
@@ -492,22 +542,25 @@ def season_export(request: HttpRequest, season_id: int, fmt: str) -> HttpRespons
 
 
 def _team_export(request: HttpRequest, address: BoardAddress, name: str) -> HttpResponse:
-    """A team tournament's team standings as CSV, built once per version and language
-    (404 for a tournament played alone)."""
-    found = _board_or_unchanged(request, address, ("team-export", "csv"), public=True)
+    """A team tournament's team standings as CSV, built once per version, language and
+    encoding (404 for a tournament played alone)."""
+    encoding = _csv_encoding(request)
+    if isinstance(encoding, HttpResponse):
+        return encoding
+    found = _board_or_unchanged(request, address, ("team-export", "csv", encoding.key), public=True)
     if isinstance(found, HttpResponse):
         return found
     board = found
     if board.tournament is None or not board.tournament.plays_in_teams:
         raise Http404("Not a team tournament.")
-    version = standings_version(board.ref)
-    csv_text = _cached(
-        f"board:team-export:csv:{board.ref.key}:v{version}:{get_language()}",
+    return _csv_export(
+        request,
+        board,
+        "team-export",
+        encoding,
         lambda: team_standings_csv(team_board_rows(board.ref)),
+        (pgettext("CSV file name", "team standings"), f"{name}-team-standings"),
     )
-    response = HttpResponse(csv_text, content_type="text/csv; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="{name}-team-standings.csv"'
-    return _public(response, _etag(board.ref, version, "team-export", "csv"))
 
 
 @require_GET

@@ -959,6 +959,7 @@ CSV_REQUIRED = ("display_name",)
 # Headers as Japanese spreadsheets name the column, read as the column they stand for.
 CSV_HEADER_ALIASES = {"チーム": "team", "チーム名": "team"}
 UTF8, UTF8_BOM, CP932 = "UTF-8", "UTF-8 (BOM)", "Shift_JIS (CP932)"
+_NOT_TEXT = re.compile("[\x00\ue000-\uf8ff]")
 
 
 @dataclass(frozen=True, slots=True)
@@ -1022,7 +1023,12 @@ def _decode(data: bytes | str) -> tuple[str, str]:
     else:
         return text, UTF8_BOM if data.startswith(b"\xef\xbb\xbf") else UTF8
     try:
-        return data.decode("cp932"), CP932
+        text = data.decode("cp932")
+        # CP932 reads any byte: 0xFD–0xFF and the user-defined area (外字) come out as
+        # private-use characters, and a UTF-16 file ("Unicode text") with NULs between its
+        # letters — not a name anyone typed, so not a CP932 file either.
+        if _NOT_TEXT.search(text):
+            raise UnicodeDecodeError("cp932", data, 0, len(data), "not text")
     except UnicodeDecodeError as error:
         raise CsvImportError(
             [
@@ -1035,6 +1041,7 @@ def _decode(data: bytes | str) -> tuple[str, str]:
                 )
             ]
         ) from error
+    return text, CP932
 
 
 def _csv_preview(tournament: Tournament, text: str, encoding: str) -> CsvPreview:

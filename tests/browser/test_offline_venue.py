@@ -68,7 +68,7 @@ FOLLOW_LIMIT = 150
 # Django's own and every API page is the same browsable-API template (their index pages are
 # visited); exports download rather than display; `next=` and `format=` repeat a page.
 NOT_FOLLOWED = re.compile(
-    r"^/(accounts/logout/|accounts/link/|admin/.|api/)|\.csv$|[?&](next|format)="
+    r"^/(accounts/logout/|accounts/link/|admin/.|api/)|\.csv(\?|$)|[?&](next|format)="
 )
 # Pages a script fills in after `load` (Redoc fetches the schema, then renders): the crawl
 # waits for their network to fall quiet.

@@ -28,7 +28,7 @@ def _rows(cup: Cup, client: Client) -> dict[str, dict[str, str]]:
         tournament=cup.tournament, entry=cup.entries[3], kind="deduction", points=5, reason="late"
     )
     recompute_tournament(cup.tournament.pk)
-    text = client.get("/standings/nagoya-open/standings.csv").content.decode()
+    text = client.get("/standings/nagoya-open/standings.csv").content.decode("utf-8-sig")
     return {row["entry"]: row for row in csv.DictReader(io.StringIO(text))}
 
 
@@ -56,7 +56,20 @@ def test_ordinary_names_are_untouched(cup: Cup, client: Client) -> None:
     finished_game(table, cup.entries[:4])
     recompute_tournament(cup.tournament.pk)
 
-    text = client.get("/standings/nagoya-open/standings.csv").content.decode()
+    text = client.get("/standings/nagoya-open/standings.csv").content.decode("utf-8-sig")
 
     players = {row["player"] for row in csv.DictReader(io.StringIO(text))}
     assert {"Aoki", "Baba", "Chiba", "Doi"} <= players
+
+
+def test_the_shift_jis_file_keeps_the_protection(cup: Cup, client: Client) -> None:
+    (table,) = seat_round(cup.stage, cup.entries[:4])
+    cup.entries[0].player.display_name = "=1+1"
+    cup.entries[0].player.save()
+    finished_game(table, cup.entries[:4])
+    recompute_tournament(cup.tournament.pk)
+
+    data = client.get("/standings/nagoya-open/standings.csv?encoding=cp932").content
+
+    players = {row["player"] for row in csv.DictReader(io.StringIO(data.decode("cp932")))}
+    assert "'=1+1" in players and "=1+1" not in players

@@ -75,7 +75,7 @@ def test_the_exports_and_the_api_carry_the_duplicate_score(played: Round) -> Non
 
     api = browser().get(f"/api/tournaments/{tournament.slug}/standings/").json()
     export = browser().get(f"/standings/{tournament.slug}/standings.json").json()
-    sheet = browser().get(f"/standings/{tournament.slug}/standings.csv").content.decode()
+    sheet = browser().get(f"/standings/{tournament.slug}/standings.csv").content.decode("utf-8-sig")
 
     for rows in (api["results"], export["standings"]):
         assert {r["entry"]: (r["duplicate_points"], r["duplicate_games"]) for r in rows} == (
@@ -93,7 +93,7 @@ def test_a_scope_without_duplicate_games_shows_no_duplicate_column(played: Round
     recompute_tournament(tournament.pk)
 
     page = browser().get(f"/standings/{tournament.slug}/").content.decode()
-    sheet = browser().get(f"/standings/{tournament.slug}/standings.csv").content.decode()
+    sheet = browser().get(f"/standings/{tournament.slug}/standings.csv").content.decode("utf-8-sig")
     api = browser().get(f"/api/tournaments/{tournament.slug}/standings/").json()
 
     assert 'data-testid="duplicate-head"' not in page

@@ -48,7 +48,7 @@ def test_a_new_version_is_exported_anew(
     with django_capture_on_commit_callbacks(execute=True):
         recompute_tournament(cup.tournament.pk)
     after = client.get("/standings/nagoya-open/standings.json").json()
-    text = client.get("/standings/nagoya-open/standings.csv").content.decode()
+    text = client.get("/standings/nagoya-open/standings.csv").content.decode("utf-8-sig")
 
     assert (before["version"], before["standings"][0]["player"]) == (1, "Baba")
     assert (after["version"], after["standings"][0]["player"]) == (2, "Doi")
@@ -59,7 +59,7 @@ def test_the_csv_keeps_its_columns(db: None, client: Client) -> None:
     tournament = TournamentFactory(slug="big-open", status=Tournament.Status.RUNNING)
     standings_field(tournament, 1)
 
-    text = client.get("/standings/big-open/standings.csv").content.decode()
+    text = client.get("/standings/big-open/standings.csv").content.decode("utf-8-sig")
 
     header, row = list(csv.reader(io.StringIO(text)))
     # The metric columns are 大富豪's declared metrics, where the title columns always were.
@@ -69,8 +69,8 @@ def test_the_csv_keeps_its_columns(db: None, client: Client) -> None:
         "warnings", "provisional_games", "confirmed_points", "confirmed_rank",
         "decided_by_playoff",
     ]  # fmt: skip
-    assert row == ["1", "False", "1", "Entrant 001", "999", "4", "1", "1", "1", "1", "0",
-                   "0", "0", "6", "0", "0", "0", "999", "1", "False"]  # fmt: skip
+    assert row == ["1", "No", "1", "Entrant 001", "999", "4", "1", "1", "1", "1", "0",
+                   "0", "0", "6", "0", "0", "0", "999", "1", "No"]  # fmt: skip
 
 
 def test_an_export_revalidated_with_its_etag_is_not_sent_again(db: None, client: Client) -> None:

@@ -61,7 +61,7 @@ def test_json_rows_say_how_much_is_provisional(cup: Cup, client: Client) -> None
 def test_csv_rows_carry_the_same_columns(cup: Cup, client: Client) -> None:
     _played(cup)
 
-    text = client.get("/standings/nagoya-open/standings.csv").content.decode()
+    text = client.get("/standings/nagoya-open/standings.csv").content.decode("utf-8-sig")
 
     rows = {r["player"]: r for r in csv.DictReader(io.StringIO(text))}
     baba, doi = rows["Baba"], rows["Doi"]

@@ -60,15 +60,15 @@ def test_a_draft_tournament_has_no_public_board(cup: Cup, client: Client) -> Non
 def test_csv_and_json_exports(cup: Cup, client: Client) -> None:
     _played(cup)
 
-    text = client.get("/standings/nagoya-open/standings.csv").content.decode()
+    text = client.get("/standings/nagoya-open/standings.csv").content.decode("utf-8-sig")
     data = client.get("/standings/nagoya-open/standings.json").json()
 
     rows = list(csv.DictReader(io.StringIO(text)))
     assert [(r["rank"], r["shared"], r["player"], r["points"]) for r in rows[:4]] == [
-        ("1", "False", "Baba", "6"),
-        ("2", "True", "Aoki", "3"),
-        ("2", "True", "Chiba", "3"),
-        ("4", "False", "Doi", "0"),
+        ("1", "No", "Baba", "6"),
+        ("2", "Yes", "Aoki", "3"),
+        ("2", "Yes", "Chiba", "3"),
+        ("4", "No", "Doi", "0"),
     ]
     assert data["version"] == 1
     assert {"player": "Baba", "daifugo": 2, "best_set": 6}.items() <= data["standings"][0].items()
@@ -113,7 +113,7 @@ def test_the_player_page_has_history_and_an_svg_chart(cup: Cup, client: Client) 
 def test_the_csv_headers_are_in_the_pages_language(cup: Cup, client_ja: Client) -> None:
     _played(cup)
 
-    text = client_ja.get("/standings/nagoya-open/standings.csv").content.decode()
+    text = client_ja.get("/standings/nagoya-open/standings.csv").content.decode("utf-8-sig")
 
     header = next(csv.reader(io.StringIO(text)))
     assert header[:4] == ["順位", "同順位", "参加番号", "選手"]

@@ -130,9 +130,9 @@ def test_a_settled_playoff_orders_the_entrants_tied_for_first(
     assert [r["decided_by_playoff"] for r in exported[:4]] == [True, True, True, False]
     table = list(csv.DictReader(io.StringIO(client.get(
         f"/standings/{tournament.slug}/stage/{final.pk}/standings.csv"
-    ).content.decode())))  # fmt: skip
+    ).content.decode("utf-8-sig"))))  # fmt: skip
     assert [(r["entry"], r["rank"], r["decided_by_playoff"]) for r in table[:3]] == [
-        (str(numbers[pk]), str(place), "True") for pk, place in zip(order, (1, 2, 3), strict=True)
+        (str(numbers[pk]), str(place), "Yes") for pk, place in zip(order, (1, 2, 3), strict=True)
     ]
 
     for url in (

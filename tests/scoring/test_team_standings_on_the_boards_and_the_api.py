@@ -100,7 +100,7 @@ def test_a_board_poll_is_unchanged_until_a_hand_changes_the_team_lines(
 
     assert standings_version(ref) == version + 1
     assert answer.status_code == 200
-    assert "in play at table" not in answer.content.decode()
+    assert "in play at table" not in answer.content.decode("utf-8-sig")
 
 
 def test_the_api_gives_the_boards_team_lines(played: Tournament) -> None:
@@ -163,7 +163,7 @@ def test_the_team_csv_is_the_boards_lines_and_never_a_formula(played: Tournament
     recompute_tournament(played.pk)
 
     answer = browser("ja").get(f"/standings/{played.slug}/team-standings.csv")
-    rows = list(csv.reader(io.StringIO(answer.content.decode())))
+    rows = list(csv.reader(io.StringIO(answer.content.decode("utf-8-sig"))))
 
     assert answer["Content-Type"].startswith("text/csv")
     assert rows[0][:6] == ["順位", "同順位", "チーム番号", "チーム名", "メンバー", "勝点"]
