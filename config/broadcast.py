@@ -42,6 +42,8 @@ log = logging.getLogger(__name__)
 
 VERSION_SECONDS = 30
 HEARTBEAT_SECONDS = 15.0
+# How long a viewer of a live process that is not subscribed yet waits for the subscription.
+SUBSCRIBE_SECONDS = 2.0
 
 
 def version_key(scope: str) -> str:
@@ -125,6 +127,9 @@ class Hub:
     def __init__(self) -> None:
         self._viewers: dict[str, set[asyncio.Queue[Announcement]]] = {}
         self._listener: asyncio.Task[None] | None = None
+        # Set while the subscription is in place: a viewer reads the current version only
+        # then, so no announcement (nor its note) falls between that read and its queue.
+        self._subscribed = asyncio.Event()
 
     @contextlib.asynccontextmanager
     async def watch(self, scope: str) -> AsyncIterator[asyncio.Queue[Announcement]]:
@@ -134,6 +139,10 @@ class Hub:
         queue: asyncio.Queue[Announcement] = asyncio.Queue()
         self._viewers.setdefault(scope, set()).add(queue)
         try:
+            # Redis away: go on without (the viewer still gets the current version, and the
+            # catch-up after subscribing).
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._subscribed.wait(), SUBSCRIBE_SECONDS)
             yield queue
         finally:
             viewers = self._viewers.get(scope, set())
@@ -148,12 +157,14 @@ class Hub:
             try:
                 async with client.pubsub() as pubsub:
                     await pubsub.psubscribe(f"{prefix}*")
+                    self._subscribed.set()
                     await self._catch_up()
                     async for message in pubsub.listen():
                         if message["type"] == "pmessage":
                             scope = message["channel"].decode()[len(prefix) :]
                             self._tell(scope, Announcement.read(message["data"].decode()))
             except (redis.RedisError, OSError):
+                self._subscribed.clear()
                 log.warning("live channel lost; resubscribing", exc_info=True)
                 await asyncio.sleep(1)
             finally:
@@ -178,10 +189,11 @@ _hubs: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Hub] = weakref.WeakK
 async def versions(
     scope: str, seen: str | None, seconds: float
 ) -> AsyncIterator[Announcement | None]:
-    """The scope's versions newer than `seen` as they come, for `seconds`: first the current
-    one if it differs from `seen` (with no note: what it changed is in the view it names),
-    then each change with its writer's note; None every `HEARTBEAT_SECONDS` with no change (a
-    stream writes a comment, so a dead viewer is noticed and proxies keep it open).
+    """The scope's versions newer than `seen` as they come, for `seconds`, each with its
+    writer's note: first the current one if it differs from `seen`, then each change; None
+    every `HEARTBEAT_SECONDS` with no change (a stream writes a comment, so a dead viewer is
+    noticed and proxies keep it open). A caller passes as `seen` the version its viewer has
+    (or has just been told): a note is for the viewers who had the version before it.
 
     With Redis, announcements come through the process's `Hub`; without it (the embedded
     default), the cache is read every ``LIVE_FEED_POLL_SECONDS`` — never the database."""
@@ -189,17 +201,15 @@ async def versions(
     if not settings.REDIS_URL:
         interval = float(settings.LIVE_FEED_POLL_SECONDS)
         quiet = 0.0
-        first = True
         while time.monotonic() < deadline:
             version = await _acurrent(scope)
             if version is not None and version != seen:
                 seen = version
                 quiet = 0.0
-                yield Announcement(version, None if first else await _anote(scope, version))
+                yield Announcement(version, await _anote(scope, version))
             elif quiet >= HEARTBEAT_SECONDS:
                 quiet = 0.0
                 yield None
-            first = False
             await asyncio.sleep(interval)
             quiet += interval
         return
@@ -208,7 +218,7 @@ async def versions(
         version = await _acurrent(scope)
         if version is not None and version != seen:
             seen = version
-            yield Announcement(version)
+            yield Announcement(version, await _anote(scope, version))
         while (left := deadline - time.monotonic()) > 0:
             try:
                 news = await asyncio.wait_for(queue.get(), min(left, HEARTBEAT_SECONDS))
