@@ -19,13 +19,12 @@ the record hold only the moves that stand (`games.state.effective_actions`).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from games.models import LATEST_FIRST, Game, Move
 from games.results import result_fields
 from games.seating import positions_of
-from collections.abc import Sequence
-
 from games.state import effective_actions, family_for, rebuild
 from tournaments.models import Seat
 
