@@ -65,10 +65,16 @@ def public_payload(row: Move, over: bool) -> dict[str, Any]:
 
 
 def public_move(
-    row: Move, over: bool, *, withdrawn: bool = False, reasons: bool = True
+    row: Move,
+    over: bool,
+    *,
+    withdrawn: bool = False,
+    reasons: bool = True,
+    approved: bool | None = None,
 ) -> dict[str, Any]:
     """A log row as the public sees it. `withdrawn`: an action an undo took back (shown struck
-    through); `reasons`: False leaves an undo's reason out (`public_log`)."""
+    through); `reasons`: False leaves an undo's reason out; `approved`: an undo's verdict,
+    where a head referee's later decision row gave it (`public_log`)."""
     payload = public_payload(row, over)
     reason = row.reason
     if not reasons and row.kind == Move.Kind.UNDO:
@@ -82,7 +88,7 @@ def public_move(
         "events": [public_event(e, over) for e in row.events],
         "ref_seq": row.ref_seq,
         "reason": reason,
-        "approved": row.approved,
+        "approved": row.approved if approved is None else approved,
         "withdrawn": withdrawn,
         "created_at": row.created_at.isoformat(),
     }
@@ -99,13 +105,15 @@ def public_log(game: Game, rows: Sequence[Move], over: bool) -> list[dict[str, A
     """`rows` (the game's whole log, in order) as the public sees them: an action an undo took
     back is struck through at an open table and left out elsewhere (`shows_withdrawn`)."""
     standing = {r.seq for r in effective_actions(rows)}
+    decided = {r.ref_seq: r.approved for r in rows if r.kind == Move.Kind.DECISION}
     struck = shows_withdrawn(game)
     shown = []
     for row in rows:
         withdrawn = row.kind == Move.Kind.ACTION and row.seq not in standing
         if withdrawn and not struck:
             continue
-        shown.append(public_move(row, over, withdrawn=withdrawn, reasons=struck))
+        verdict = decided.get(row.seq) if row.kind == Move.Kind.UNDO else None
+        shown.append(public_move(row, over, withdrawn=withdrawn, reasons=struck, approved=verdict))
     return shown
 
 

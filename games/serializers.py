@@ -63,7 +63,11 @@ class PublicMoveSerializer(serializers.Serializer[Any]):
         help_text="An undo's reason; blank at a known deal (the official's note may name the "
         "cards taken back)."
     )
-    approved = serializers.BooleanField(allow_null=True)
+    approved = serializers.BooleanField(
+        allow_null=True,
+        help_text="An undo's verdict (the head referee's decision where one was needed): null "
+        "while it waits; a decision row's own verdict.",
+    )
     withdrawn = serializers.BooleanField(
         help_text="An action an undo took back, listed struck through at an open table (a known "
         "deal lists nothing of it: its cards are back in a hidden hand)."
