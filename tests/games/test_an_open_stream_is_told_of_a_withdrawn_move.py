@@ -17,7 +17,7 @@ from django.test import AsyncClient, override_settings
 
 from games.live import table_version
 from games.models import Game
-from games.services import request_undo, submit_move
+from games.services import decide_undo, request_undo, submit_move
 
 from .conftest import T17_MOVES, Crew
 
@@ -113,5 +113,33 @@ async def test_a_move_that_stands_is_announced_with_no_withdrawal(
 
     now = await sync_to_async(table_version)(crew.table.pk)
     assert events(told) == [("table", {"table": crew.table.pk, "version": now})]
+    await viewer.streaming_content.aclose()
+    await sync_to_async(connections.close_all)()
+
+
+@pytest.mark.anyio
+@pytest.mark.django_db(transaction=True)
+@override_settings(LIVE_FEED_SECONDS=5.0, LIVE_FEED_POLL_SECONDS=0.01)
+async def test_an_undo_waiting_for_the_head_referee_withdraws_the_move_once_approved(
+    crew: Crew, t17_game: Game, channel: str
+) -> None:
+    crew.tournament.undo_requires_approval = True
+    await sync_to_async(crew.tournament.save)()
+    viewer, chunks = await watching(crew)
+    await played(chunks, crew, t17_game)
+
+    await sync_to_async(request_undo)(t17_game, crew.referee, "5D entered by mistake", seq=1)
+    asked = [await anext(chunks)]
+    waiting = await sync_to_async(table_version)(crew.table.pk)
+    await sync_to_async(decide_undo)(t17_game, crew.head_referee, True, seq=2)
+    approved = [await anext(chunks), await anext(chunks)]
+
+    now = await sync_to_async(table_version)(crew.table.pk)
+    table = crew.table.pk
+    assert events(asked) == [("table", {"table": table, "version": waiting})]
+    assert events(approved) == [
+        ("withdrawn", {"table": table, "game": t17_game.pk, "seq": 1, "version": now}),
+        ("table", {"table": table, "version": now}),
+    ]
     await viewer.streaming_content.aclose()
     await sync_to_async(connections.close_all)()
