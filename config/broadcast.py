@@ -6,9 +6,12 @@ A *scope* names something the public follows: ``table:<id>`` (a table's live vie
 whenever what the public sees there may have changed; a client shows one version and asks
 "anything newer than this?".
 
-- `publish(scope, version)`, called after commit: stores the version in the cache (a poll
+- `publish(scope, version, note)`, called after commit: stores the version in the cache (a poll
   compares against it with no query) and, when Redis is configured (``REDIS_URL``), announces
-  it on the channel ``<prefix>:live:<scope>`` for the async live process.
+  it on the channel ``<prefix>:live:<scope>`` for the async live process. A `note` says what
+  the change was where a viewer following the scope must act on it (a table's move withdrawn by
+  an undo: ``{"withdrawn": {"game": 7, "seq": 12}}``); it names rows, never game data, and it
+  travels with that announcement only: a viewer who connects later is told the version alone.
 - `current(scope, compute)`: the stored version, else ``compute()`` (from the database), stored
   for the next reader.
 
@@ -22,10 +25,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
+import json
 import logging
 import time
 import weakref
 from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass
+from typing import Any
 
 import redis
 import redis.asyncio as aioredis
@@ -36,10 +42,34 @@ log = logging.getLogger(__name__)
 
 VERSION_SECONDS = 30
 HEARTBEAT_SECONDS = 15.0
+# How long a viewer of a live process that is not subscribed yet waits for the subscription.
+SUBSCRIBE_SECONDS = 2.0
 
 
 def version_key(scope: str) -> str:
     return f"live:version:{scope}"
+
+
+def note_key(scope: str, version: str) -> str:
+    return f"live:note:{scope}:{version}"
+
+
+@dataclass(frozen=True, slots=True)
+class Announcement:
+    """A scope's new version, with the writer's note on what changed (None: nothing to add)."""
+
+    version: str
+    note: dict[str, Any] | None = None
+
+    def message(self) -> str:
+        """As sent on the Redis channel: the version, then the note as JSON after a space
+        (versions have no spaces)."""
+        return self.version if self.note is None else f"{self.version} {json.dumps(self.note)}"
+
+    @classmethod
+    def read(cls, message: str) -> Announcement:
+        version, _, note = message.partition(" ")
+        return cls(version, json.loads(note) if note else None)
 
 
 def channel(scope: str) -> str:
@@ -56,15 +86,20 @@ def _redis(url: str) -> redis.Redis:
     return redis.Redis.from_url(url, socket_timeout=1, socket_connect_timeout=1)
 
 
-def publish(scope: str, version: str) -> None:
-    """Make `version` the scope's current version and announce it (call after commit).
+def publish(scope: str, version: str, note: dict[str, Any] | None = None) -> None:
+    """Make `version` the scope's current version and announce it (call after commit), with
+    `note` for the viewers following the scope now.
 
     Never raises: the write it follows is committed, and with Redis away viewers still see it
     through the database (`current` falls back to it) at their next poll or reconnect."""
     try:
+        if note is not None:
+            # Without Redis a stream reads the cache: the note waits there beside the version.
+            cache.set(note_key(scope, version), note, VERSION_SECONDS)
         cache.set(version_key(scope), version, VERSION_SECONDS)
         if settings.REDIS_URL:
-            _redis(settings.REDIS_URL).publish(channel(scope), version)
+            message = Announcement(version, note).message()
+            _redis(settings.REDIS_URL).publish(channel(scope), message)
     except redis.RedisError:
         log.warning("could not announce %s v%s", scope, version, exc_info=True)
 
@@ -90,17 +125,24 @@ class Hub:
     a viewer costs a queue in memory, not a connection to Redis or to the database."""
 
     def __init__(self) -> None:
-        self._viewers: dict[str, set[asyncio.Queue[str]]] = {}
+        self._viewers: dict[str, set[asyncio.Queue[Announcement]]] = {}
         self._listener: asyncio.Task[None] | None = None
+        # Set while the subscription is in place: a viewer reads the current version only
+        # then, so no announcement (nor its note) falls between that read and its queue.
+        self._subscribed = asyncio.Event()
 
     @contextlib.asynccontextmanager
-    async def watch(self, scope: str) -> AsyncIterator[asyncio.Queue[str]]:
-        """A queue receiving the scope's versions as they are announced (from now on)."""
+    async def watch(self, scope: str) -> AsyncIterator[asyncio.Queue[Announcement]]:
+        """A queue receiving the scope's announcements as they are made (from now on)."""
         if self._listener is None or self._listener.done():
             self._listener = asyncio.create_task(self._listen())
-        queue: asyncio.Queue[str] = asyncio.Queue()
+        queue: asyncio.Queue[Announcement] = asyncio.Queue()
         self._viewers.setdefault(scope, set()).add(queue)
         try:
+            # Redis away: go on without (the viewer still gets the current version, and the
+            # catch-up after subscribing).
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._subscribed.wait(), SUBSCRIBE_SECONDS)
             yield queue
         finally:
             viewers = self._viewers.get(scope, set())
@@ -115,12 +157,14 @@ class Hub:
             try:
                 async with client.pubsub() as pubsub:
                     await pubsub.psubscribe(f"{prefix}*")
+                    self._subscribed.set()
                     await self._catch_up()
                     async for message in pubsub.listen():
                         if message["type"] == "pmessage":
                             scope = message["channel"].decode()[len(prefix) :]
-                            self._tell(scope, message["data"].decode())
+                            self._tell(scope, Announcement.read(message["data"].decode()))
             except (redis.RedisError, OSError):
+                self._subscribed.clear()
                 log.warning("live channel lost; resubscribing", exc_info=True)
                 await asyncio.sleep(1)
             finally:
@@ -132,20 +176,24 @@ class Hub:
             with contextlib.suppress(redis.RedisError):
                 version = await cache.aget(version_key(scope))
                 if version is not None:
-                    self._tell(scope, str(version))
+                    self._tell(scope, Announcement(str(version)))
 
-    def _tell(self, scope: str, version: str) -> None:
+    def _tell(self, scope: str, news: Announcement) -> None:
         for queue in self._viewers.get(scope, ()):
-            queue.put_nowait(version)
+            queue.put_nowait(news)
 
 
 _hubs: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Hub] = weakref.WeakKeyDictionary()
 
 
-async def versions(scope: str, seen: str | None, seconds: float) -> AsyncIterator[str | None]:
-    """The scope's versions newer than `seen` as they come, for `seconds`: first the current
-    one if it differs from `seen`, then each change; None every `HEARTBEAT_SECONDS` with no
-    change (a stream writes a comment, so a dead viewer is noticed and proxies keep it open).
+async def versions(
+    scope: str, seen: str | None, seconds: float
+) -> AsyncIterator[Announcement | None]:
+    """The scope's versions newer than `seen` as they come, for `seconds`, each with its
+    writer's note: first the current one if it differs from `seen`, then each change; None
+    every `HEARTBEAT_SECONDS` with no change (a stream writes a comment, so a dead viewer is
+    noticed and proxies keep it open). A caller passes as `seen` the version its viewer has
+    (or has just been told): a note is for the viewers who had the version before it.
 
     With Redis, announcements come through the process's `Hub`; without it (the embedded
     default), the cache is read every ``LIVE_FEED_POLL_SECONDS`` — never the database."""
@@ -158,7 +206,7 @@ async def versions(scope: str, seen: str | None, seconds: float) -> AsyncIterato
             if version is not None and version != seen:
                 seen = version
                 quiet = 0.0
-                yield version
+                yield Announcement(version, await _anote(scope, version))
             elif quiet >= HEARTBEAT_SECONDS:
                 quiet = 0.0
                 yield None
@@ -170,16 +218,24 @@ async def versions(scope: str, seen: str | None, seconds: float) -> AsyncIterato
         version = await _acurrent(scope)
         if version is not None and version != seen:
             seen = version
-            yield version
+            yield Announcement(version, await _anote(scope, version))
         while (left := deadline - time.monotonic()) > 0:
             try:
-                version = await asyncio.wait_for(queue.get(), min(left, HEARTBEAT_SECONDS))
+                news = await asyncio.wait_for(queue.get(), min(left, HEARTBEAT_SECONDS))
             except TimeoutError:
                 yield None
                 continue
-            if version != seen:
-                seen = version
-                yield version
+            if news.version != seen:
+                seen = news.version
+                yield news
+
+
+async def _anote(scope: str, version: str) -> dict[str, Any] | None:
+    try:
+        note = await cache.aget(note_key(scope, version))
+    except redis.RedisError:
+        return None
+    return note if isinstance(note, dict) else None
 
 
 async def _acurrent(scope: str) -> str | None:

@@ -33,7 +33,7 @@ from games import refusals, services
 from games.auth import DeviceTokenAuthentication, require_scope, scope_allows
 from games.live import current_table_version, may_watch, table_is_public, table_scope
 from games.models import DeviceToken, Game, ResultVersion
-from games.public import duplicate_embargo, live_table, public_move
+from games.public import duplicate_embargo, live_table, public_log
 from games.results import version_placing
 from games.serializers import (
     DETAIL_HELP,
@@ -145,17 +145,19 @@ class GameMovesView(APIView):
             since = int(request.query_params.get("since", 0))
         except ValueError:
             raise ParseError("since must be an integer") from None
-        rows = game.moves.filter(seq__gt=since).order_by("seq")
+        rows = list(game.moves.order_by("seq"))
         if duplicate_embargo(game) and not services.may_write_game(request.user, game.pk):
             # A duplicate deal's plays would show its group's other tables their cards: only
             # the table's own officials and devices read them before the reveal.
-            rows = rows.none()
+            rows = []
+        # The whole log is read: whether a move stands depends on the undos after it.
+        moves = public_log(game, rows, game.is_over)
         return Response(
             {
                 "game": game.pk,
                 "status": game.status,
                 "last_seq": game.last_seq,
-                "moves": [public_move(r, game.is_over) for r in rows],
+                "moves": [m for m in moves if m["seq"] > since],
             }
         )
 
@@ -298,7 +300,10 @@ async def table_events(request: HttpRequest, table_id: int) -> StreamingHttpResp
     """Server-sent events for a table: `event: table` with the table's version whenever it
     changes ("ping, then refetch" the live view; no game data travels in the stream), a
     comment as heartbeat, and after `LIVE_FEED_SECONDS` an `event: bye`; clients (EventSource,
-    htmx's sse extension) reconnect with `?v=<last version>`.
+    htmx's sse extension) reconnect with `?v=<last version>`. When an undo takes a move back,
+    the streams open then get `event: withdrawn` (`{"table", "game", "seq", "version"}`) just
+    before that version's `event: table`: drop move `seq` from what you show. A stream opened
+    later is never told of it: the view it fetches has no trace of the move.
 
     Served in production by the async live process (docs/live.md): a viewer holds neither a
     worker thread nor a database connection, only a queue fed by the process's one Redis
@@ -316,12 +321,17 @@ async def table_events(request: HttpRequest, table_id: int) -> StreamingHttpResp
         if current != seen:
             seen = current
             yield _sse("table", {"table": table_id, "version": current})
-        async for version in broadcast.versions(scope, seen, seconds):
-            if version is None:
+        async for news in broadcast.versions(scope, seen, seconds):
+            if news is None:
                 yield ": still here\n\n"
-            else:
-                seen = version
-                yield _sse("table", {"table": table_id, "version": version})
+                continue
+            seen = news.version
+            withdrawn = (news.note or {}).get("withdrawn")
+            if withdrawn:
+                # An undo took a move back: drop it from what you show (its row number only;
+                # the view the next event names no longer has it).
+                yield _sse("withdrawn", {"table": table_id, **withdrawn, "version": seen})
+            yield _sse("table", {"table": table_id, "version": seen})
         yield _sse("bye", {"reconnect": True, "version": seen})
 
     response = StreamingHttpResponse(stream(), content_type="text/event-stream")

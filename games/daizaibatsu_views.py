@@ -104,7 +104,10 @@ def live_fragment(table_id: int, version: str, data: dict[str, Any]) -> str:
         "state": table_state(view, seats) if view else None,
         "pending": pending,
         "results": results,
-        "events": [{"seq": m["seq"], "words": move_sentence(m, names)} for m in game["recent"]],
+        "events": [
+            {"seq": m["seq"], "words": move_sentence(m, names), "withdrawn": m["withdrawn"]}
+            for m in game["recent"]
+        ],
     }
     return render_to_string("games/live.html#live-daizaibatsu", ctx)
 

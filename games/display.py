@@ -318,11 +318,19 @@ def move_sentence(move: Mapping[str, object], names: Mapping[int, str]) -> str:
         return " · ".join(said)
     reason = move.get("reason")
     if move.get("kind") == "undo":
+        # `approved`: None while the head referee has not decided, False once refused.
+        if move.get("approved", True) is not True:
+            if reason:
+                return _("Undo asked of the head referee: %(reason)s") % {"reason": reason}
+            return _("Undo asked of the head referee")
         if reason:
             return _("Undo: %(reason)s") % {"reason": reason}
         return pgettext("game log", "Undo")
     if move.get("kind") == "decision":
-        return _("Undo request decided")
+        request = {"seq": move.get("ref_seq", "?")}
+        if move.get("approved"):
+            return _("Undo request %(seq)s approved") % request
+        return _("Undo request %(seq)s refused") % request
     return str(move.get("kind", ""))
 
 

@@ -6,7 +6,7 @@ async live process listens to) and sends the `table_changed` signal to in-proces
 Feeds — the live page's htmx poll and the SSE endpoint — compare the published version with
 what the client last saw (no database query) and, on change, the client refetches the public
 view, rendered once per version, where hidden hands are filtered. The ping itself carries no
-game data, so it cannot leak a card. It works the same on SQLite with eager Celery and on
+game data, so it cannot leak a card (after an undo, the withdrawn row's number at most). It works the same on SQLite with eager Celery and on
 PostgreSQL. A mid-round substitution (tournaments) pings the same way (`notify_seats_changed`).
 """
 
@@ -41,11 +41,16 @@ results_changed = Signal()
 game_confirmed = Signal()
 
 
-def notify_table_changed(table_id: int, game_id: int, version: int) -> None:
+def notify_table_changed(
+    table_id: int, game_id: int, version: int, *, withdrawn: int | None = None
+) -> None:
     """After commit: the table's public view changed. Its version is published (the cache, and
-    the live channel with Redis) and in-process listeners are told."""
+    the live channel with Redis) and in-process listeners are told. `withdrawn`: the seq of
+    the move an undo took back, announced to the streams open now (their viewers drop it:
+    `event: withdrawn`); the row number only, never its cards."""
     log.debug("table %s changed: game %s v%s", table_id, game_id, version)
-    broadcast.publish(table_scope(table_id), table_version(table_id))
+    note = None if withdrawn is None else {"withdrawn": {"game": game_id, "seq": withdrawn}}
+    broadcast.publish(table_scope(table_id), table_version(table_id), note)
     table_changed.send(sender=Game, table_id=table_id, game_id=game_id, version=version)
 
 

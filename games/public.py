@@ -8,16 +8,24 @@ in 掼蛋 (Guandan), the card a tribute's receiver gives back (还贡: a `return
 `tribute_returned` events; seen by its giver and receiver only). A tribute card itself is shown
 face up at the table, so it is public. Cards already played are public. After the end
 everything may be shown.
+
+A move taken back by an undo is withdrawn from every public view (`public_log`): at a known
+deal its cards went back into a hand the public does not see, so nothing of it is shown, not
+even struck through, and the undo's line gives no reason (an official's note, which may name
+the cards); at an open table, where Kakumei holds no hand and everyone at the table saw the
+cards, it stays in the log struck through (`withdrawn`), with the undo's reason. The replay and
+the record hold only the moves that stand (`games.state.effective_actions`).
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from games.models import LATEST_FIRST, Game, Move
 from games.results import result_fields
 from games.seating import positions_of
-from games.state import family_for, rebuild
+from games.state import effective_actions, family_for, rebuild
 from tournaments.models import Seat
 
 # event kind -> keys that name private cards while the game is on
@@ -56,18 +64,57 @@ def public_payload(row: Move, over: bool) -> dict[str, Any]:
     return payload
 
 
-def public_move(row: Move, over: bool) -> dict[str, Any]:
+def public_move(
+    row: Move,
+    over: bool,
+    *,
+    withdrawn: bool = False,
+    reasons: bool = True,
+    approved: bool | None = None,
+) -> dict[str, Any]:
+    """A log row as the public sees it. `withdrawn`: an action an undo took back (shown struck
+    through); `reasons`: False leaves an undo's reason out; `approved`: an undo's verdict,
+    where a head referee's later decision row gave it (`public_log`)."""
+    payload = public_payload(row, over)
+    reason = row.reason
+    if not reasons and row.kind == Move.Kind.UNDO:
+        payload.pop("reason", None)
+        reason = ""
     return {
         "seq": row.seq,
         "kind": row.kind,
         "seat": row.seat,
-        "move": public_payload(row, over),
+        "move": payload,
         "events": [public_event(e, over) for e in row.events],
         "ref_seq": row.ref_seq,
-        "reason": row.reason,
-        "approved": row.approved,
+        "reason": reason,
+        "approved": row.approved if approved is None else approved,
+        "withdrawn": withdrawn,
         "created_at": row.created_at.isoformat(),
     }
+
+
+def shows_withdrawn(game: Game) -> bool:
+    """Whether the public sees a withdrawn move struck through (an open table: Kakumei holds no
+    hand, and its cards were seen at the table) rather than not at all (a known deal: its
+    cards are back in a hand the public does not see)."""
+    return game.mode == Game.Mode.OPEN_TABLE
+
+
+def public_log(game: Game, rows: Sequence[Move], over: bool) -> list[dict[str, Any]]:
+    """`rows` (the game's whole log, in order) as the public sees them: an action an undo took
+    back is struck through at an open table and left out elsewhere (`shows_withdrawn`)."""
+    standing = {r.seq for r in effective_actions(rows)}
+    decided = {r.ref_seq: r.approved for r in rows if r.kind == Move.Kind.DECISION}
+    struck = shows_withdrawn(game)
+    shown = []
+    for row in rows:
+        withdrawn = row.kind == Move.Kind.ACTION and row.seq not in standing
+        if withdrawn and not struck:
+            continue
+        verdict = decided.get(row.seq) if row.kind == Move.Kind.UNDO else None
+        shown.append(public_move(row, over, withdrawn=withdrawn, reasons=struck, approved=verdict))
+    return shown
 
 
 def seat_names(table_id: int, game: Game | None = None) -> list[dict[str, Any]]:
@@ -128,8 +175,8 @@ def live_game(game: Game, recent: int = 12) -> dict[str, Any]:
         view["state"] = None
     else:
         view["state"] = family_for(game).observe(rebuild(game), None)
-    rows = [] if embargo else list(game.moves.order_by("-seq")[:recent])
-    view["recent"] = [public_move(r, over) for r in reversed(rows)]
+    rows = [] if embargo else list(game.moves.order_by("seq"))
+    view["recent"] = public_log(game, rows, over)[-recent:]
     view["results"] = [
         {
             "seat": r.seat,

@@ -59,8 +59,19 @@ class PublicMoveSerializer(serializers.Serializer[Any]):
     )
     events = serializers.ListField(child=serializers.JSONField())
     ref_seq = serializers.IntegerField(allow_null=True)
-    reason = serializers.CharField()
-    approved = serializers.BooleanField(allow_null=True)
+    reason = serializers.CharField(
+        help_text="An undo's reason; blank at a known deal (the official's note may name the "
+        "cards taken back)."
+    )
+    approved = serializers.BooleanField(
+        allow_null=True,
+        help_text="An undo's verdict (the head referee's decision where one was needed): null "
+        "while it waits; a decision row's own verdict.",
+    )
+    withdrawn = serializers.BooleanField(
+        help_text="An action an undo took back, listed struck through at an open table (a known "
+        "deal lists nothing of it: its cards are back in a hidden hand)."
+    )
     created_at = serializers.DateTimeField()
 
 

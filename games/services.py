@@ -323,10 +323,15 @@ def _log(
     return row
 
 
-def _changed(game: Game) -> None:
-    """Bump the public version and ping live feeds once the transaction commits."""
+def _changed(game: Game, *, withdrawn: int | None = None) -> None:
+    """Bump the public version and ping live feeds once the transaction commits (`withdrawn`:
+    the move an undo took back, which open streams are told to drop)."""
     game.version += 1
-    transaction.on_commit(partial(live.notify_table_changed, game.table_id, game.pk, game.version))
+    transaction.on_commit(
+        partial(
+            live.notify_table_changed, game.table_id, game.pk, game.version, withdrawn=withdrawn
+        )
+    )
 
 
 # --- starting games --------------------------------------------------------------------------
@@ -1067,7 +1072,7 @@ def request_undo(
             _reopen(game, actor, tournament.pk, reason)
         else:
             game.undo_pending_seq = row.seq
-        _changed(game)
+        _changed(game, withdrawn=target.seq if approved else None)
         game.save(update_fields=[*SAVED_ON_CHANGE, "undo_pending_seq"])
     return row
 
@@ -1159,7 +1164,7 @@ def decide_undo(game: Game, actor: AnyUser, approve: bool, *, seq: int | None = 
         game.undo_pending_seq = None
         if approve:
             _reopen(game, actor, tournament.pk, pending.reason)
-        _changed(game)
+        _changed(game, withdrawn=pending.ref_seq if approve else None)
         game.save(update_fields=[*SAVED_ON_CHANGE, "undo_pending_seq"])
     return row
 

@@ -1101,7 +1101,8 @@ def _live_fragment(table_id: int, version: str) -> str:
                 }
             )
     events = [
-        {"seq": m["seq"], "words": move_sentence(m, names)} for m in (game or {}).get("recent", [])
+        {"seq": m["seq"], "words": move_sentence(m, names), "withdrawn": m["withdrawn"]}
+        for m in (game or {}).get("recent", [])
     ]
     results = [
         r | {"name": names.get(r["seat"], ""), "title_label": title_label(r.get("detail") or {})}
@@ -1205,7 +1206,8 @@ def _gd_live_fragment(table_id: int, version: str, data: dict[str, Any]) -> str:
             for t in view.get("tributes") or []
         ],
         "events": [
-            {"seq": m["seq"], "words": gd_move_sentence(m, names)} for m in game.get("recent", [])
+            {"seq": m["seq"], "words": gd_move_sentence(m, names), "withdrawn": m["withdrawn"]}
+            for m in game.get("recent", [])
         ],
         "placings": [
             {

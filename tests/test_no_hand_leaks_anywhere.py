@@ -475,3 +475,80 @@ def test_the_daizaibatsu_tables_referee_does_see_the_hands(
     # Every hidden hand's cards, as the console shows a known deal (the check would notice).
     held = {"5D", "8C", "QC", "JD", "9S", "9H", "9C", "5S", "JS", "4H", "QD"}
     assert held <= found[f"/referee/tables/{daizaibatsu_scene.table.pk}/"]
+
+
+# --- an undone move: its cards are back in a hidden hand --------------------------------------
+
+UNDO_REASON = "誤入力: ♠6♥6♦6♣6 ではなく ♠3 のみ"
+
+
+class UndoneRevolutionScene:
+    """A known deal in play where seat 1 led a revolution (four 6s) that the referee undid: the
+    sixes are back in that hidden hand, and the undo's reason names them."""
+
+    def __init__(self) -> None:
+        from tests.factories import GameFactory, seated_table
+
+        self.referee = UserFactory(username="undo-leak-ref")
+        self.table = seated_table(self.referee)
+        self.round = self.table.round
+        self.tournament = self.round.stage.tournament
+        OfficialFactory(tournament=self.tournament, user=self.referee, role=Official.Role.REFEREE)
+        self.other_referee = UserFactory(username="undo-leak-other")
+        OfficialFactory(
+            tournament=self.tournament, user=self.other_referee, role=Official.Role.REFEREE
+        )
+        sixes = ["6S", "6H", "6D", "6C"]
+        rest = [r + s for r in "3456789TJQKA2" for s in "SHDC" if r + s not in {"3S", *sixes}]
+        rest.append("JK")
+        hands = [["3S", *sixes, *rest[:9]], rest[9:22], rest[22:35], rest[35:48]]
+        self.game = GameFactory(table=self.table, game_number=1, hands=hands, leader=0)
+        moves = [{"seat": 0, "play": ["3S"]}, *({"seat": s, "pass": True} for s in (1, 2, 3))]
+        moves.append({"seat": 0, "play": sixes})
+        for seq, move in enumerate(moves, start=1):
+            assert games.submit_move(self.game, move, seq, self.referee).ok, move
+        games.request_undo(self.game, self.referee, UNDO_REASON, seq=len(moves))
+        self.game.refresh_from_db()
+        self.hidden = held_cards(self.game) - played_cards(self.game)
+        assert set(sixes) <= self.hidden
+        self.secrets = [self.round.seed_secret, UNDO_REASON]
+
+    def values(self, name: str, prefix: str) -> list[str]:
+        return url_values(
+            name,
+            prefix,
+            self.tournament,
+            self.round,
+            table_ids=[self.table.pk],
+            game_ids=[self.game.pk],
+        )
+
+
+@pytest.fixture
+def undone_scene() -> UndoneRevolutionScene:
+    return UndoneRevolutionScene()
+
+
+@pytest.mark.parametrize("viewer", ["public", "other_referee"])
+def test_no_card_of_an_undone_move_shows_once_it_is_back_in_a_hidden_hand(
+    undone_scene: UndoneRevolutionScene, client: Client, viewer: str
+) -> None:
+    if viewer == "other_referee":
+        client.force_login(undone_scene.other_referee)
+    pages = crawl(client, undone_scene)
+
+    table, game = undone_scene.table.pk, undone_scene.game.pk
+    assert {f"/tables/{table}/live/", f"/api/tables/{table}/live/"} <= set(pages)
+    assert {f"/api/tables/{table}/events/", f"/api/games/{game}/moves/"} <= set(pages)
+    assert leaks(pages, undone_scene.hidden, undone_scene.secrets) == {}
+
+
+def test_the_tables_referee_sees_the_undone_cards_and_the_check_would_notice(
+    undone_scene: UndoneRevolutionScene, client: Client
+) -> None:
+    client.force_login(undone_scene.referee)
+
+    found = leaks(crawl(client, undone_scene), undone_scene.hidden, undone_scene.secrets)
+
+    console = found[f"/referee/tables/{undone_scene.table.pk}/"]
+    assert {"6S", "6H", "6D", "6C", UNDO_REASON} <= console
