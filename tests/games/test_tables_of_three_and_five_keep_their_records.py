@@ -21,7 +21,15 @@ from games.models import Game
 from games.offline_views import offline_seed
 from games.records import game_record
 from games.replay import replay_position
-from tests.factories import GameFactory, OfficialFactory, UserFactory, play_to_the_end, seated_table
+from tests.factories import (
+    DAIZAIBATSU_SET,
+    GameFactory,
+    OfficialFactory,
+    UserFactory,
+    daizaibatsu_table,
+    play_to_the_end,
+    seated_table,
+)
 from tournaments.models import Official, Table, Tournament
 
 pytestmark = pytest.mark.django_db
@@ -198,3 +206,35 @@ def test_the_console_offers_offline_mode_only_where_it_can_provide_it() -> None:
     )
     seed = offline_seed(quick, [], seats, table.pk)
     assert seed["supported"] is True
+
+
+@pytest.mark.parametrize("seats", [3, 5])
+def test_a_daizaibatsu_game_exports_imports_and_replays_to_the_same_placings(
+    seats: int, tmp_path: Path
+) -> None:
+    organiser = UserFactory(username=f"zai-{seats}")
+    table = daizaibatsu_table(organiser, names=NAMES[:seats])
+    game = services.start_game(table, organiser)
+    play_to_the_end(game, organiser)
+    game.refresh_from_db()
+    played = placings(game)
+
+    record = game_record(game, hands=True)
+    assert record["seats"] == seats
+    assert record["rules"] == {
+        "preset": "daizaibatsu@1",
+        "overrides": {"seats": seats, **DAIZAIBATSU_SET},
+    }
+    assert cli_placings(record, tmp_path) == played
+
+    elsewhere = daizaibatsu_table(names=NAMES[:seats])
+    importer = UserFactory(username=f"zai-org-{seats}")
+    OfficialFactory(
+        tournament=elsewhere.round.stage.tournament, user=importer, role=Official.Role.ORGANISER
+    )
+    [outcome] = import_records(elsewhere, importer, [record])
+    assert outcome.status == "imported", (outcome.code, outcome.message_en)
+    imported = Game.objects.get(pk=outcome.game.pk if outcome.game else None)
+    assert placings(imported) == played
+    position = replay_position(imported, imported.last_seq)
+    assert position["number"] == position["total"] == imported.last_seq
