@@ -105,8 +105,7 @@ class GameRecordView(APIView):
                 TableErrorSerializer,
                 description="game_in_play (no record until it ends), game_void, "
                 "game_not_replayable (a quick result, a correction or a forfeit: the result "
-                "does not follow from moves), table_not_recordable (a table of 3 or 5 under a "
-                "preset for 4: the record format cannot name its rules).",
+                "does not follow from moves).",
             ),
         },
     )

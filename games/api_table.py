@@ -68,7 +68,6 @@ CONFLICT_CODES = frozenset(
         "game_in_play",
         "game_void",
         "game_not_replayable",
-        "table_not_recordable",
         "round_complete",
         "round_draft",
         "round_settled",

@@ -33,7 +33,7 @@ from django_htmx.jinja import htmx_script
 from games.display import log_line
 from games.engine.daifugo import DAIFUGO
 from games.engine.errors import EngineError
-from games.engine.family import family_of, ruleset_from_record
+from games.engine.family import family_of
 from games.engine.rules import RuleSet
 from games.models import Game
 from games.models import Move as MoveRow
@@ -57,15 +57,18 @@ def offline_seed(
         return seed
     rules = rules_for_game(game)
     family = family_of(rules).name
+    record = _record(game, rules, rows) if family == DAIFUGO.name else None
     seed |= {
         "game": game.pk,
         "version": game.version,
         "status": game.status,
         "mode": game.mode,
         "family": family,
-        "supported": family == DAIFUGO.name,
+        # The one answer to "can this console go on offline?": the console offers offline
+        # mode (the banner's promise) exactly when the phone can judge the game there.
+        "supported": offline_capable(family, game.mode, record),
         "last_seq": game.last_seq,
-        "record": _record(game, rules, rows) if family == DAIFUGO.name else None,
+        "record": record,
         # What a quick result is judged on (`games.offline.judge_quick`).
         "quick": {
             "rules": rules.to_record(),
@@ -82,12 +85,16 @@ def offline_seed(
     return seed
 
 
+def offline_capable(family: str, mode: str, record: dict[str, object] | None) -> bool:
+    """Whether the phone can go on with the game offline: a 大富豪 game whose record the
+    engine replays (moves are judged on it), or one whose result is entered quick (judged
+    by `games.offline.judge_quick` on the rules alone). Any seat count: a record names it."""
+    return family == DAIFUGO.name and (mode == Game.Mode.QUICK or record is not None)
+
+
 def _record(game: Game, rules: RuleSet, rows: list[MoveRow]) -> dict[str, object] | None:
     """The game as the engine replays it: its set-up and the moves still in force. None when
-    the engine cannot start it (the console says why, online only), or when the record format
-    cannot name its table: a table of 3 or 5 under a preset for 4 (docs/offline.md, limits)."""
-    if ruleset_from_record(rules.to_record()).seats != rules.seats:
-        return None
+    the engine cannot start it (the console says why, online only)."""
     try:
         return export_game(game, rows, rules)
     except EngineError:

@@ -24,7 +24,7 @@ from typing import Any
 
 from games.clock import record_clock
 from games.engine.errors import EngineError
-from games.engine.family import family_of, ruleset_from_record
+from games.engine.family import family_of
 from games.engine.record import export_match_record, export_record, replay, replay_any
 from games.engine.rules import RuleSet
 from games.matches import played_out
@@ -56,8 +56,8 @@ def game_record(game: Game, *, hands: bool) -> dict[str, object]:
     """The record of a game that ended as it was played, move by move (FINISHED or
     CONFIRMED, its result still the one its cards gave). `hands`: with every hand as dealt and
     every card given; else the public record (`public_record`). Raises `GameError`
-    (`game_in_play`, `game_void`, `game_not_replayable`, and `table_not_recordable` for a
-    table of 3 or 5 under a preset for 4, which the record format cannot name)."""
+    (`game_in_play`, `game_void`, `game_not_replayable`). A table of 3 or 5 writes its seat
+    count in the record's rules (the `seats` override), like any other switch."""
     if game.status == Game.Status.IN_PLAY:
         raise GameError(
             "game_in_play",
@@ -78,16 +78,7 @@ def game_record(game: Game, *, hands: bool) -> dict[str, object]:
             "この対局は結果のみの入力・訂正・途中棄権のため、手順から結果を再現できず、"
             "棋譜はありません",
         )
-    rules = rules_for_game(game)
-    if not _nameable(rules):
-        raise GameError(
-            "table_not_recordable",
-            f"A table of {game.seats} under {rules.key}, a ruleset for "
-            f"{ruleset_from_record(rules.to_record()).seats}: the record format cannot name "
-            "its rules.",
-            f"{rules.key} で {game.seats} 人の卓のため、棋譜の形式でルールを表せません",
-        )
-    record = export_game(game, game.moves.order_by("seq"), rules)
+    record = export_game(game, game.moves.order_by("seq"))
     clock = record_clock(game)
     if clock is not None:
         record["clock"] = clock
@@ -97,15 +88,7 @@ def game_record(game: Game, *, hands: bool) -> dict[str, object]:
 def has_record(game: Game) -> bool:
     """For a game of `games.selectors.ended_games` (which annotates its latest result's kind):
     whether `game_record` writes it rather than refusing it."""
-    return _played_as_recorded(game, getattr(game, "result_kind", None)) and _nameable(
-        rules_for_game(game)
-    )
-
-
-def _nameable(rules: RuleSet) -> bool:
-    """Whether a record's `rules` can name these rules: not a table of 3 or 5 under a preset
-    for 4 (the seat count is no switch of the format)."""
-    return bool(ruleset_from_record(rules.to_record()).seats == rules.seats)
+    return _played_as_recorded(game, getattr(game, "result_kind", None))
 
 
 def _played_as_recorded(game: Game, latest_kind: str | None) -> bool:

@@ -142,8 +142,14 @@ def rules_for_table(
     """The pinned ruleset, with the switch values the game was played under, for a table of
     `seats` players.
 
-    The seat count is replaced on the result (tables of 3 or 5 play any preset), after the
-    overrides: the family rebuilds an overridden ruleset from its preset, seats included.
+    Tables of 3 or 5 play any preset: the seat count is one more override (the table decides
+    it, `TABLE_DECIDES`), so the ruleset's `to_record()` names it and a record of the game
+    reads back the same ruleset (`ruleset_from_record`).
     """
     rules: RuleSet = event_rules(ruleset_id, version, overrides)
-    return rules if rules.seats == seats else dataclasses.replace(rules, seats=seats)
+    if rules.seats == seats:
+        return rules
+    table: RuleSet = with_overrides(
+        check_ruleset(ruleset_id, version), {**(overrides or {}), "seats": seats}
+    )
+    return table

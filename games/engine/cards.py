@@ -151,6 +151,11 @@ def format_cards(mask: CardSet) -> str:
     return " ".join(card_names(mask))
 
 
+_TWO_DECK_JOKERS: Final = frozenset({"SJ", "BJ"})
+"""The two-deck jokers' codes (``multideck``): never read as a suit-first ♠J here, so a
+joker code never collides with a card code (♠J is ``JS``)."""
+
+
 def parse_card(text: object) -> Card:
     """Parse one card, leniently: ``3D``, ``TS``, ``10S``, ``♠10``, ``s10``, ``jk``.
 
@@ -171,7 +176,7 @@ def parse_card(text: object) -> Card:
             return rank * 4 + suit
         suit = _SUIT_ALIASES.get(token[0])
         rank = _RANK_ALIASES.get(token[1:])
-        if suit is not None and rank is not None:
+        if suit is not None and rank is not None and token not in _TWO_DECK_JOKERS:
             return rank * 4 + suit
     raise InvalidNotation(f"unknown card {text!r}")
 

@@ -111,6 +111,7 @@ from .daizaibatsu_state import (
     new_game,
     next_in,
     not_held,
+    queen_receivers,
     renewal_order,
     seat_holds,
     take_cards,
@@ -391,6 +392,7 @@ def _apply_decision(state: State, move: Move, events: list[DaizaibatsuEvent]) ->
         state = state._replace(owed=rest, given=given)
         if any(o.group for o in rest):
             return state
+        receivers = queen_receivers(state)  # as the Q step computed them: no card has moved
         for s in range(state.seats):
             cards = state.given[s]
             if cards:
@@ -398,7 +400,7 @@ def _apply_decision(state: State, move: Move, events: list[DaizaibatsuEvent]) ->
         for s in range(state.seats):
             cards = state.given[s]
             if cards:
-                to = next_in(state, s) if next_in(state, s) >= 0 else s
+                to = receivers[s]
                 state = give_cards(state, to, cards)
                 events.append(event("gave", seat=s, to=to, cards=cards, count=len(cards)))
         return state._replace(given=())

@@ -430,6 +430,26 @@ def next_in(state: State, seat: int, skip_passed: bool = False) -> int:
     return -1
 
 
+def queen_receivers(state: State) -> tuple[int, ...]:
+    """Rule 12, per seat: whom it gives its Q cards to (``-1``: it gives nothing). The player
+    going out with the Qs (still in, no cards left) is exempt both ways (seed 004: a player
+    going out on the card is not subject to its effect): it gives nothing and nobody gives to
+    it; the player before it gives to the next player still in after it."""
+    n = state.seats
+    skipped = [s in state.out or state.counts[s] == 0 for s in range(n)]
+    receivers = []
+    for seat in range(n):
+        to = -1
+        if not skipped[seat]:
+            for i in range(1, n):
+                s = (seat + i * state.direction) % n
+                if not skipped[s]:
+                    to = s
+                    break
+        receivers.append(to)
+    return tuple(receivers)
+
+
 def take_cards(state: State, seat: int, cards: Cards) -> State:
     """``seat`` loses ``cards`` (only counted when the hand is unknown)."""
     hand = state.hands[seat]

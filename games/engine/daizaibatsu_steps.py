@@ -50,6 +50,7 @@ from .daizaibatsu_state import (
     event,
     give_cards,
     next_in,
+    queen_receivers,
     renewal_order,
     take_options,
     targets,
@@ -220,13 +221,12 @@ def eleven_back(state: State, step: Step, events: list[DaizaibatsuEvent]) -> Sta
 
 def queen(state: State, step: Step, events: list[DaizaibatsuEvent]) -> State:
     """Rule 12: every player still in gives n chosen cards to the next, all at once; the player
-    going out with the Qs (no cards left) is exempt."""
-    owed = []
-    for s in range(state.seats):
-        to = next_in(state, s)
-        if s in state.out or state.counts[s] == 0 or to < 0:
-            continue
-        owed.append(Owed(s, GIVE, min(step.n, state.counts[s]), to, group=1))
+    going out with the Qs is left out both ways (:func:`queen_receivers`)."""
+    owed = [
+        Owed(s, GIVE, min(step.n, state.counts[s]), to, group=1)
+        for s, to in enumerate(queen_receivers(state))
+        if to >= 0
+    ]
     if not owed:
         return state
     return owe(state, *owed)._replace(given=tuple(EMPTY for _ in range(state.seats)))

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field, fields, replace
 from itertools import combinations_with_replacement, product
 from typing import Final, NamedTuple
 
-from .cards import RANKS, SUITS, Card, parse_card
+from .cards import RANKS, SUITS, Card
 from .deal import deal_multi
 from .errors import IllegalMove, InvalidNotation, RecordError, RulesError
 from .events import Event
@@ -51,6 +51,7 @@ from .multideck import (
     multi_card_name,
     multi_names,
     parse_multi,
+    parse_multi_card,
 )
 from .snapshot import SnapshotError
 
@@ -564,13 +565,10 @@ class Move(NamedTuple):
 
 
 def _parse_targets(names: Sequence[object]) -> tuple[Card, ...]:
-    targets = []
-    for name in names:
-        card = parse_card(name)
-        if card >= SMALL_JOKER:
-            raise InvalidNotation(f"{name!r}: a wild never stands for a joker")
-        targets.append(card)
-    return tuple(sorted(targets))
+    """What the wilds stand for, read like every other card of this game (``SJ`` and ``BJ``
+    are the jokers, never ♠J). A joker is a well-formed declaration that the rules refuse
+    when the move is judged (``bad_wild_declaration``), not a notation error."""
+    return tuple(sorted(parse_multi_card(name) for name in names))
 
 
 @dataclass(frozen=True, slots=True)
@@ -919,6 +917,13 @@ def reading_of(state: State, move: Move) -> tuple[Combo, tuple[Card, ...]]:
     With ``wild_as`` the declaration decides; without, the selection must have one reading,
     or (following) one reading that beats the table (E8)."""
     level = state.level
+    if any(t >= SMALL_JOKER for t in move.wild_as):
+        raise _illegal(
+            "bad_wild_declaration",
+            "a wild never stands for a joker (SJ, BJ)",
+            "逢人配は小王・大王の代わりにはなりません",
+            "rule 4 wilds",
+        )
     if move.wild_as:
         combo = read_declared(move.cards, move.wild_as, level)
         if combo is None:

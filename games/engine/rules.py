@@ -220,9 +220,11 @@ SWITCHES: Final[dict[str, Switch]] = {
     for s in (
         Switch(
             "seats",
-            "Number of players (4, or 5 as in UECda: titles 大富豪 富豪 平民 貧民 大貧民).",
+            "Number of players (4, or 5 as in UECda: titles 大富豪 富豪 平民 貧民 大貧民; 3 at a "
+            "short table of a tournament, without titles). A table of 3 or 5 plays any preset "
+            "with this override, so its records name the seat count.",
             "REFERENCE §1.1 rule 1, §4.1 rule 1",
-            _int_in(4, 5),
+            _int_in(3, 4, 5),
         ),
         Switch(
             "jokers",

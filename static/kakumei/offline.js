@@ -168,6 +168,13 @@ function start() {
 
   function showBanner(state) {
     const count = waiting();
+    // The banner promises offline mode only where the console can provide it: a game the
+    // server's seed says the phone can judge (`supported`, games/offline_views.py
+    // offline_capable), or moves and conflicts still kept on the phone. Otherwise it is silent.
+    if (!entry() && !count && !conflicted()) {
+      banner.hidden = true;
+      return;
+    }
     banner.hidden = false;
     banner.dataset.state = state;
     banner.dataset.engine = engineState;

@@ -64,8 +64,11 @@ def test_a_declaration_that_does_not_fit_is_refused() -> None:
 
 
 def test_a_wild_never_stands_for_a_joker() -> None:
-    with pytest.raises(ValueError):
-        Move.play(0, "SJ SJ BJ 2H", "BJ")
+    # A refused move, not a notation error: test_guandan_a_wild_declared_as_a_joker_….
+    state = position("SJ SJ BJ 2H 5C", "8C", "8D", "8S")
+    with pytest.raises(IllegalMove) as error:
+        apply(state, Move.play(0, "SJ SJ BJ 2H", "BJ"))
+    assert error.value.code == "bad_wild_declaration"
     assert Combo("joker_bomb", 0, 4) not in readings(parse_multi("SJ SJ BJ 2H"), 2)
 
 

@@ -102,26 +102,6 @@ def test_a_corrected_result_has_no_record(table: object, admin_user: object) -> 
     assert "訂正" in body["message_ja"]
 
 
-def test_a_table_of_three_under_a_preset_for_four_says_the_format_cannot_name_it(
-    admin_user: object,
-) -> None:
-    table = seated_table(
-        admin_user,
-        names=("Aoki", "Baba", "Chiba"),
-        stage__tournament__status=Tournament.Status.RUNNING,
-    )
-    game = services.start_game(table, admin_user)  # type: ignore[arg-type]
-    play_to_the_end(game, admin_user)
-
-    status, body = refusal(f"/api/games/{game.pk}/record/")
-    assert (status, body["code"]) == (409, "table_not_recordable")
-    assert body["message_ja"]
-    round_ = table.round
-    page = Client().get(f"/tournaments/{round_.stage.tournament.slug}/rounds/{round_.pk}/")
-    assert page.status_code == 200
-    assert f"/games/{game.pk}/record.json" not in page.content.decode()
-
-
 def test_the_round_page_links_only_the_games_that_have_a_record(
     table: object, admin_user: object
 ) -> None:

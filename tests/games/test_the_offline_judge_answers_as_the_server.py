@@ -177,8 +177,8 @@ def test_a_quick_result_is_judged_offline_as_the_server_judges_it(
 
 
 def test_a_first_quick_game_at_a_table_of_three_is_judged_offline(client: Client) -> None:
-    """A quick game needs no deal the engine can start (no leader named, a table of 3 that
-    the record format cannot name): its result is still judged on the phone."""
+    """A quick game needs no deal the engine can start (an open table, no leader named): its
+    result is still judged on the phone."""
     referee = UserFactory(username="ref-three")
     table = seated_table(referee, names=("Aoki", "Baba", "Chiba"))
     OfficialFactory(tournament=table.round.stage.tournament, user=referee, role="referee")
