@@ -6,8 +6,9 @@ async live process listens to) and sends the `table_changed` signal to in-proces
 Feeds — the live page's htmx poll and the SSE endpoint — compare the published version with
 what the client last saw (no database query) and, on change, the client refetches the public
 view, rendered once per version, where hidden hands are filtered. The ping itself carries no
-game data, so it cannot leak a card (after an undo, the withdrawn row's number at most). It works the same on SQLite with eager Celery and on
-PostgreSQL. A mid-round substitution (tournaments) pings the same way (`notify_seats_changed`).
+game data, so it cannot leak a card (after an undo, the withdrawn row's number at most). It
+works the same on SQLite with eager Celery and on PostgreSQL. A mid-round substitution
+(tournaments) pings the same way (`notify_seats_changed`).
 """
 
 from __future__ import annotations
