@@ -8,8 +8,6 @@ ranking: equal totals share a rank; REFERENCE §1.2) — not with the standings 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-
 import pytest
 from rest_framework.test import APIClient
 
@@ -25,6 +23,7 @@ from tests.factories import (
     browser,
     cut_cup,
 )
+from tests.games.cut_rule import cut, cut_changes, rank_changes, ranks, totals
 from tournaments.models import AuditEntry, StageEntrant
 
 pytestmark = pytest.mark.django_db
@@ -34,38 +33,7 @@ MISREAD = (1, 3)
 CORRECTED = ["Doi", "Aoki", "Chiba", "Baba"]
 
 
-# --- the independent computation, from the rule -----------------------------------------------
-
-
-def totals(orders: Mapping[int, list[list[str]]]) -> dict[str, int]:
-    points: dict[str, int] = {}
-    for sets in orders.values():
-        for order in sets:
-            for place, name in enumerate(order):
-                points[name] = points.get(name, 0) + CUT_CUP_POINTS[place]
-    return points
-
-
-def ranks(points: Mapping[str, int]) -> dict[str, tuple[int, bool]]:
-    """Competition ranking: 1 + how many scored more; tied when another scored the same."""
-    return {
-        name: (
-            1 + sum(other > mine for other in points.values()),
-            sum(other == mine for other in points.values()) > 1,
-        )
-        for name, mine in points.items()
-    }
-
-
-def cut(points: Mapping[str, int], top: int) -> dict[str, str]:
-    """Top `top` by points: in when certainly inside, tied when an equal total straddles the
-    line, out otherwise."""
-    status = {}
-    for name, mine in points.items():
-        above = sum(other > mine for other in points.values())
-        level = sum(other == mine for other in points.values())
-        status[name] = "in" if above + level <= top else "tied" if above < top else "out"
-    return status
+# --- the independent computation, from the rule (tests/games/cut_rule.py) ------------------
 
 
 def corrected_orders() -> dict[int, list[list[str]]]:
@@ -75,8 +43,8 @@ def corrected_orders() -> dict[int, list[list[str]]]:
     return orders
 
 
-BEFORE = totals(CUT_CUP_ORDERS)
-AFTER = totals(corrected_orders())
+BEFORE = totals((o for sets in CUT_CUP_ORDERS.values() for o in sets), CUT_CUP_POINTS)
+AFTER = totals((o for sets in corrected_orders().values() for o in sets), CUT_CUP_POINTS)
 
 
 def test_the_independent_computation_is_the_scenario_of_the_issue() -> None:
@@ -122,8 +90,7 @@ def board(cup: CutCup) -> dict[str, tuple[int, int]]:
 
 
 def expected_moves() -> dict[str, tuple[int, bool, int, bool]]:
-    before, after = ranks(BEFORE), ranks(AFTER)
-    return {n: (*before[n], *after[n]) for n in BEFORE if before[n] != after[n]}
+    return rank_changes(BEFORE, AFTER)
 
 
 def api(user: object) -> APIClient:
@@ -155,12 +122,9 @@ def test_the_preview_lists_every_rank_change_and_the_cut_change(cup: CutCup) -> 
         assert moves == expected_moves()
     change = by_scope["stage", cup.qualifying.pk].cut
     assert change is not None
-    expected_cut = {
-        n: (was, now)
-        for n, was in cut(BEFORE, CUT_CUP_TOP_N).items()
-        if was != (now := cut(AFTER, CUT_CUP_TOP_N)[n])
-    }
-    assert {m.who.name: (m.before, m.after) for m in change.moves} == expected_cut
+    assert {m.who.name: (m.before, m.after) for m in change.moves} == cut_changes(
+        BEFORE, AFTER, CUT_CUP_TOP_N
+    )
     assert [w.name for w in change.falls_out] == ["Baba"]
     assert sorted(w.name for w in change.tied_after) == ["Baba", "Doi", "Goto", "Hara"]
     assert change.advanced_to == "決勝 Final"
