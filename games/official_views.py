@@ -156,13 +156,6 @@ def may_rule(user: AnyUser, round_: Round) -> bool:
     return True
 
 
-def _require_ruling(request: HttpRequest, game: Game) -> None:
-    """Before a confirmation step: only those who may rule are asked to confirm (the service
-    checks again, and records a refusal, when the ruling is made). Raises `PermissionDenied`
-    or, for a closed round, `GameError`."""
-    services.require_ruling_official(request.user, game.table.round)
-
-
 def _is_tables_latest(game: Game) -> bool:
     latest = game.table.games.order_by(*LATEST_FIRST).first()
     return latest is not None and latest.pk == game.pk
