@@ -12,8 +12,8 @@ import pytest
 from rest_framework.test import APIClient
 
 from games import services
-from games.models import Game, RejectedSubmission
-from scoring.models import Standing
+from games.models import Game, GameResult, OutboxMessage, RejectedSubmission
+from scoring.models import Standing, StandingsVersion
 from scoring.standings import ScopeRef, recompute_tournament, standings
 from tests.factories import (
     CUT_CUP_ORDERS,
@@ -131,14 +131,25 @@ def test_the_preview_lists_every_rank_change_and_the_cut_change(cup: CutCup) -> 
     assert impact.needs_confirmation
 
 
+def kept(cup: CutCup) -> tuple[object, ...]:
+    """Everything a ruling or a recompute writes: results, versions, audit, outbox."""
+    return (
+        misread_game(cup).result_version,
+        sorted(StandingsVersion.objects.values_list("key", "version", "digest")),
+        AuditEntry.objects.count(),
+        OutboxMessage.objects.count(),
+        sorted(GameResult.objects.values_list("game_id", "entry_id", "place", "points")),
+    )
+
+
 def test_the_preview_saves_nothing(cup: CutCup) -> None:
     recompute_tournament(cup.tournament.pk)
     shown = board(cup)
-    versions = misread_game(cup).result_version
+    before = kept(cup)
 
     services.preview_correction(misread_game(cup), cup.head, corrected_order(cup))
 
-    assert misread_game(cup).result_version == versions
+    assert kept(cup) == before
     assert board(cup) == shown
     assert {n: p for n, (p, _) in shown.items()} == BEFORE
 
