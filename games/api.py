@@ -443,6 +443,13 @@ class CorrectionSerializer(CorrectionInputSerializer):
     based_on_version = serializers.IntegerField(
         min_value=0, help_text="The result_version you reviewed: refused (409) if it changed."
     )
+    confirm_cut_change = serializers.BooleanField(
+        default=False,
+        help_text="You have seen in the preview (POST …/corrections/preview/, "
+        "standings.needs_cut_confirmation) that the correction changes who is above a stage's "
+        "cut, and confirm it: without it such a correction is refused (409 "
+        "cut_change_unconfirmed). Recorded in the audit with the reason.",
+    )
 
 
 def _version_dict(version: ResultVersion) -> dict[str, Any]:
@@ -509,7 +516,15 @@ def official_game(request: Request, game_id: int) -> Game | Response:
 
 # GameError codes that say the game or round changed state, not that the request was malformed:
 # a team match's hand that later hands started from (掼蛋) is one.
-CONFLICT_CODES = frozenset({"result_changed", "round_closed", "no_result", "later_hands_follow"})
+CONFLICT_CODES = frozenset(
+    {
+        "result_changed",
+        "round_closed",
+        "no_result",
+        "later_hands_follow",
+        "cut_change_unconfirmed",
+    }
+)
 
 
 class GameVersionsView(APIView):
@@ -558,7 +573,9 @@ class GameCorrectionsView(APIView):
                 RulingErrorSerializer,
                 description="result_changed (based_on_version is stale), round_closed, "
                 "no_result (the game has no result to correct), later_hands_follow (a "
-                "Guandan hand that later hands of the match started from).",
+                "Guandan hand that later hands of the match started from), "
+                "cut_change_unconfirmed (it changes who is above a stage's cut: send "
+                "confirm_cut_change).",
             ),
         },
     )
@@ -584,6 +601,7 @@ class GameCorrectionsView(APIView):
                 aces_only=data["aces_only"],
                 reason=data["reason"],
                 based_on_version=data["based_on_version"],
+                confirm_cut_change=data["confirm_cut_change"],
             )
         except PermissionDenied as error:
             return error_response("permission_denied", str(error), "訂正する権限がありません", 403)

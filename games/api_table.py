@@ -31,7 +31,7 @@ from django.core.exceptions import PermissionDenied
 from django.db.models import Prefetch
 from django.http import Http404
 from django.shortcuts import get_object_or_404
-from drf_spectacular.utils import OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiResponse, PolymorphicProxySerializer, extend_schema
 from rest_framework import permissions, serializers, status
 from rest_framework.authentication import SessionAuthentication
 from rest_framework.request import Request
@@ -58,6 +58,7 @@ from games.results import result_fields, version_placing
 from games.seating import position_at, positions_of
 from scoring.standings import result_is_provisional
 from tournaments import services as tournament_services
+from tournaments.impact import CutChangeUnconfirmed, Impact
 from tournaments.models import Penalty, Seat, Table
 from tournaments.selectors import visible_tables, visible_tournaments
 
@@ -71,6 +72,8 @@ CONFLICT_CODES = frozenset(
         "round_complete",
         "round_draft",
         "round_settled",
+        # A ruling changing who is above a stage's cut, sent without confirm_cut_change.
+        CutChangeUnconfirmed.code,
         "round_closed",
         "no_seats",
         "no_game",
@@ -305,13 +308,29 @@ class UndoDecisionResultSerializer(serializers.Serializer[Any]):
     game = GameSummarySerializer()
 
 
-class VoidSerializer(GameVersionSerializer):
+class RulingConfirmSerializer(serializers.Serializer[Any]):
+    """What every ruling takes beside its own fields: a dry run, and the cut confirmation."""
+
+    preview = serializers.BooleanField(
+        default=False,
+        help_text="Only show what the ruling would change (the rank changes per scope and the "
+        "cut changes, `standings`): nothing is saved.",
+    )
+    confirm_cut_change = serializers.BooleanField(
+        default=False,
+        help_text="You have seen that the ruling changes who is above a stage's cut (the "
+        "preview's needs_cut_confirmation) and confirm it: without it such a ruling is "
+        "refused (409 cut_change_unconfirmed). Recorded in the audit with the reason.",
+    )
+
+
+class VoidSerializer(GameVersionSerializer, RulingConfirmSerializer):
     redeal = serializers.BooleanField(
         default=False, help_text="Play the game again with a new deal (attempt + 1)."
     )
 
 
-class ForfeitSerializer(GameVersionSerializer):
+class ForfeitSerializer(GameVersionSerializer, RulingConfirmSerializer):
     seat = serializers.IntegerField(min_value=0, max_value=4, help_text="The seat that leaves.")
     order = serializers.ListField(
         child=serializers.IntegerField(min_value=0, max_value=4),
@@ -330,6 +349,68 @@ class PreviewChangeSerializer(serializers.Serializer[Any]):
     changed = serializers.BooleanField()
 
 
+class ImpactWhoSerializer(serializers.Serializer[Any]):
+    entry = serializers.IntegerField(
+        allow_null=True, help_text="The entry's id (none in a season)."
+    )
+    entry_number = serializers.IntegerField(allow_null=True)
+    player = serializers.IntegerField(help_text="The player's id.")
+    name = serializers.CharField()
+
+
+class RankChangeSerializer(ImpactWhoSerializer):
+    rank_before = serializers.IntegerField(allow_null=True, help_text="None: not on the board.")
+    tied_before = serializers.BooleanField(help_text="Another row shares the rank.")
+    rank_after = serializers.IntegerField(allow_null=True)
+    tied_after = serializers.BooleanField()
+
+
+class CutMoveSerializer(ImpactWhoSerializer):
+    before = serializers.CharField(help_text="in (above the cut), tied (on the line) or out.")
+    after = serializers.CharField(help_text="in, tied or out, after the ruling.")
+
+
+class CutChangeSerializer(serializers.Serializer[Any]):
+    stage = serializers.IntegerField()
+    stage_name = serializers.CharField()
+    rule = serializers.CharField()
+    advanced = serializers.BooleanField(help_text="The stage's qualifiers moved on already.")
+    advanced_to = serializers.CharField(allow_blank=True)
+    moves = CutMoveSerializer(many=True)
+    falls_out = serializers.ListField(child=serializers.IntegerField())
+    comes_in = serializers.ListField(child=serializers.IntegerField())
+    tied_after = serializers.ListField(child=serializers.IntegerField())
+
+
+class ScopeImpactSerializer(serializers.Serializer[Any]):
+    scope = serializers.ChoiceField(choices=["tournament", "stage", "season"])
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    rank_changes = RankChangeSerializer(many=True)
+    cut_change = CutChangeSerializer(allow_null=True)
+
+
+class StandingsImpactSerializer(serializers.Serializer[Any]):
+    """What a ruling changes, computed by the standings code itself on the ruling's own
+    write, rolled back: only the scopes where something moves."""
+
+    scopes = ScopeImpactSerializer(many=True)
+    cut_changes = CutChangeSerializer(many=True)
+    needs_cut_confirmation = serializers.BooleanField(
+        help_text="Saving needs confirm_cut_change (else 409 cut_change_unconfirmed)."
+    )
+
+
+class RulingPreviewSerializer(serializers.Serializer[Any]):
+    preview = serializers.BooleanField(help_text="Always true: nothing was saved.")
+    standings = StandingsImpactSerializer()
+
+
+def ruling_preview(impact: Impact) -> Response:
+    """A ruling's dry run (`preview: true`): what it would change, nothing saved."""
+    return Response({"preview": True, "standings": impact.as_dict()})
+
+
 class CorrectionPreviewSerializer(serializers.Serializer[Any]):
     game = serializers.IntegerField()
     based_on_version = serializers.IntegerField(
@@ -340,14 +421,19 @@ class CorrectionPreviewSerializer(serializers.Serializer[Any]):
     )
     changes_anything = serializers.BooleanField()
     changes = PreviewChangeSerializer(many=True)
+    standings = StandingsImpactSerializer()
 
 
-class GamePenaltyCreateSerializer(TableReasonSerializer):
+class GamePenaltyCreateSerializer(TableReasonSerializer, RulingConfirmSerializer):
     seat = serializers.IntegerField(min_value=0, max_value=4, help_text="The player's seat.")
     kind = serializers.ChoiceField(choices=Penalty.Kind.choices)
     points = serializers.IntegerField(
         required=False, default=0, help_text="A deduction's points (at least 1); 0 for a warning."
     )
+
+
+class PenaltyWithdrawSerializer(TableReasonSerializer, RulingConfirmSerializer):
+    pass
 
 
 class GamePenaltySerializer(serializers.Serializer[Any]):
@@ -787,11 +873,16 @@ class VoidView(TableAPIView):
         operation_id="games_void_create",
         request=VoidSerializer,
         responses={
-            200: GameSummarySerializer,
+            200: PolymorphicProxySerializer(
+                "VoidAnswer",
+                [GameSummarySerializer, RulingPreviewSerializer],
+                resource_type_field_name=None,
+            ),
             **_errors(
                 conflict="already_void (a repeat: void already), game_changed (`version` is "
                 "stale: expected_version), not_latest_game (later games were played at the "
-                "table), round_closed, round_settled.",
+                "table), round_closed, round_settled, cut_change_unconfirmed (it changes who "
+                "is above a stage's cut: preview, then send confirm_cut_change).",
                 unprocessable="reason_required.",
             ),
         },
@@ -803,12 +894,11 @@ class VoidView(TableAPIView):
         only; after the round is closed, nobody's (409 round_closed)."""
 
         def void(game: Game, data: dict[str, Any]) -> Response:
+            asked = {"reason": data["reason"], "redeal": data["redeal"], "version": data["version"]}
+            if data["preview"]:
+                return ruling_preview(services.preview_void(game, request.user, **asked))
             services.void_game(
-                game,
-                request.user,
-                reason=data["reason"],
-                redeal=data["redeal"],
-                version=data["version"],
+                game, request.user, confirm_cut_change=data["confirm_cut_change"], **asked
             )
             return Response(_fresh(game))
 
@@ -820,11 +910,13 @@ class ForfeitView(TableAPIView):
         operation_id="games_forfeit_create",
         request=ForfeitSerializer,
         responses={
+            200: RulingPreviewSerializer,
             201: GameSummarySerializer,
             **_errors(
                 conflict="already_forfeited (a repeat: recorded already), game_changed "
                 "(`version` is stale: expected_version), game_over (only a game in play), "
-                "round_closed, round_settled.",
+                "round_closed, round_settled, cut_change_unconfirmed (it changes who is above "
+                "a stage's cut: preview, then send confirm_cut_change).",
                 unprocessable="reason_required, forfeit_seat_invalid, forfeit_already_out, "
                 "forfeit_order_invalid (referee_order: give the others' order).",
             ),
@@ -845,13 +937,16 @@ class ForfeitView(TableAPIView):
                     422,
                 )
 
+            asked = {
+                "seat": data["seat"],
+                "reason": data["reason"],
+                "order": data["order"],
+                "version": data["version"],
+            }
+            if data["preview"]:
+                return ruling_preview(services.preview_forfeit(game, request.user, **asked))
             services.forfeit_seat(
-                game,
-                request.user,
-                seat=data["seat"],
-                reason=data["reason"],
-                order=data["order"],
-                version=data["version"],
+                game, request.user, confirm_cut_change=data["confirm_cut_change"], **asked
             )
             return Response(_fresh(game), status=status.HTTP_201_CREATED)
 
@@ -903,6 +998,8 @@ class CorrectionPreviewView(TableAPIView):
                         }
                         for c in sorted(found.changes, key=lambda c: c.seat)
                     ],
+                    # Who moves from which rank to which, per scope, and the cut changes.
+                    "standings": found.impact.as_dict(),
                 }
             )
 
@@ -959,10 +1056,13 @@ class GamePenaltiesView(TableAPIView):
         operation_id="games_penalties_create",
         request=GamePenaltyCreateSerializer,
         responses={
+            200: RulingPreviewSerializer,
             201: GamePenaltySerializer,
             **_errors(
+                conflict="cut_change_unconfirmed (it changes who is above a stage's cut: "
+                "preview, then send confirm_cut_change).",
                 unprocessable="reason_required, penalty_points_invalid (a deduction takes at "
-                "least one point), bad_entry (no player in that seat)."
+                "least one point), bad_entry (no player in that seat).",
             ),
         },
     )
@@ -986,14 +1086,18 @@ class GamePenaltiesView(TableAPIView):
                     "この卓の選手を選んでください。",
                     "bad_entry",
                 )
+            asked = {
+                "kind": data["kind"],
+                "reason": data["reason"],
+                "points": data["points"],
+                "round_": game.table.round,
+                "game_id": game.pk,
+            }
+            if data["preview"]:
+                impact = tournament_services.preview_penalty(seat.entry, request.user, **asked)
+                return ruling_preview(impact)
             penalty = tournament_services.give_penalty(
-                seat.entry,
-                request.user,
-                kind=data["kind"],
-                reason=data["reason"],
-                points=data["points"],
-                round_=game.table.round,
-                game_id=game.pk,
+                seat.entry, request.user, confirm_cut_change=data["confirm_cut_change"], **asked
             )
             penalty = Penalty.objects.select_related("entry__player").get(pk=penalty.pk)
             return Response(penalty_dict(penalty), status=status.HTTP_201_CREATED)
@@ -1004,10 +1108,18 @@ class GamePenaltiesView(TableAPIView):
 class PenaltyWithdrawView(TableAPIView):
     @extend_schema(
         operation_id="penalties_withdraw",
-        request=TableReasonSerializer,
+        request=PenaltyWithdrawSerializer,
         responses={
-            200: GamePenaltySerializer,
-            **_errors(conflict="already_withdrawn.", unprocessable="reason_required."),
+            200: PolymorphicProxySerializer(
+                "PenaltyWithdrawAnswer",
+                [GamePenaltySerializer, RulingPreviewSerializer],
+                resource_type_field_name=None,
+            ),
+            **_errors(
+                conflict="already_withdrawn, cut_change_unconfirmed (it changes who is above "
+                "a stage's cut: preview, then send confirm_cut_change).",
+                unprocessable="reason_required.",
+            ),
         },
     )
     def post(self, request: Request, penalty_id: int) -> Response:
@@ -1028,13 +1140,22 @@ class PenaltyWithdrawView(TableAPIView):
                 require_management_scope(request.auth, penalty.tournament)
             except PermissionDenied as error:
                 return _forbidden(error)
-        body = TableReasonSerializer(data=request.data)
+        body = PenaltyWithdrawSerializer(data=request.data)
         if not body.is_valid():
             return bad_request(body.errors)
+        data = body.validated_data
 
         def withdraw() -> Response:
+            if data["preview"]:
+                impact = tournament_services.preview_withdraw_penalty(
+                    penalty, request.user, reason=data["reason"]
+                )
+                return ruling_preview(impact)
             withdrawn = tournament_services.withdraw_penalty(
-                penalty, request.user, reason=body.validated_data["reason"]
+                penalty,
+                request.user,
+                reason=data["reason"],
+                confirm_cut_change=data["confirm_cut_change"],
             )
             withdrawn = Penalty.objects.select_related("entry__player").get(pk=withdrawn.pk)
             return Response(penalty_dict(withdrawn))

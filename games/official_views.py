@@ -42,12 +42,16 @@ from games.results import placing_dict
 from games.seating import by_engine_seat
 from games.state import family_for, rebuild, rules_for_game
 from tournaments import services as tournament_services
+from tournaments.impact import CutChangeUnconfirmed
 from tournaments.models import AuditEntry, Entry, Official, Penalty, Round, Seat, Tournament
 from tournaments.permissions import AnyUser, is_head_referee, is_organiser
 
 TEMPLATE = "games/official_game.html"
 
 AUDIT_PAGE_SIZE = 100
+
+# A ruling that changes who is above a stage's cut, saved without the confirmation box ticked.
+CUT_UNCONFIRMED = CutChangeUnconfirmed.code
 
 
 def reason_required() -> services.GameError:
@@ -150,13 +154,6 @@ def may_rule(user: AnyUser, round_: Round) -> bool:
     except (PermissionDenied, services.GameError):
         return False
     return True
-
-
-def _require_ruling(request: HttpRequest, game: Game) -> None:
-    """Before a confirmation step: only those who may rule are asked to confirm (the service
-    checks again, and records a refusal, when the ruling is made). Raises `PermissionDenied`
-    or, for a closed round, `GameError`."""
-    services.require_ruling_official(request.user, game.table.round)
 
 
 def _is_tables_latest(game: Game) -> bool:
@@ -416,12 +413,20 @@ def _correction_input(request: HttpRequest, game: Game) -> CorrectionInput:
     return CorrectionInput(outcome, False, reason, {"outcomes": chosen, "reason": reason})
 
 
-@login_required
-@require_POST
-def correction_preview(request: HttpRequest, game_id: int) -> HttpResponse:
-    """Step 1: the result before and after the correction, side by side (nothing is saved)."""
-    game = game_for_official(request, game_id)
-    posted = _correction_input(request, game)
+def _cut_confirmed(request: HttpRequest) -> bool:
+    """The official ticked the box saying they saw the preview's cut change."""
+    return request.POST.get("confirm_cut_change") == "1"
+
+
+def _correction_previewed(
+    request: HttpRequest,
+    game: Game,
+    posted: CorrectionInput,
+    error: services.GameError | None = None,
+    status: int = 200,
+) -> HttpResponse:
+    """The correction's preview: the seats side by side and what it changes in the standings
+    and at the cuts (`error`: why saving it was refused, shown above it)."""
     outcome = posted.outcome
     try:
         if not posted.reason:
@@ -434,8 +439,8 @@ def correction_preview(request: HttpRequest, game_id: int) -> HttpResponse:
             outcome.miyako_ochi,
             aces_only=posted.aces_only,
         )
-    except services.GameError as error:
-        return _failed(request, game, "correction", error, **posted.again)
+    except services.GameError as refused:
+        return _failed(request, game, "correction", refused, **posted.again)
     seats = {s.seat: s for s in _seats(game)}
     rows = [
         {
@@ -446,20 +451,34 @@ def correction_preview(request: HttpRequest, game_id: int) -> HttpResponse:
         }
         for c in sorted(preview.changes, key=lambda c: c.seat)
     ]
+    extra: dict[str, Any] = {"error": error, "error_at": "correction"} if error else {}
     return _render(
         request,
         game,
         "correction",
+        status,
         preview=preview,
         preview_rows=rows,
+        impact=preview.impact,
         **posted.again,
+        **extra,
     )
 
 
 @login_required
 @require_POST
+def correction_preview(request: HttpRequest, game_id: int) -> HttpResponse:
+    """Step 1: the result before and after the correction, side by side, and the rank and cut
+    changes it causes (nothing is saved)."""
+    game = game_for_official(request, game_id)
+    return _correction_previewed(request, game, _correction_input(request, game))
+
+
+@login_required
+@require_POST
 def correction_save(request: HttpRequest, game_id: int) -> HttpResponse:
-    """Step 2: save the previewed correction as a new version of the result."""
+    """Step 2: save the previewed correction as a new version of the result (a cut change
+    needs the confirmation box ticked: refused, the preview is shown again)."""
     game = game_for_official(request, game_id)
     posted = _correction_input(request, game)
     outcome = posted.outcome
@@ -477,8 +496,11 @@ def correction_save(request: HttpRequest, game_id: int) -> HttpResponse:
             aces_only=posted.aces_only,
             reason=posted.reason,
             based_on_version=based_on,
+            confirm_cut_change=_cut_confirmed(request),
         )
     except services.GameError as error:
+        if error.code == CUT_UNCONFIRMED:
+            return _correction_previewed(request, game, posted, error, 409)
         status = 409 if error.code in services.STALE_TARGET_CODES else 200
         return _failed(request, game, "correction", error, status, **posted.again)
     return _done(
@@ -519,8 +541,9 @@ def _refused_ruling(
 @login_required
 @require_POST
 def void(request: HttpRequest, game_id: int) -> HttpResponse:
-    """Void the game, with or without a re-deal — after a confirmation saying what happens. The
-    forms name the game's version their page showed; the service refuses a stale one."""
+    """Void the game, with or without a re-deal — after a confirmation saying what happens,
+    the rank and cut changes included. The forms name the game's version their page showed;
+    the service refuses a stale one."""
     game = game_for_official(request, game_id)
     reason = request.POST.get("reason", "").strip()
     redeal = request.POST.get("redeal") == "1"
@@ -528,11 +551,30 @@ def void(request: HttpRequest, game_id: int) -> HttpResponse:
         return _failed(request, game, "rulings", reason_required())
     seen = _seen_version(request)
     step = {"reason": reason, "redeal": redeal, "version": seen}
+
+    def confirm(error: services.GameError | None = None, status: int = 200) -> HttpResponse:
+        impact = services.preview_void(
+            game, request.user, reason=reason, redeal=redeal, version=seen
+        )
+        extra: dict[str, Any] = {"error": error, "error_at": "rulings"} if error else {}
+        return _render(request, game, "rulings", status, void_confirm=step, impact=impact, **extra)
+
     try:
         if request.POST.get("confirmed") != "yes":
-            _require_ruling(request, game)
-            return _render(request, game, "rulings", void_confirm=step)
-        services.void_game(game, request.user, reason=reason, redeal=redeal, version=seen)
+            return confirm()
+        try:
+            services.void_game(
+                game,
+                request.user,
+                reason=reason,
+                redeal=redeal,
+                version=seen,
+                confirm_cut_change=_cut_confirmed(request),
+            )
+        except services.GameError as error:
+            if error.code != CUT_UNCONFIRMED:
+                raise
+            return confirm(error, 409)
     except services.GameError as error:
         return _refused_ruling(request, game, error, "void_confirm", step)
     return _done(request, game, _("Game voided."))
@@ -588,20 +630,41 @@ def forfeit(request: HttpRequest, game_id: int) -> HttpResponse:
         "order_values": {s: n for n, s in enumerate(order, start=1)},
         "version": seen,
     }
-    try:
-        if request.POST.get("confirmed") != "yes":
-            _require_ruling(request, game)
-            return _render(
-                request,
-                game,
-                "rulings",
-                forfeit_confirm=step,
-                forfeit=setup,
-                forfeit_leaver_points=tournament.forfeit_leaver_points,
-            )
-        services.forfeit_seat(
+
+    def confirm(error: services.GameError | None = None, status: int = 200) -> HttpResponse:
+        impact = services.preview_forfeit(
             game, request.user, seat=seat, reason=reason, order=order, version=seen
         )
+        extra: dict[str, Any] = {"error": error, "error_at": "rulings"} if error else {}
+        return _render(
+            request,
+            game,
+            "rulings",
+            status,
+            forfeit_confirm=step,
+            forfeit=setup,
+            forfeit_leaver_points=tournament.forfeit_leaver_points,
+            impact=impact,
+            **extra,
+        )
+
+    try:
+        if request.POST.get("confirmed") != "yes":
+            return confirm()
+        try:
+            services.forfeit_seat(
+                game,
+                request.user,
+                seat=seat,
+                reason=reason,
+                order=order,
+                version=seen,
+                confirm_cut_change=_cut_confirmed(request),
+            )
+        except services.GameError as error:
+            if error.code != CUT_UNCONFIRMED:
+                raise
+            return confirm(error, 409)
     except services.GameError as error:
         return _refused_ruling(request, game, error, "forfeit_confirm", step)
     return _done(request, game, _("Forfeit recorded."))
@@ -613,11 +676,12 @@ def forfeit(request: HttpRequest, game_id: int) -> HttpResponse:
 @login_required
 @require_POST
 def give_penalty(request: HttpRequest, game_id: int) -> HttpResponse:
-    """A warning or a points deduction for a player seated at the table, in this game."""
+    """A warning or a points deduction for a player seated at the table, in this game — after
+    a confirmation step showing the rank and cut changes it causes."""
     game = game_for_official(request, game_id)
-    seated = {str(s.entry_id) for s in _seats(game)}
+    seats = {str(s.entry_id): s for s in _seats(game)}
     entry_id = request.POST.get("entry", "")
-    if entry_id not in seated:
+    if entry_id not in seats:
         error = tournament_services.DomainError(
             "Choose a player seated at this table.", "この卓の選手を選んでください。", "bad_entry"
         )
@@ -625,17 +689,33 @@ def give_penalty(request: HttpRequest, game_id: int) -> HttpResponse:
     entry = Entry.objects.select_related("tournament").get(pk=int(entry_id))
     points_text = request.POST.get("points", "").strip() or "0"
     kind = request.POST.get("kind", "")
+    asked: dict[str, Any] = {
+        "kind": kind,
+        "reason": request.POST.get("reason", ""),
+        "points": int(points_text) if points_text.lstrip("-").isdigit() else -1,
+        "round_": game.table.round,
+        "game_id": game.pk,
+    }
+    step = {
+        "entry": seats[entry_id],
+        "kind": kind,
+        "kind_label": dict(Penalty.Kind.choices).get(kind, kind),
+        "points": asked["points"],
+        "reason": asked["reason"].strip(),
+    }
     try:
+        if request.POST.get("confirmed") != "yes":
+            impact = tournament_services.preview_penalty(entry, request.user, **asked)
+            return _render(request, game, "penalties", penalty_confirm=step, impact=impact)
         penalty = tournament_services.give_penalty(
-            entry,
-            request.user,
-            kind=kind,
-            reason=request.POST.get("reason", ""),
-            points=int(points_text) if points_text.lstrip("-").isdigit() else -1,
-            round_=game.table.round,
-            game_id=game.pk,
+            entry, request.user, confirm_cut_change=_cut_confirmed(request), **asked
         )
     except tournament_services.DomainError as error:
+        if error.code == CUT_UNCONFIRMED:
+            impact = tournament_services.preview_penalty(entry, request.user, **asked)
+            return _failed(
+                request, game, "penalties", error, 409, penalty_confirm=step, impact=impact
+            )
         return _failed(request, game, "penalties", error)
     return _done(
         request,
@@ -648,20 +728,35 @@ def give_penalty(request: HttpRequest, game_id: int) -> HttpResponse:
 @login_required
 @require_POST
 def withdraw_penalty(request: HttpRequest, game_id: int, penalty_id: int) -> HttpResponse:
-    """Take back a penalty of a player at the table (kept on record, no longer counted)."""
+    """Take back a penalty of a player at the table (kept on record, no longer counted) —
+    after a confirmation step showing the rank and cut changes it causes."""
     game = game_for_official(request, game_id)
     entries = [s.entry_id for s in _seats(game)]
     penalty = get_object_or_404(
-        Penalty.objects.select_related("tournament", "entry", "round"),
+        Penalty.objects.select_related("tournament", "entry__player", "round"),
         pk=penalty_id,
         tournament_id=game.tournament_id,
         entry_id__in=entries,
     )
+    reason = request.POST.get("reason", "")
+    step = {"penalty": penalty, "reason": reason.strip()}
     try:
+        if request.POST.get("confirmed") != "yes":
+            impact = tournament_services.preview_withdraw_penalty(
+                penalty, request.user, reason=reason
+            )
+            return _render(request, game, "penalties", withdraw_confirm=step, impact=impact)
         tournament_services.withdraw_penalty(
-            penalty, request.user, reason=request.POST.get("reason", "")
+            penalty, request.user, reason=reason, confirm_cut_change=_cut_confirmed(request)
         )
     except tournament_services.DomainError as error:
+        if error.code == CUT_UNCONFIRMED:
+            impact = tournament_services.preview_withdraw_penalty(
+                penalty, request.user, reason=reason
+            )
+            return _failed(
+                request, game, "penalties", error, 409, withdraw_confirm=step, impact=impact
+            )
         return _failed(request, game, "penalties", error, withdraw_error_for=penalty.pk)
     return _done(request, game, _("Penalty withdrawn."))
 

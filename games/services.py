@@ -37,7 +37,7 @@ from __future__ import annotations
 import json
 import secrets
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import Any, ParamSpec, TypeVar
 
@@ -92,6 +92,13 @@ from tournaments.deals import (
     draw_leader,
     duplicate_groups,
     duplicate_key,
+)
+from tournaments.impact import (
+    NO_CHANGE,
+    CutChangeUnconfirmed,
+    Impact,
+    require_cut_confirmed,
+    ruling_impact,
 )
 from tournaments.models import (
     AuditEntry,
@@ -1675,6 +1682,8 @@ class CorrectionPreview:
     based_on_version: int
     changes: list[PlacingChange]
     after_reveal: bool
+    # What saving it changes in the standings and at the cuts (`tournaments.impact`).
+    impact: Impact = NO_CHANGE
 
     @property
     def changes_anything(self) -> bool:
@@ -1695,6 +1704,35 @@ def _reason(reason: str, en: str, ja: str) -> str:
     if not reason:
         raise GameError("reason_required", en, ja)
     return reason
+
+
+Ruled = TypeVar("Ruled")
+
+
+def _what_it_changes(
+    tournament: Tournament, game: Game, write: Callable[[Game, dict[str, Any]], object]
+) -> Impact:
+    """What `write` — a ruling's own write, given the game fresh from the database — changes
+    in the standings and at the cuts: run, measured and rolled back (`tournaments.impact`)."""
+    return ruling_impact(tournament, lambda: write(_lock(game.pk), {}))
+
+
+def _ruled(
+    tournament: Tournament,
+    game: Game,
+    write: Callable[[Game, dict[str, Any]], Ruled],
+    confirm_cut_change: bool,
+) -> Ruled:
+    """Save a ruling through its one write, after measuring what it changes: a change to who
+    is above a stage's cut is refused (`cut_change_unconfirmed`) unless the official
+    confirmed it; the write's audit entry keeps the rank and cut changes and the confirmation.
+    The preview ran the same write (then rolled it back), so it showed what is saved."""
+    impact = _what_it_changes(tournament, game, write)
+    try:
+        require_cut_confirmed(impact, confirm_cut_change)
+    except CutChangeUnconfirmed as error:
+        raise GameError(error.code, error.message_en, error.message_ja) from error
+    return write(_lock(game.pk), impact.audit(confirm_cut_change))
 
 
 def _correction(
@@ -1731,6 +1769,79 @@ def _correction(
     return rows, leaver, preview
 
 
+@dataclass(frozen=True, slots=True)
+class _Correction:
+    """A correction as asked: its result, its reason (checked by the caller)."""
+
+    round_: Round
+    actor: AnyUser
+    finishing_order: Sequence[int]
+    fouls: Sequence[int]
+    miyako_ochi: int | None
+    aces_only: bool
+    reason: str
+
+    def write(self, game: Game, audit: dict[str, Any]) -> ResultVersion:
+        """Save the correction of the locked `game` (`correct_result`'s only write; the preview
+        runs it too, then rolls it back); `audit`: what it changes, for its audit entry."""
+        round_ = self.round_
+        rows, leaver, preview = _correction(
+            game, round_, self.finishing_order, self.fouls, self.miyako_ochi, self.aces_only
+        )
+        if not preview.changes_anything:
+            raise GameError(
+                "correction_unchanged",
+                "The corrected result is the same as the current one.",
+                "訂正内容が現在の結果と同じです",
+            )
+        actor = self.actor
+        tournament = round_.stage.tournament
+        version = write_results(
+            game,
+            actor,
+            rows,
+            ResultVersion.Kind.CORRECTION,
+            reason=self.reason,
+            after_reveal=round_.is_revealed,
+        )
+        game.forfeit_seat = leaver
+        game.status = Game.Status.CONFIRMED
+        game.confirmed_by = actor if actor.is_authenticated else None
+        game.confirmed_at = timezone.now()
+        game.corrected_after_reveal = game.corrected_after_reveal or round_.is_revealed
+        _changed(game)
+        game.save(
+            update_fields=[
+                "status",
+                "confirmed_by",
+                "confirmed_at",
+                "version",
+                "result_version",
+                "forfeit_seat",
+                "corrected_after_reveal",
+            ]
+        )
+        record_audit(
+            tournament,
+            actor,
+            AuditEntry.Action.RESULT_CORRECTED,
+            round_=round_,
+            game_id=game.pk,
+            reason=self.reason,
+            data={
+                "version": version.number,
+                "after_reveal": round_.is_revealed,
+                "changes": [
+                    {"seat": c.seat, "entry": c.entry_id, "before": c.before, "after": c.after}
+                    for c in preview.changes
+                ],
+                **audit,
+            },
+        )
+        _results_changed(game, tournament.pk)
+        return version
+
+
 def preview_correction(
     game: Game,
     actor: AnyUser,
@@ -1740,10 +1851,19 @@ def preview_correction(
     *,
     aces_only: bool = False,
 ) -> CorrectionPreview:
-    """The old and new placings and points side by side, before a correction is saved."""
+    """The old and new placings and points side by side, before a correction is saved, and
+    what saving it changes in the standings and at the cuts (`CorrectionPreview.impact`)."""
     with transaction.atomic():
         game, round_ = _lock_for_ruling(game, actor)
-        return _correction(game, round_, finishing_order, fouls, miyako_ochi, aces_only)[2]
+        preview = _correction(game, round_, finishing_order, fouls, miyako_ochi, aces_only)[2]
+        if not preview.changes_anything:
+            return preview
+        # Written only to be rolled back: a correction's row needs a reason, none is kept.
+        asked = _Correction(
+            round_, actor, finishing_order, fouls, miyako_ochi, aces_only, "preview"
+        )
+        impact = _what_it_changes(round_.stage.tournament, game, asked.write)
+        return replace(preview, impact=impact)
 
 
 def _refuse_stale_correction(game: Game, seen: int, reason: str) -> None:
@@ -1776,71 +1896,22 @@ def correct_result(
     aces_only: bool = False,
     reason: str,
     based_on_version: int,
+    confirm_cut_change: bool = False,
 ) -> ResultVersion:
     """Correct a finished game's result (訂正) as a new version of it, with a reason.
 
     `based_on_version` is the version the official saw in the preview: if the result changed
     since, the correction is refused rather than silently overwriting the other change. The
     corrected result counts as confirmed (a ruling by the head referee or organiser); every
-    standing it feeds is recomputed."""
+    standing it feeds is recomputed. A correction that changes who is above a stage's cut is
+    refused (`cut_change_unconfirmed`) unless `confirm_cut_change`."""
     with transaction.atomic():
         game, round_ = _lock_for_ruling(game, actor)
         reason = _reason(reason, "Give a reason for the correction.", "訂正の理由が必要です")
         if game.result_version != based_on_version:
             _refuse_stale_correction(game, based_on_version, reason)
-        rows, leaver, preview = _correction(
-            game, round_, finishing_order, fouls, miyako_ochi, aces_only
-        )
-        if not preview.changes_anything:
-            raise GameError(
-                "correction_unchanged",
-                "The corrected result is the same as the current one.",
-                "訂正内容が現在の結果と同じです",
-            )
-        tournament = round_.stage.tournament
-        version = write_results(
-            game,
-            actor,
-            rows,
-            ResultVersion.Kind.CORRECTION,
-            reason=reason,
-            after_reveal=round_.is_revealed,
-        )
-        game.forfeit_seat = leaver
-        game.status = Game.Status.CONFIRMED
-        game.confirmed_by = actor if actor.is_authenticated else None
-        game.confirmed_at = timezone.now()
-        game.corrected_after_reveal = game.corrected_after_reveal or round_.is_revealed
-        _changed(game)
-        game.save(
-            update_fields=[
-                "status",
-                "confirmed_by",
-                "confirmed_at",
-                "version",
-                "result_version",
-                "forfeit_seat",
-                "corrected_after_reveal",
-            ]
-        )
-        record_audit(
-            tournament,
-            actor,
-            AuditEntry.Action.RESULT_CORRECTED,
-            round_=round_,
-            game_id=game.pk,
-            reason=reason,
-            data={
-                "version": version.number,
-                "after_reveal": round_.is_revealed,
-                "changes": [
-                    {"seat": c.seat, "entry": c.entry_id, "before": c.before, "after": c.after}
-                    for c in preview.changes
-                ],
-            },
-        )
-        _results_changed(game, tournament.pk)
-    return version
+        asked = _Correction(round_, actor, finishing_order, fouls, miyako_ochi, aces_only, reason)
+        return _ruled(round_.stage.tournament, game, asked.write, confirm_cut_change)
 
 
 def _require_version(game: Game, version: int | None) -> None:
@@ -1858,46 +1929,47 @@ def _require_version(game: Game, version: int | None) -> None:
         )
 
 
-@refusals_recorded("void")
-def void_game(
-    game: Game, actor: AnyUser, *, reason: str, redeal: bool, version: int | None = None
-) -> Game:
-    """Void a game (misdeal, wrong cards…): it counts for nothing, its moves and any result
-    stay on record. With `redeal` the table plays it again with a new deal from the round's
-    seed (attempt + 1); otherwise the game is simply not played.
-
-    `version` is the game's version on the official's screen: a second tap finds the game
-    void (`already_void`), a game changed since is refused (`game_changed`)."""
-    with transaction.atomic():
-        game, round_ = _lock_for_ruling(game, actor)
-        reason = _reason(reason, "Give a reason to void the game.", "無効の理由が必要です")
-        try:
-            require_round_open(round_)
-        except DomainError as error:
-            raise GameError.of(error) from error
-        if game.status == Game.Status.VOID:
-            raise GameError(
-                "already_void",
-                "The game is already void (a second tap, or another official): nothing more "
-                "was done.",
-                "このゲームはすでに無効です(二度押し、または別の役員の操作)。",
-                expected_version=game.version,
-            )
-        _require_version(game, version)
-        latest = (
-            Game.objects.filter(
-                table_id=game.table_id, set_number=game.set_number, game_number=game.game_number
-            )
-            .order_by("-attempt")
-            .values_list("pk", flat=True)
-            .first()
+def _void_checked(
+    game: Game, actor: AnyUser, reason: str, version: int | None
+) -> tuple[Game, Round, str]:
+    """The locked game and round, and the reason, once a void of `game` may be made."""
+    game, round_ = _lock_for_ruling(game, actor)
+    reason = _reason(reason, "Give a reason to void the game.", "無効の理由が必要です")
+    try:
+        require_round_open(round_)
+    except DomainError as error:
+        raise GameError.of(error) from error
+    if game.status == Game.Status.VOID:
+        raise GameError(
+            "already_void",
+            "The game is already void (a second tap, or another official): nothing more was done.",
+            "このゲームはすでに無効です(二度押し、または別の役員の操作)。",
+            expected_version=game.version,
         )
-        if latest != game.pk or _later_games(game).exists():
-            raise GameError(
-                "not_latest_game",
-                "Only the table's latest game can be voided: later games were played on it.",
-                "後続のゲームがあるため無効にできません（最新のゲームのみ）",
-            )
+    _require_version(game, version)
+    latest = (
+        Game.objects.filter(
+            table_id=game.table_id, set_number=game.set_number, game_number=game.game_number
+        )
+        .order_by("-attempt")
+        .values_list("pk", flat=True)
+        .first()
+    )
+    if latest != game.pk or _later_games(game).exists():
+        raise GameError(
+            "not_latest_game",
+            "Only the table's latest game can be voided: later games were played on it.",
+            "後続のゲームがあるため無効にできません（最新のゲームのみ）",
+        )
+    return game, round_, reason
+
+
+def _void_write(
+    round_: Round, actor: AnyUser, reason: str, redeal: bool
+) -> Callable[[Game, dict[str, Any]], Game]:
+    """`void_game`'s only write, for the locked game (the preview runs it, then rolls back)."""
+
+    def write(game: Game, audit: dict[str, Any]) -> Game:
         had_result = game.result_version > 0 and game.status != Game.Status.IN_PLAY
         if had_result:  # else it has no results to withdraw (none before its end or reopening)
             write_results(game, actor, [], ResultVersion.Kind.VOID, reason=reason)
@@ -1928,61 +2000,94 @@ def void_game(
             round_=round_,
             game_id=game.pk,
             reason=reason,
-            data={"redeal": redeal, "attempt": game.attempt, "had_result": had_result},
+            data={"redeal": redeal, "attempt": game.attempt, "had_result": had_result, **audit},
         )
         if had_result:
             _results_changed(game, tournament.pk)
-    return game
+        return game
+
+    return write
 
 
-@refusals_recorded("forfeit")
-def forfeit_seat(
+def preview_void(
+    game: Game, actor: AnyUser, *, reason: str, redeal: bool, version: int | None = None
+) -> Impact:
+    """What voiding the game changes in the standings and at the cuts (nothing is saved);
+    refused as `void_game` would refuse it."""
+    with transaction.atomic():
+        game, round_, reason = _void_checked(game, actor, reason, version)
+        write = _void_write(round_, actor, reason, redeal)
+        return _what_it_changes(round_.stage.tournament, game, write)
+
+
+@refusals_recorded("void")
+def void_game(
     game: Game,
     actor: AnyUser,
     *,
-    seat: int,
     reason: str,
-    order: Sequence[int] = (),
+    redeal: bool,
     version: int | None = None,
-) -> ResultVersion:
-    """A player leaves mid-game (途中棄権): the game ends with them placed last, those already
-    out keeping their places and the others finishing by the tournament's forfeit rule (or,
-    for `referee_order` and quick games, in `order`). The game counts as settled.
+    confirm_cut_change: bool = False,
+) -> Game:
+    """Void a game (misdeal, wrong cards…): it counts for nothing, its moves and any result
+    stay on record. With `redeal` the table plays it again with a new deal from the round's
+    seed (attempt + 1); otherwise the game is simply not played.
 
-    `version` is the game's version on the official's screen: a second tap finds the seat
-    forfeited already (`already_forfeited`), a game changed since is refused (`game_changed`)."""
+    `version` is the game's version on the official's screen: a second tap finds the game
+    void (`already_void`), a game changed since is refused (`game_changed`). A void that
+    changes who is above a stage's cut needs `confirm_cut_change` (`cut_change_unconfirmed`)."""
     with transaction.atomic():
-        game, round_ = _lock_for_ruling(game, actor)
-        reason = _reason(reason, "Give a reason for the forfeit.", "棄権の理由が必要です")
-        try:
-            require_round_open(round_)
-        except DomainError as error:
-            raise GameError.of(error) from error
-        if version is not None and game.forfeit_seat == seat and version != game.version:
-            raise GameError(
-                "already_forfeited",
-                "This forfeit is recorded already (a second tap, or another official): nothing "
-                "more was done.",
-                "この棄権はすでに記録されています(二度押し、または別の役員の操作)。",
-                expected_version=game.version,
-            )
-        if game.status != Game.Status.IN_PLAY:
-            raise GameError(
-                "game_over",
-                "Only a game in play can be forfeited.",
-                "対局中のゲームのみ棄権できます",
-            )
-        if game.match is not None:
-            # A partnership hand has no place of its own for a leaver: who wins it, and by
-            # how many levels, is the officials' ruling, not a rule.
-            raise GameError(
-                "forfeit_not_in_team_match",
-                "A team match's hand is not forfeited seat by seat: void it (and re-deal), or "
-                "rule its result by entering the finishing order in quick mode.",
-                "団体戦の局は個人の棄権として処理できません。無効(再配布)にするか、上がり順を"
-                "クイック入力して裁定してください。",
-            )
-        _require_version(game, version)
+        game, round_, reason = _void_checked(game, actor, reason, version)
+        write = _void_write(round_, actor, reason, redeal)
+        return _ruled(round_.stage.tournament, game, write, confirm_cut_change)
+
+
+def _forfeit_checked(
+    game: Game, actor: AnyUser, seat: int, reason: str, version: int | None
+) -> tuple[Game, Round, str]:
+    """The locked game and round, and the reason, once `seat` may forfeit `game`."""
+    game, round_ = _lock_for_ruling(game, actor)
+    reason = _reason(reason, "Give a reason for the forfeit.", "棄権の理由が必要です")
+    try:
+        require_round_open(round_)
+    except DomainError as error:
+        raise GameError.of(error) from error
+    if version is not None and game.forfeit_seat == seat and version != game.version:
+        raise GameError(
+            "already_forfeited",
+            "This forfeit is recorded already (a second tap, or another official): nothing "
+            "more was done.",
+            "この棄権はすでに記録されています(二度押し、または別の役員の操作)。",
+            expected_version=game.version,
+        )
+    if game.status != Game.Status.IN_PLAY:
+        raise GameError(
+            "game_over",
+            "Only a game in play can be forfeited.",
+            "対局中のゲームのみ棄権できます",
+        )
+    if game.match is not None:
+        # A partnership hand has no place of its own for a leaver: who wins it, and by
+        # how many levels, is the officials' ruling, not a rule.
+        raise GameError(
+            "forfeit_not_in_team_match",
+            "A team match's hand is not forfeited seat by seat: void it (and re-deal), or "
+            "rule its result by entering the finishing order in quick mode.",
+            "団体戦の局は個人の棄権として処理できません。無効(再配布)にするか、上がり順を"
+            "クイック入力して裁定してください。",
+        )
+    _require_version(game, version)
+    return game, round_, reason
+
+
+def _forfeit_write(
+    round_: Round, actor: AnyUser, seat: int, reason: str, order: Sequence[int]
+) -> Callable[[Game, dict[str, Any]], ResultVersion]:
+    """`forfeit_seat`'s only write, for the locked game (the preview runs it, then rolls
+    back)."""
+
+    def write(game: Game, audit: dict[str, Any]) -> ResultVersion:
         tournament = round_.stage.tournament
         state = None if game.mode == Game.Mode.QUICK else rebuild(game)
         try:
@@ -2011,10 +2116,58 @@ def forfeit_seat(
             round_=round_,
             game_id=game.pk,
             reason=reason,
-            data={"seat": seat, "version": written.number, "rule": tournament.forfeit_others},
+            data={
+                "seat": seat,
+                "version": written.number,
+                "rule": tournament.forfeit_others,
+                **audit,
+            },
         )
         _results_changed(game, tournament.pk)
-    return written
+        return written
+
+    return write
+
+
+def preview_forfeit(
+    game: Game,
+    actor: AnyUser,
+    *,
+    seat: int,
+    reason: str,
+    order: Sequence[int] = (),
+    version: int | None = None,
+) -> Impact:
+    """What the forfeit changes in the standings and at the cuts (nothing is saved); refused
+    as `forfeit_seat` would refuse it."""
+    with transaction.atomic():
+        game, round_, reason = _forfeit_checked(game, actor, seat, reason, version)
+        write = _forfeit_write(round_, actor, seat, reason, order)
+        return _what_it_changes(round_.stage.tournament, game, write)
+
+
+@refusals_recorded("forfeit")
+def forfeit_seat(
+    game: Game,
+    actor: AnyUser,
+    *,
+    seat: int,
+    reason: str,
+    order: Sequence[int] = (),
+    version: int | None = None,
+    confirm_cut_change: bool = False,
+) -> ResultVersion:
+    """A player leaves mid-game (途中棄権): the game ends with them placed last, those already
+    out keeping their places and the others finishing by the tournament's forfeit rule (or,
+    for `referee_order` and quick games, in `order`). The game counts as settled.
+
+    `version` is the game's version on the official's screen: a second tap finds the seat
+    forfeited already (`already_forfeited`), a game changed since is refused (`game_changed`).
+    A forfeit that changes who is above a stage's cut needs `confirm_cut_change`."""
+    with transaction.atomic():
+        game, round_, reason = _forfeit_checked(game, actor, seat, reason, version)
+        write = _forfeit_write(round_, actor, seat, reason, order)
+        return _ruled(round_.stage.tournament, game, write, confirm_cut_change)
 
 
 def games_for_user_tables(user: AnyUser) -> Q:

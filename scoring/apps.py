@@ -10,7 +10,10 @@ class ScoringConfig(AppConfig):
     def ready(self) -> None:
         from scoring import receivers
         from scoring.cuts import stage_ranking
+        from scoring.impact import ruling_impact
+        from tournaments.impact import register_ruling_impact
         from tournaments.ranking import register_stage_ranking
 
         receivers.connect()
         register_stage_ranking(stage_ranking)
+        register_ruling_impact(ruling_impact)

@@ -16,7 +16,7 @@ from django.utils.translation import gettext as _
 
 from scoring.models import Standing
 from scoring.standings import ScopeRef, recompute_scope, standings
-from tournaments.advancement import AdvancementTie, Rule, select_advancing
+from tournaments.advancement import AdvancementTie, Rule, preview_advancing, select_advancing
 from tournaments.advancement_words import reason_words
 from tournaments.models import Stage
 from tournaments.points import tie_breaks
@@ -90,6 +90,23 @@ def cut_line(stage: Stage, rows: list[Standing] | None = None) -> CutLine:
         provisional_games=provisional,
         reasons=reasons,
     )
+
+
+def cut_statuses(stage: Stage, rows: list[Standing]) -> dict[int, str]:
+    """Where each entrant of `rows` (the stage's standings) stands at its cut, by the same rule
+    and confirmed ranks as `cut_line`: "in", "tied" (a shared confirmed rank straddles the
+    line) or "out" — every tie listed (`preview_advancing`), none decided. Empty when the
+    stage has no cut rule, or its per-table rule has no round drawn yet."""
+    if not (stage.advance_top_n or stage.advance_top_k_per_table):
+        return {}
+    keys = _rank_keys(rows)
+    rule = Rule(top_n=stage.advance_top_n, top_k_per_table=stage.advance_top_k_per_table)
+    tables = last_round_tables(stage) if stage.advance_top_k_per_table else None
+    try:
+        preview = preview_advancing(keys, rule, tables=tables or None)
+    except ValueError:  # top K per table before any round is drawn
+        return {}
+    return {entry: preview.status(entry) for entry in keys}
 
 
 def _rank_keys(rows: list[Standing]) -> dict[int, float]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+from dataclasses import dataclass
 from typing import Any
 
 import factory
@@ -1131,3 +1132,119 @@ def bot_event(
     assert stage is not None
     services.publish_round(services.draw_round(stage, organiser), organiser)
     return tournament
+
+
+# --- a ruling's rank and cut changes (issue #35 §3) -------------------------------------------
+
+# Qualifying, two tables of four, three sets of one game each (no titles carry over), points
+# 3-2-1-0 and no tie-break but points: who finishes where, set by set.
+CUT_CUP_ORDERS: dict[int, list[list[str]]] = {
+    1: [
+        ["Aoki", "Baba", "Doi", "Chiba"],
+        ["Aoki", "Baba", "Chiba", "Doi"],
+        ["Baba", "Aoki", "Chiba", "Doi"],
+    ],
+    2: [
+        ["Endo", "Fujii", "Goto", "Hara"],
+        ["Goto", "Hara", "Endo", "Fujii"],
+        ["Fujii", "Hara", "Endo", "Goto"],
+    ],
+}
+CUT_CUP_POINTS = (3, 2, 1, 0)
+CUT_CUP_TOP_N = 4
+
+
+@dataclass
+class CutCup:
+    """A qualifying stage cutting to its top four for a final, through the services."""
+
+    tournament: Tournament
+    qualifying: Stage
+    final: Stage
+    round: Round
+    organiser: Any
+    head: Any
+    referee: Any
+    tables: dict[int, Table]
+    entries: dict[str, Entry]
+
+    def game(self, table: int, set_number: int) -> Any:
+        from games.models import Game
+
+        return Game.objects.exclude(status=Game.Status.VOID).get(
+            table=self.tables[table], set_number=set_number
+        )
+
+    def order_of(self, game: Any, names: list[str]) -> list[int]:
+        """The engine seats of `game` in the order of `names` (first out first)."""
+        from games.seating import positions_of
+
+        position = {
+            s.entry.player.display_name: s.position
+            for s in self.tables[game.table.number].seats.select_related("entry__player")
+        }
+        seat_at = {p: seat for seat, p in enumerate(positions_of(game))}
+        return [seat_at[position[name]] for name in names]
+
+
+def cut_cup(*, last_game: bool = True, advanced: bool = True) -> CutCup:
+    """The qualifying stage of `CUT_CUP_ORDERS`, every game recorded in quick mode by the
+    referee and confirmed by the head referee: Aoki 8, Baba 7, Endo 5, Fujii 5, Goto 4, Hara 4,
+    Chiba 2, Doi 1 — Aoki, Baba, Endo and Fujii above the cut. Without `last_game` table 1's
+    third game is started but not recorded (the round stays in play, nobody advances); with
+    `advanced` the round is completed and the top four advance to the final."""
+    from games import services as games
+    from games.models import Game
+    from tournaments import services
+    from tournaments.ranking import stage_ranking
+
+    organiser = UserFactory(username="org-kato")
+    head = UserFactory(username="head-endo")
+    referee = UserFactory(username="ref-ito")
+    tournament = TournamentFactory(
+        name="Kobe Cup 神戸杯",
+        slug="kobe-cup",
+        status=Tournament.Status.RUNNING,
+        games_per_set=1,
+        sets_per_round=3,
+        points_table={"places": {"4": list(CUT_CUP_POINTS)}, "tie_breaks": ["points"]},
+    )
+    for user, role in (
+        (organiser, Official.Role.ORGANISER),
+        (head, Official.Role.HEAD_REFEREE),
+        (referee, Official.Role.REFEREE),
+    ):
+        OfficialFactory(tournament=tournament, user=user, role=role)
+    qualifying = StageFactory(
+        tournament=tournament, order=1, name="予選 Qualifying", advance_top_n=CUT_CUP_TOP_N
+    )
+    final = StageFactory(tournament=tournament, order=2, name="決勝 Final", kind=Stage.Kind.FINAL)
+    round_ = RoundFactory(
+        stage=qualifying, number=1, status=Round.Status.PUBLISHED, published_at=timezone.now()
+    )
+    entries: dict[str, Entry] = {}
+    tables: dict[int, Table] = {}
+    for number, sets in CUT_CUP_ORDERS.items():
+        table = TableFactory(round=round_, number=number, referee=referee)
+        tables[number] = table
+        for position, name in enumerate(sorted(sets[0]), start=1):
+            entry = EntryFactory(
+                tournament=tournament,
+                number=len(entries) + 1,
+                player__display_name=name,
+                status=Entry.Status.CHECKED_IN,
+            )
+            entries[name] = entry
+            SeatFactory(table=table, position=position, entry=entry)
+    cup = CutCup(tournament, qualifying, final, round_, organiser, head, referee, tables, entries)
+    for number, sets in CUT_CUP_ORDERS.items():
+        for set_number, names in enumerate(sets, start=1):
+            game = games.start_game(tables[number], referee, mode=Game.Mode.QUICK)
+            if not last_game and (number, set_number) == (1, 3):
+                break
+            games.record_quick_result(game, referee, cup.order_of(game, names))
+            games.confirm_game(game, head)
+    if last_game and advanced:
+        services.complete_round(round_, organiser)
+        services.advance_stage(qualifying, organiser, stage_ranking(qualifying).keys)
+    return cup

@@ -15,7 +15,7 @@ import secrets
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import partial
-from typing import ParamSpec, TypeVar
+from typing import Any, ParamSpec, TypeVar
 
 from django.contrib.auth.models import User
 from django.core.exceptions import PermissionDenied, ValidationError
@@ -41,6 +41,12 @@ from tournaments.advancement import (
 )
 from tournaments.advancement_words import reason_words, tie_heading
 from tournaments.deals import commitment_for, new_seed
+from tournaments.impact import (
+    CutChangeUnconfirmed,
+    Impact,
+    require_cut_confirmed,
+    ruling_impact,
+)
 from tournaments.models import (
     MAX_CYCLE,
     MAX_GAMES_PER_SET,
@@ -108,6 +114,7 @@ from tournaments.switch_words import in_both
 
 P = ParamSpec("P")
 R = TypeVar("R")
+_T = TypeVar("_T")
 
 
 class DomainError(ValueError):
@@ -2067,19 +2074,17 @@ def close_round(round_: Round, actor: AnyUser) -> Round:
     return round_
 
 
-@transaction.atomic
-def give_penalty(
+def _penalty_checked(
     entry: Entry,
     actor: AnyUser,
     *,
     kind: str,
     reason: str,
-    points: int = 0,
-    round_: Round | None = None,
-    game_id: int | None = None,
-) -> Penalty:
-    """A warning (警告) or a points deduction (減点) for an entrant, with a reason: the head
-    referee's or an organiser's ruling, audited, and counted in every standing at once."""
+    points: int,
+    round_: Round | None,
+    game_id: int | None,
+) -> tuple[str, int]:
+    """The reason and points of a penalty `give_penalty` may give, or its refusal."""
     tournament = entry.tournament
     if not is_head_referee(actor, tournament):
         raise PermissionDenied("Only the head referee or an organiser gives penalties.")
@@ -2108,8 +2113,86 @@ def give_penalty(
                 "その参加者はこのゲームに参加していません。",
                 code="penalty_game_invalid",
             )
-    return record_penalty(
+    return reason, points
+
+
+def _measured(
+    tournament: Tournament,
+    write: Callable[[dict[str, Any]], _T],
+    confirm_cut_change: bool,
+) -> _T:
+    """Save a ruling through its one `write` after measuring what it changes (the write run
+    and rolled back, `tournaments.impact`): a change to who is above a stage's cut needs
+    `confirm_cut_change` (`cut_change_unconfirmed`); the audit keeps the changes."""
+    impact = ruling_impact(tournament, lambda: write({}))
+    try:
+        require_cut_confirmed(impact, confirm_cut_change)
+    except CutChangeUnconfirmed as error:
+        raise DomainError(error.message_en, error.message_ja, error.code) from error
+    return write(impact.audit(confirm_cut_change))
+
+
+def preview_penalty(
+    entry: Entry,
+    actor: AnyUser,
+    *,
+    kind: str,
+    reason: str,
+    points: int = 0,
+    round_: Round | None = None,
+    game_id: int | None = None,
+) -> Impact:
+    """What giving the penalty changes in the standings and at the cuts (nothing is saved);
+    refused as `give_penalty` would refuse it."""
+    with transaction.atomic():
+        reason, points = _penalty_checked(
+            entry, actor, kind=kind, reason=reason, points=points, round_=round_, game_id=game_id
+        )
+        write = partial(_penalty_write, entry, actor, kind, reason, points, round_, game_id)
+        return ruling_impact(entry.tournament, lambda: write({}))
+
+
+@transaction.atomic
+def give_penalty(
+    entry: Entry,
+    actor: AnyUser,
+    *,
+    kind: str,
+    reason: str,
+    points: int = 0,
+    round_: Round | None = None,
+    game_id: int | None = None,
+    confirm_cut_change: bool = False,
+) -> Penalty:
+    """A warning (警告) or a points deduction (減点) for an entrant, with a reason: the head
+    referee's or an organiser's ruling, audited, and counted in every standing at once. One
+    that changes who is above a stage's cut needs `confirm_cut_change`."""
+    reason, points = _penalty_checked(
         entry, actor, kind=kind, reason=reason, points=points, round_=round_, game_id=game_id
+    )
+    write = partial(_penalty_write, entry, actor, kind, reason, points, round_, game_id)
+    return _measured(entry.tournament, write, confirm_cut_change)
+
+
+def _penalty_write(
+    entry: Entry,
+    actor: AnyUser,
+    kind: str,
+    reason: str,
+    points: int,
+    round_: Round | None,
+    game_id: int | None,
+    audit: dict[str, Any],
+) -> Penalty:
+    return record_penalty(
+        entry,
+        actor,
+        kind=kind,
+        reason=reason,
+        points=points,
+        round_=round_,
+        game_id=game_id,
+        audit=audit,
     )
 
 
@@ -2122,10 +2205,12 @@ def record_penalty(
     points: int,
     round_: Round | None,
     game_id: int | None,
+    audit: Mapping[str, Any] | None = None,
 ) -> Penalty:
     """Store a penalty the caller has checked (who may give it, its points), audited and
     counted in the standings: `give_penalty`'s write, shared with a referee's time fault
-    (`games.services.record_time_fault`, whose rule the organiser set beforehand)."""
+    (`games.services.record_time_fault`, whose rule the organiser set beforehand). `audit`:
+    what it changes in the standings, kept with its audit entry."""
     tournament = entry.tournament
     penalty = Penalty.objects.create(
         tournament=tournament,
@@ -2144,17 +2229,20 @@ def record_penalty(
         round_=round_,
         game_id=game_id,
         reason=reason,
-        data={"penalty": penalty.pk, "entry": entry.number, "kind": kind, "points": points},
+        data={
+            "penalty": penalty.pk,
+            "entry": entry.number,
+            "kind": kind,
+            "points": points,
+            **(audit or {}),
+        },
     )
     penalties_changed.send(sender=Penalty, tournament_id=tournament.pk)
     return penalty
 
 
-@transaction.atomic
-def withdraw_penalty(penalty: Penalty, actor: AnyUser, *, reason: str) -> Penalty:
-    """Take a mistaken penalty back: it stays on record, no longer counted."""
-    tournament = penalty.tournament
-    if not is_head_referee(actor, tournament):
+def _withdraw_checked(penalty: Penalty, actor: AnyUser, reason: str) -> tuple[Penalty, str]:
+    if not is_head_referee(actor, penalty.tournament):
         raise PermissionDenied("Only the head referee or an organiser withdraws penalties.")
     penalty = Penalty.objects.select_for_update().get(pk=penalty.pk)
     reason = reason.strip()
@@ -2162,20 +2250,46 @@ def withdraw_penalty(penalty: Penalty, actor: AnyUser, *, reason: str) -> Penalt
         raise DomainError("Give a reason.", "理由が必要です。", "reason_required")
     if penalty.withdrawn_at is not None:
         raise DomainError("Already withdrawn.", "取り消し済みです。", "already_withdrawn")
+    return penalty, reason
+
+
+def _withdraw_write(penalty_id: int, actor: AnyUser, reason: str, audit: dict[str, Any]) -> Penalty:
+    """`withdraw_penalty`'s only write (the preview runs it, then rolls back)."""
+    penalty = Penalty.objects.select_related("tournament", "entry", "round").get(pk=penalty_id)
     penalty.withdrawn_at = timezone.now()
     penalty.withdrawn_reason = reason
     penalty.save(update_fields=["withdrawn_at", "withdrawn_reason"])
     record_audit(
-        tournament,
+        penalty.tournament,
         actor,
         AuditEntry.Action.PENALTY_WITHDRAWN,
         round_=penalty.round,
         game_id=penalty.game_id,
         reason=reason,
-        data={"penalty": penalty.pk, "entry": penalty.entry.number},
+        data={"penalty": penalty.pk, "entry": penalty.entry.number, **audit},
     )
-    penalties_changed.send(sender=Penalty, tournament_id=tournament.pk)
+    penalties_changed.send(sender=Penalty, tournament_id=penalty.tournament_id)
     return penalty
+
+
+def preview_withdraw_penalty(penalty: Penalty, actor: AnyUser, *, reason: str) -> Impact:
+    """What taking the penalty back changes in the standings and at the cuts (nothing is
+    saved); refused as `withdraw_penalty` would refuse it."""
+    with transaction.atomic():
+        penalty, reason = _withdraw_checked(penalty, actor, reason)
+        write = partial(_withdraw_write, penalty.pk, actor, reason)
+        return ruling_impact(penalty.tournament, lambda: write({}))
+
+
+@transaction.atomic
+def withdraw_penalty(
+    penalty: Penalty, actor: AnyUser, *, reason: str, confirm_cut_change: bool = False
+) -> Penalty:
+    """Take a mistaken penalty back: it stays on record, no longer counted. One whose
+    withdrawal changes who is above a stage's cut needs `confirm_cut_change`."""
+    penalty, reason = _withdraw_checked(penalty, actor, reason)
+    write = partial(_withdraw_write, penalty.pk, actor, reason)
+    return _measured(penalty.tournament, write, confirm_cut_change)
 
 
 @transaction.atomic

@@ -96,11 +96,16 @@ def test_the_game_page_gives_a_penalty_in_this_game_and_round(crew: Crew) -> Non
     game = start_game(crew.table, crew.referee, mode=Game.Mode.QUICK)
     doi = seated(crew, 4)
 
-    answer = client_for(crew.head_referee).post(
-        reverse("referee:penalty-give", args=[game.pk]),
-        {"entry": doi.pk, "kind": "deduction", "points": "3", "reason": "looked at cards"},
-    )
+    asked = {"entry": doi.pk, "kind": "deduction", "points": "3", "reason": "looked at cards"}
+    url = reverse("referee:penalty-give", args=[game.pk])
+    head = client_for(crew.head_referee)
+    step = head.post(url, asked)
 
+    # First a confirmation step, with what it changes in the standings: nothing saved yet.
+    assert step.status_code == 200
+    assert 'data-testid="penalty-confirm"' in step.content.decode()
+    assert not Penalty.objects.exists()
+    answer = head.post(url, asked | {"confirmed": "yes"})
     assert answer.status_code == 302
     penalty = Penalty.objects.get()
     assert (penalty.entry, penalty.points, penalty.game_id, penalty.round_id) == (
@@ -139,7 +144,13 @@ def test_the_game_page_withdraws_with_a_reason_and_refuses_plain_referees(crew: 
     without_reason = client_for(crew.head_referee).post(url, {"reason": ""})
     penalty.refresh_from_db()
     assert penalty.is_active
-    withdrawn = client_for(crew.head_referee).post(url, {"reason": "train delay, excused"})
+    step = client_for(crew.head_referee).post(url, {"reason": "train delay, excused"})
+    assert 'data-testid="withdraw-confirm"' in step.content.decode()
+    penalty.refresh_from_db()
+    assert penalty.is_active  # the confirmation step saves nothing
+    withdrawn = client_for(crew.head_referee).post(
+        url, {"reason": "train delay, excused", "confirmed": "yes"}
+    )
 
     assert by_referee.status_code == 403
     assert without_reason.status_code == 200
