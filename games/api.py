@@ -385,20 +385,20 @@ class ResultVersionListSerializer(serializers.Serializer[Any]):
 
 
 class PlacingInputSerializer(serializers.Serializer[Any]):
+    # Seats are any integers here: the one parser of finishing orders (games.offline) refuses
+    # a seat not at the table (quick_seat_not_at_table), as every other entry point does.
     finishing_order = serializers.ListField(
-        child=serializers.IntegerField(min_value=0, max_value=4),
+        child=serializers.IntegerField(),
         help_text="0-based seats of the clean finishers in order, ending with the player left "
         "holding cards.",
     )
     fouls = serializers.ListField(
-        child=serializers.IntegerField(min_value=0, max_value=4),
+        child=serializers.IntegerField(),
         required=False,
         default=list,
         help_text="Seats that finished on a foul (反則あがり), in the order they fouled.",
     )
     miyako_ochi = serializers.IntegerField(
-        min_value=0,
-        max_value=4,
         required=False,
         allow_null=True,
         default=None,
