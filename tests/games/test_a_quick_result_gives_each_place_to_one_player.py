@@ -11,9 +11,14 @@ from games.engine.guandan import next_match
 from games.engine.record import replay
 from games.imports import import_records
 from games.models import Game
-from tests.factories import OfficialFactory, UserFactory, guandan_engine_record, guandan_table
-from tournaments.models import Official
-
+from tests.factories import (
+    OfficialFactory,
+    UserFactory,
+    console_guandan_hand,
+    console_guandan_table,
+    guandan_engine_record,
+    guandan_table,
+)
 from tests.games.quick_entry_points import (
     answer_of,
     api_correction,
@@ -24,8 +29,10 @@ from tests.games.quick_entry_points import (
     offline_judge,
     post_console,
     quick_table,
+    signed_in,
     snapshot,
 )
+from tournaments.models import Official
 
 pytestmark = pytest.mark.django_db
 
@@ -118,10 +125,6 @@ def test_the_correction_api_refuses_a_seat_named_twice() -> None:
 
 
 def test_a_guandan_hand_refuses_one_seat_in_two_places_on_the_console() -> None:
-    from tests.factories import console_guandan_hand, console_guandan_table
-
-    from tests.games.quick_entry_points import signed_in
-
     referee = UserFactory(username="gd-dup-ref")
     table = console_guandan_table(referee, teams=("Team A", "Team B"))
     game = console_guandan_hand(table, mode="quick")

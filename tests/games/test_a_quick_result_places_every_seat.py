@@ -145,11 +145,15 @@ def test_a_guandan_hand_with_a_place_skipped_is_refused() -> None:
     game = console_guandan_hand(table, mode="quick")
     before = snapshot(game)
 
-    page = signed_in(referee).post(
-        f"/referee/tables/{table.pk}/quick/",
-        {"place_1": "0", "place_2": "", "place_3": "2"},
-        HTTP_HX_REQUEST="true",
-    ).content.decode()
+    page = (
+        signed_in(referee)
+        .post(
+            f"/referee/tables/{table.pk}/quick/",
+            {"place_1": "0", "place_2": "", "place_3": "2"},
+            HTTP_HX_REQUEST="true",
+        )
+        .content.decode()
+    )
 
     assert "quick_missing_place" in page and "2位が空いています" in page
     assert snapshot(game) == before
