@@ -740,6 +740,13 @@ def render_console(
             messages.error(request, in_active_language(error.message_en, error.message_ja))
         return redirect("referee:table", table_id=table.pk)
     context = console_context(request, table, error, error_at)
+    if error is not None and request.method == "POST":
+        # A refused quick result is drawn again as it was chosen, to be put right.
+        context["chosen_outcomes"] = {
+            int(seat): value
+            for field, value in request.POST.items()
+            if (seat := field.removeprefix("outcome_")) != field and seat.isdigit()
+        }
     page = "games/guandan_console.html" if context.get("guandan") else "games/console.html"
     if context.get("daizaibatsu"):
         page = "games/daizaibatsu_console.html"
