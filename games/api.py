@@ -539,7 +539,8 @@ class GameCorrectionsView(APIView):
             201: ResultVersionSerializer,
             400: OpenApiResponse(
                 RulingErrorSerializer,
-                description="reason_required, correction_unchanged, quick_incomplete…; for a "
+                description="reason_required, correction_unchanged, quick_missing_place, "
+                "quick_duplicate_place, quick_seat_not_at_table, quick_miyako_invalid…; for a "
                 "Guandan hand quick_order_invalid, quick_not_in_family, "
                 "aces_only_not_in_rules.",
             ),

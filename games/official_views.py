@@ -17,7 +17,7 @@ swaps its section of the page in place, and a saved ruling reloads the page.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -112,13 +112,15 @@ def is_team_hand(game: Game) -> bool:
     return game.match is not None
 
 
-def parse_finishing_order(data: Mapping[str, str]) -> tuple[list[int], dict[int, str], bool]:
+def parse_finishing_order(
+    data: Mapping[str, str], names: Sequence[str] | None = None
+) -> tuple[list[int], dict[int, str], bool]:
     """The Guandan quick form's selects `place_1`…`place_4` (a seat each; a 1-2 finish needs
     only the first two) and its `aces_only` box: the order (read by the one parser of
     finishing orders, `games.offline.parse_finishing_places`: raises `QuickError`), the
     values chosen, the box."""
     chosen = {n: str(data.get(f"place_{n}", "")) for n in GD_PLACE_NUMBERS}
-    return parse_finishing_places(data), chosen, data.get("aces_only") == "1"
+    return parse_finishing_places(data, names), chosen, data.get("aces_only") == "1"
 
 
 def finishing_order_of(results: Iterable[GameResult]) -> dict[int, str]:
@@ -422,7 +424,7 @@ def _correction_input(request: HttpRequest, game: Game) -> CorrectionInput:
         aces_only = request.POST.get("aces_only") == "1"
         again = {"places": places, "aces_only": aces_only, "reason": reason}
         try:
-            order = parse_finishing_order(request.POST)[0]
+            order = parse_finishing_order(request.POST, seat_names(game))[0]
         except QuickError as error:
             return CorrectionInput(nothing, aces_only, reason, again, error)
         return CorrectionInput(QuickOutcome(order, [], None), aces_only, reason, again)

@@ -322,8 +322,9 @@ def parse_quick_outcomes(
         raise QuickError(
             "quick_miyako_invalid",
             f"{who_en} are both marked miyako-ochi: only one player, the previous 大富豪, "
-            "can fall (都落ち).",
-            f"{who_ja}が両方とも都落ちになっています。都落ちするのは前局の大富豪一人だけです。",
+            "can fall (都落ち). Nothing was saved.",
+            f"{who_ja}が両方とも都落ちになっています。都落ちするのは前局の大富豪一人だけです。"
+            "保存していません。",
         )
     blank = [seat for seat in range(seats) if seat not in read]
     if blank:
@@ -488,7 +489,9 @@ def quick_placings(
 GUANDAN_PLACES = (1, 2, 3, 4)
 
 
-def parse_finishing_places(data: Mapping[str, Any]) -> list[int]:
+def parse_finishing_places(
+    data: Mapping[str, Any], names: Sequence[str] | None = None
+) -> list[int]:
     """A 掼蛋 hand's quick form: the selects `place_1`…`place_4`, a seat (0-based) each, as far
     as they decide the hand (a 1-2 finish needs only the first two). Refuses a seat not at the
     table, a seat chosen twice and a place left blank before a later one; the order's meaning
@@ -512,7 +515,7 @@ def parse_finishing_places(data: Mapping[str, Any]) -> list[int]:
             "入力してください。保存していません。",
         )
     order = [int(value) for value in chosen if value]
-    check_seats(4, order, complete=False)
+    check_seats(4, order, names, complete=False)
     return order
 
 

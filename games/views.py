@@ -628,7 +628,7 @@ def _gd_quick(request: HttpRequest, table: Table, game: Game) -> HttpResponse:
     """A Guandan hand's quick result: the finishing order (first out, second …; a 1-2 finish
     needs only two) and, where the preset has the rule, a last play of aces only."""
     try:
-        order, _chosen, aces_only = parse_finishing_order(request.POST)
+        order, _chosen, aces_only = parse_finishing_order(request.POST, seat_names(game))
         services.record_quick_result(game, request.user, order, aces_only=aces_only)
     except QuickError as error:
         return render_console(request, table, services.GameError.of(error))

@@ -79,7 +79,7 @@ def test_two_players_marked_miyako_ochi_are_refused() -> None:
 
     assert (message, code) == (
         "1番席（Aoki）と2番席（Baba）が両方とも都落ちになっています。"
-        "都落ちするのは前局の大富豪一人だけです。",
+        "都落ちするのは前局の大富豪一人だけです。保存していません。",
         "quick_miyako_invalid",
     )
     assert answer_of(offline_judge(at, chosen)).message_ja == message
