@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 
+from games import services
 from games.engine.guandan import next_match
 from games.engine.record import replay
 from games.imports import import_records
@@ -16,10 +17,12 @@ from tests.factories import (
     UserFactory,
     console_guandan_hand,
     console_guandan_table,
+    daizaibatsu_table,
     guandan_engine_record,
     guandan_table,
 )
 from tests.games.quick_entry_points import (
+    QuickTable,
     answer_of,
     api_correction,
     api_quick,
@@ -121,6 +124,21 @@ def test_the_correction_api_refuses_a_seat_named_twice() -> None:
 
     assert (status, answer.code) == (400, "quick_duplicate_place")
     assert answer.message_ja.startswith("2番席（Baba）に複数の順位がついています")
+    assert snapshot(at.game) == before
+
+
+def test_a_daizaibatsu_quick_result_refuses_two_players_on_one_place() -> None:
+    referee = UserFactory(username="dz-dup-ref")
+    table = daizaibatsu_table(referee, names=("Aoki", "Baba", "Chiba", "Doi"))
+    at = QuickTable(services.start_game(table, referee, mode=Game.Mode.QUICK), referee, referee)
+    form = {"outcome_0": "clean-4", "outcome_1": "clean-4", "outcome_2": "clean-1"}
+    form["outcome_3"] = "clean-2"
+    before = snapshot(at.game)
+
+    message, code = console(at, form)
+
+    assert code == "quick_duplicate_place"
+    assert message.startswith("1番席（Aoki）と2番席（Baba）が同じ「4. あがり／残り」")
     assert snapshot(at.game) == before
 
 
