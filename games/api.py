@@ -395,20 +395,20 @@ class ResultVersionListSerializer(serializers.Serializer[Any]):
 
 
 class PlacingInputSerializer(serializers.Serializer[Any]):
+    # Seats are any integers here: the one parser of finishing orders (games.offline) refuses
+    # a seat not at the table (quick_seat_not_at_table), as every other entry point does.
     finishing_order = serializers.ListField(
-        child=serializers.IntegerField(min_value=0, max_value=4),
+        child=serializers.IntegerField(),
         help_text="0-based seats of the clean finishers in order, ending with the player left "
         "holding cards.",
     )
     fouls = serializers.ListField(
-        child=serializers.IntegerField(min_value=0, max_value=4),
+        child=serializers.IntegerField(),
         required=False,
         default=list,
         help_text="Seats that finished on a foul (反則あがり), in the order they fouled.",
     )
     miyako_ochi = serializers.IntegerField(
-        min_value=0,
-        max_value=4,
         required=False,
         allow_null=True,
         default=None,
@@ -564,7 +564,8 @@ class GameCorrectionsView(APIView):
             201: ResultVersionSerializer,
             400: OpenApiResponse(
                 RulingErrorSerializer,
-                description="reason_required, correction_unchanged, quick_incomplete…; for a "
+                description="reason_required, correction_unchanged, quick_missing_place, "
+                "quick_duplicate_place, quick_seat_not_at_table, quick_miyako_invalid…; for a "
                 "Guandan hand quick_order_invalid, quick_not_in_family, "
                 "aces_only_not_in_rules.",
             ),

@@ -114,7 +114,7 @@ FORBIDDEN_CODES = frozenset({"approval_required"})
 class TableErrorSerializer(serializers.Serializer[Any]):
     code = serializers.CharField(
         help_text="Stable code: bad_request, permission_denied, game_in_play, round_complete, "
-        "quick_incomplete, reason_required… (docs/api.md lists them)."
+        "quick_missing_place, reason_required… (docs/api.md lists them)."
     )
     message_en = serializers.CharField()
     message_ja = serializers.CharField()
@@ -722,9 +722,10 @@ class QuickResultView(TableAPIView):
                 conflict="not_quick (the game is recorded move by move), quick_result_conflict "
                 "(the game already has a different result: correct it on the game's page), "
                 "game_over (confirmed, void or forfeited).",
-                unprocessable="quick_incomplete, quick_miyako_missing, quick_miyako_invalid, "
-                "quick_order_invalid, quick_not_in_family, aces_only_not_in_rules… "
-                "(the result is not a possible one).",
+                unprocessable="quick_seat_not_at_table, quick_duplicate_place, "
+                "quick_missing_place, quick_foul_invalid, quick_miyako_invalid, "
+                "quick_miyako_missing, quick_order_invalid, quick_not_in_family, "
+                "aces_only_not_in_rules (the result is not a possible one; nothing saved).",
             ),
         },
     )
@@ -963,7 +964,8 @@ class CorrectionPreviewView(TableAPIView):
                 conflict="no_result (the game has no result yet), round_closed, "
                 "later_hands_follow (a Guandan hand that later hands of the match started "
                 "from).",
-                unprocessable="quick_incomplete… (not a possible result); for a Guandan hand "
+                unprocessable="quick_missing_place, quick_duplicate_place, "
+                "quick_seat_not_at_table… (not a possible result); for a Guandan hand "
                 "quick_order_invalid, quick_not_in_family, aces_only_not_in_rules.",
             ),
         },

@@ -39,6 +39,7 @@ from games.engine.record import (
     replay_match,
 )
 from games.models import Game
+from games.offline import QuickError, check_seats
 
 # The console's own numbering, seating, title carry-over and action writer: an imported game
 # becomes the table's next game exactly as "start the next game" and each move would make it.
@@ -73,6 +74,8 @@ IMPORTED_FAMILIES = frozenset({DAIFUGO, DAIZAIBATSU, GUANDAN})
 # At most this many records per upload: each is judged and written in its own transaction
 # while the organiser waits (a round's table plays a dozen games; a season's file is split).
 MAX_RECORDS = 100
+# A 掼蛋 table seats four (its `match.previous` names each of them once).
+GUANDAN_SEATS = 4
 
 
 @dataclass(frozen=True, slots=True)
@@ -467,6 +470,12 @@ def _hand_imported_before(game: Game | None) -> RecordRefused:
 def _match_hands(raw: object) -> list[Any]:
     """A match record's hands as the engine replays them, each with the match it derives for
     it; or the refusal of a record the engine cannot read or whose hands cannot follow."""
+    games = raw.get("games") if isinstance(raw, dict) else None
+    if isinstance(games, list) and games:
+        try:
+            _require_previous_order(games[0])
+        except RecordRefused as refusal:
+            raise refusal.in_hand(0) from refusal
     try:
         loaded = load_match_record(raw)  # type: ignore[arg-type]
         if loaded.rules.family not in IMPORTED_FAMILIES:
@@ -511,6 +520,7 @@ def _load(raw: object) -> Any:
             f"Line {raw.line} is not JSON: {raw.error}",
             f"{raw.line}行目がJSONではありません: {raw.error}",
         )
+    _require_previous_order(raw)
     try:
         loaded = load_record(raw)  # type: ignore[arg-type]
     except RecordError as error:
@@ -518,6 +528,27 @@ def _load(raw: object) -> Any:
     if loaded.rules.family not in IMPORTED_FAMILIES:
         raise _family_unsupported()
     return loaded
+
+
+def _require_previous_order(raw: object) -> None:
+    """A 掼蛋 hand's `match.previous` is a finishing order: read by the one reader of finishing
+    orders (`games.offline.check_seats`), refused with its code (a seat not at the table,
+    twice, missing) as the console, the API and a correction refuse it."""
+    match = raw.get("match") if isinstance(raw, dict) else None
+    previous = match.get("previous") if isinstance(match, dict) else None
+    if not isinstance(previous, list) or not all(
+        isinstance(seat, int) and not isinstance(seat, bool) for seat in previous
+    ):
+        return  # absent, or not a list of seats: the engine names the fault
+    try:
+        check_seats(GUANDAN_SEATS, previous)
+    except QuickError as error:
+        raise RecordRefused(
+            error.code,
+            f"match.previous: {error.message_en}",
+            f"match.previous: {error.message_ja}",
+            key="match.previous",
+        ) from error
 
 
 def _not_valid(error: RecordError) -> RecordRefused:

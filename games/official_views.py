@@ -17,7 +17,7 @@ swaps its section of the page in place, and a saved ruling reloads the page.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -37,9 +37,14 @@ from games import services
 from games.display import GD_PLACES, TITLE_LABELS
 from games.engine.daizaibatsu_rules import FAMILY as DAIZAIBATSU
 from games.models import LATEST_FIRST, Game, GameResult, RejectedSubmission
-from games.offline import QuickOutcome, parse_quick_outcomes
+from games.offline import (
+    QuickError,
+    QuickOutcome,
+    parse_finishing_places,
+    parse_quick_outcomes,
+)
 from games.results import placing_dict
-from games.seating import by_engine_seat
+from games.seating import by_engine_seat, seat_names
 from games.state import family_for, rebuild, rules_for_game
 from tournaments import services as tournament_services
 from tournaments.impact import CutChangeUnconfirmed
@@ -73,7 +78,8 @@ def quick_outcome_choices(seats: int) -> list[tuple[str, str]]:
         )
         for n in range(1, seats + 1)
     ]
-    choices += [(f"foul-{n}", _("foul %(number)s") % {"number": n}) for n in range(1, seats + 1)]
+    # At most seats - 1 fouls: the player left holding cards has not fouled.
+    choices += [(f"foul-{n}", _("foul %(number)s") % {"number": n}) for n in range(1, seats)]
     choices.append(("miyako", _("Miyako-ochi")))
     return choices
 
@@ -110,12 +116,15 @@ def is_team_hand(game: Game) -> bool:
     return game.match is not None
 
 
-def parse_finishing_order(data: Mapping[str, str]) -> tuple[list[int], dict[int, str], bool]:
+def parse_finishing_order(
+    data: Mapping[str, str], names: Sequence[str] | None = None
+) -> tuple[list[int], dict[int, str], bool]:
     """The Guandan quick form's selects `place_1`…`place_4` (a seat each; a 1-2 finish needs
-    only the first two) and its `aces_only` box: the order, the values chosen, the box."""
+    only the first two) and its `aces_only` box: the order (read by the one parser of
+    finishing orders, `games.offline.parse_finishing_places`: raises `QuickError`), the
+    values chosen, the box."""
     chosen = {n: str(data.get(f"place_{n}", "")) for n in GD_PLACE_NUMBERS}
-    order = [int(v) for v in chosen.values() if v.isdigit()]
-    return order, chosen, data.get("aces_only") == "1"
+    return parse_finishing_places(data, names), chosen, data.get("aces_only") == "1"
 
 
 def finishing_order_of(results: Iterable[GameResult]) -> dict[int, str]:
@@ -389,28 +398,40 @@ def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
 @dataclass(frozen=True, slots=True)
 class CorrectionInput:
     """A correction form as posted: the result it asks for (`outcome`, with `aces_only` for a
-    team hand), the values to draw the form again with, and the reason."""
+    team hand), the values to draw the form again with, and the reason. `refused`: the form
+    could not be read as a result (the one parser's refusal); `outcome` is then empty."""
 
     outcome: QuickOutcome
     aces_only: bool
     reason: str
     # Drawn again with the form: 大富豪's per-seat outcomes, or a team hand's places.
     again: dict[str, Any]
+    refused: QuickError | None = None
+
+    def require_readable(self) -> None:
+        if self.refused is not None:
+            raise services.GameError.of(self.refused)
 
 
 def _correction_input(request: HttpRequest, game: Game) -> CorrectionInput:
     reason = request.POST.get("reason", "").strip()
+    nothing = QuickOutcome([], [], None)
     if is_team_hand(game):
-        order, places, aces_only = parse_finishing_order(request.POST)
-        return CorrectionInput(
-            QuickOutcome(order, [], None),
-            aces_only,
-            reason,
-            {"places": places, "aces_only": aces_only, "reason": reason},
-        )
-    outcome = parse_quick_outcomes(request.POST, game.seats)
+        places = {n: str(request.POST.get(f"place_{n}", "")) for n in GD_PLACE_NUMBERS}
+        aces_only = request.POST.get("aces_only") == "1"
+        again = {"places": places, "aces_only": aces_only, "reason": reason}
+        try:
+            order = parse_finishing_order(request.POST, seat_names(game))[0]
+        except QuickError as error:
+            return CorrectionInput(nothing, aces_only, reason, again, error)
+        return CorrectionInput(QuickOutcome(order, [], None), aces_only, reason, again)
     chosen = {s: request.POST.get(f"outcome_{s}", "") for s in range(game.seats)}
-    return CorrectionInput(outcome, False, reason, {"outcomes": chosen, "reason": reason})
+    again = {"outcomes": chosen, "reason": reason}
+    try:
+        outcome = parse_quick_outcomes(request.POST, game.seats, seat_names(game))
+    except QuickError as error:
+        return CorrectionInput(nothing, False, reason, again, error)
+    return CorrectionInput(outcome, False, reason, again)
 
 
 def _cut_confirmed(request: HttpRequest) -> bool:
@@ -431,6 +452,7 @@ def _correction_previewed(
     try:
         if not posted.reason:
             raise reason_required()
+        posted.require_readable()
         preview = services.preview_correction(
             game,
             request.user,
@@ -487,6 +509,7 @@ def correction_save(request: HttpRequest, game_id: int) -> HttpResponse:
     except ValueError:
         based_on = -1
     try:
+        posted.require_readable()
         version = services.correct_result(
             game,
             request.user,

@@ -205,29 +205,193 @@ class QuickOutcome:
     miyako_ochi: int | None
 
 
-def parse_quick_outcomes(data: Mapping[str, Any], seats: int) -> QuickOutcome:
-    """Read the per-seat selects `outcome_<seat>` of a quick-result form: `clean-N` (N-th clean
-    finisher; the player left with cards comes last), `foul-N` (N-th foul) or `miyako` (都落ち).
-    A seat left blank is simply missing (the service then refuses an incomplete result)."""
-    clean: list[tuple[int, int]] = []
-    fouls: list[tuple[int, int]] = []
-    miyako: int | None = None
-    for seat in range(seats):
-        kind, _, n = str(data.get(f"outcome_{seat}", "")).partition("-")
-        if kind == "clean" and n.isdigit():
-            clean.append((int(n), seat))
-        elif kind == "foul" and n.isdigit():
-            fouls.append((int(n), seat))
-        elif kind == "miyako":
-            miyako = seat
-    return QuickOutcome([s for _, s in sorted(clean)], [s for _, s in sorted(fouls)], miyako)
-
-
 @dataclass(frozen=True, slots=True)
 class QuickError(Exception):
+    """A quick result refused as it was read: a stable ``code`` and the message in English and
+    Japanese (seats numbered from 1, places in the form's words). Nothing is saved."""
+
     code: str
     message_en: str
     message_ja: str
+
+
+def _seat(seat: int, names: Sequence[str] | None) -> tuple[str, str]:
+    """A seat as the pages number it (from 1), with its player's name when known."""
+    if names and 0 <= seat < len(names) and names[seat]:
+        return f"seat {seat + 1} ({names[seat]})", f"{seat + 1}番席（{names[seat]}）"
+    return f"seat {seat + 1}", f"{seat + 1}番席"
+
+
+def _seats(seats: Sequence[int], names: Sequence[str] | None) -> tuple[str, str]:
+    words = [_seat(seat, names) for seat in seats]
+    return " and ".join(en for en, _ in words), "と".join(ja for _, ja in words)
+
+
+def place_words(value: str, seats: int) -> tuple[str, str]:
+    """A select value of the quick-result form in the words the form shows it
+    (`games.official_views.quick_outcome_choices`; a test keeps the two the same)."""
+    kind, _, n = value.partition("-")
+    if kind == "clean" and n == str(seats):
+        return f"{n}. out / left with cards", f"{n}. あがり／残り"
+    if kind == "clean":
+        return f"{n}. out", f"{n}. あがり"
+    if kind == "foul":
+        return f"foul {n}", f"反則{n}"
+    return "Miyako-ochi", "都落ち"
+
+
+def _choice(value: str, seats: int) -> tuple[str, int] | None:
+    """`clean-N` (1 ≤ N ≤ seats), `foul-N` (1 ≤ N < seats: someone is left holding cards) or
+    `miyako`, as (kind, N); None for anything else."""
+    if value == "miyako":
+        return value, 0
+    kind, _, n = value.partition("-")
+    if not n.isdigit():
+        return None
+    top = seats if kind == "clean" else seats - 1 if kind == "foul" else 0
+    return (kind, int(n)) if 1 <= int(n) <= top else None
+
+
+def _first_gap(numbers: Sequence[int]) -> int | None:
+    """The first of 1, 2, … missing from `numbers` (sorted), None when they are 1..len."""
+    for expected, n in enumerate(numbers, start=1):
+        if n != expected:
+            return expected
+    return None
+
+
+def parse_quick_outcomes(
+    data: Mapping[str, Any], seats: int, names: Sequence[str] | None = None
+) -> QuickOutcome:
+    """Read the per-seat selects `outcome_<seat>` of a quick-result form (the console, the
+    offline console, the officials' correction form): `clean-N` (N-th clean finisher; the
+    player left with cards comes last, `clean-<seats>` says so), `foul-N` (N-th foul) or
+    `miyako` (都落ち). Refuses (:class:`QuickError`) a field for a seat not at the table, a
+    value the form does not offer or beyond the table's size, two seats on one place, two
+    都落ち, a seat left blank and a place nobody took. `names`: the players, by seat, for the
+    messages. What the ruleset can produce is judged next, by :func:`quick_placings`."""
+    for field, value in data.items():
+        number = field.removeprefix("outcome_")
+        if (
+            field != number
+            and str(value).strip()
+            and not (number.isdigit() and int(number) < seats)
+        ):
+            seat_en = f"seat {int(number) + 1}" if number.isdigit() else f"seat “{number}”"
+            seat_ja = f"{int(number) + 1}番席" if number.isdigit() else f"「{number}」の席"
+            raise QuickError(
+                "quick_seat_not_at_table",
+                f"There is no {seat_en} at this table: it seats {seats} (seats 1 to {seats}). "
+                "Nothing was saved.",
+                f"この卓に{seat_ja}はありません（{seats}人：1〜{seats}番席）。保存していません。",
+            )
+    chosen = {seat: str(data.get(f"outcome_{seat}", "")).strip() for seat in range(seats)}
+    read: dict[int, tuple[str, int]] = {}
+    for seat, value in chosen.items():
+        if not value:
+            continue
+        choice = _choice(value, seats)
+        if choice is None:
+            who_en, who_ja = _seat(seat, names)
+            raise QuickError(
+                "quick_place_out_of_range",
+                f"“{value}” for {who_en} is not a place at a table of {seats}: choose "
+                f"1. out to {seats}. out, a foul or miyako-ochi.",
+                f"{who_ja}の「{value}」は{seats}人の卓の順位ではありません。"
+                f"1. あがり〜{seats}. あがり、反則、都落ちから選んでください。",
+            )
+        read[seat] = choice
+    by_value: dict[str, list[int]] = {}
+    for seat, value in chosen.items():
+        if seat in read and value != "miyako":
+            by_value.setdefault(value, []).append(seat)
+    for value, holders in by_value.items():
+        if len(holders) > 1:
+            who_en, who_ja = _seats(holders, names)
+            place_en, place_ja = place_words(value, seats)
+            raise QuickError(
+                "quick_duplicate_place",
+                f"{who_en} both chose “{place_en}”: each place goes to one player. Nothing "
+                "was saved.",
+                f"{who_ja}が同じ「{place_ja}」になっています。順位は一人ずつです。"
+                "保存していません。",
+            )
+    fallen = [seat for seat, (kind, _) in read.items() if kind == "miyako"]
+    if len(fallen) > 1:
+        who_en, who_ja = _seats(fallen, names)
+        raise QuickError(
+            "quick_miyako_invalid",
+            f"{who_en} are both marked miyako-ochi: only one player, the previous 大富豪, "
+            "can fall (都落ち). Nothing was saved.",
+            f"{who_ja}が両方とも都落ちになっています。都落ちするのは前局の大富豪一人だけです。"
+            "保存していません。",
+        )
+    blank = [seat for seat in range(seats) if seat not in read]
+    if blank:
+        who_en, who_ja = _seats(blank, names)
+        raise QuickError(
+            "quick_missing_place",
+            f"{who_en}: no outcome chosen. Give every player's outcome. Nothing was saved.",
+            f"{who_ja}の結果が選ばれていません。全員の結果を選んでください。保存していません。",
+        )
+    clean = sorted((n, seat) for seat, (kind, n) in read.items() if kind == "clean")
+    fouls = sorted((n, seat) for seat, (kind, n) in read.items() if kind == "foul")
+    # The player left holding cards may be marked by the last place's own choice
+    # (`clean-<seats>`, "left with cards") even when fouls or 都落ち took places below.
+    numbers = [n for n, _ in clean]
+    if numbers and numbers[-1] == seats:
+        numbers.pop()
+    gaps = (("clean", _first_gap(numbers)), ("foul", _first_gap([n for n, _ in fouls])))
+    for kind, gap in gaps:
+        if gap is not None:
+            place_en, place_ja = place_words(f"{kind}-{gap}", seats)
+            raise QuickError(
+                "quick_missing_place",
+                f"No player is “{place_en}”: number the clean finishes 1, 2, … in the order "
+                "they went out (the player left holding cards last) and the fouls 1, 2, … in "
+                "the order they fouled. Nothing was saved.",
+                f"「{place_ja}」の人がいません。あがりは上がった順に1から（最後まで残った人が"
+                "最後）、反則は反則した順に1から番号をつけてください。保存していません。",
+            )
+    return QuickOutcome(
+        [seat for _, seat in clean], [seat for _, seat in fouls], fallen[0] if fallen else None
+    )
+
+
+def check_seats(
+    seats: int,
+    named: Sequence[int],
+    names: Sequence[str] | None = None,
+    *,
+    complete: bool = True,
+) -> None:
+    """The seats a result names, in any shape (the API's lists, a 掼蛋 order): each at the
+    table, each once and — `complete` — every seat named. Raises :class:`QuickError`."""
+    outside = [seat for seat in named if not 0 <= seat < seats]
+    if outside:
+        raise QuickError(
+            "quick_seat_not_at_table",
+            f"There is no seat {outside[0] + 1} (seat index {outside[0]}) at this table: its "
+            f"seats are 1 to {seats} (indexes 0 to {seats - 1}). Nothing was saved.",
+            f"この卓に{outside[0] + 1}番席（番号 {outside[0]}）はありません。席は1〜{seats}"
+            f"番席（番号 0〜{seats - 1}）です。保存していません。",
+        )
+    repeated = next((seat for i, seat in enumerate(named) if seat in named[:i]), None)
+    if repeated is not None:
+        who_en, who_ja = _seat(repeated, names)
+        raise QuickError(
+            "quick_duplicate_place",
+            f"{who_en} is given more than one place: each player has one. Nothing was saved.",
+            f"{who_ja}に複数の順位がついています。順位は一人に一つです。保存していません。",
+        )
+    missing = [seat for seat in range(seats) if seat not in named]
+    if complete and missing:
+        who_en, who_ja = _seats(missing, names)
+        raise QuickError(
+            "quick_missing_place",
+            f"{who_en}: no place given. Give every player's outcome. Nothing was saved.",
+            f"{who_ja}の順位がありません。全員の結果を入力してください。保存していません。",
+        )
 
 
 def quick_placings(
@@ -237,6 +401,7 @@ def quick_placings(
     finishing_order: Sequence[int],
     fouls: Sequence[int],
     miyako_ochi: int | None,
+    names: Sequence[str] | None = None,
 ) -> tuple[Placing, ...]:
     """Placings from a quick result, by the engine's own title assignment (JDF §19).
 
@@ -244,31 +409,55 @@ def quick_placings(
     left holding cards; `fouls`: foul finishers (反則あがり) in the order they fouled;
     `miyako_ochi`: the previous 大富豪 when they fell (都落ち). The titles are the engine's
     (`final_placings`), so quick results and move-by-move games follow the same rules.
+
+    Refuses (:class:`QuickError`) what the table and the ruleset cannot produce
+    (REFERENCE §1.1 rules 17–19): a seat not at the table, twice or missing; a foul where
+    the rules have no foul finishes, or nobody left holding cards (that player never fouls);
+    都落ち where the rules have none, for anyone but the previous 大富豪, or when nobody
+    finished clean; and a clean finisher ahead of the 大富豪 without 都落ち.
     """
     everyone = [*finishing_order, *fouls, *([miyako_ochi] if miyako_ochi is not None else [])]
-    if sorted(everyone) != list(range(seats)):
+    check_seats(seats, everyone, names)
+    if fouls and rules.foul_finishes == "none":
+        who_en, who_ja = _seats(fouls, names)
         raise QuickError(
-            "quick_incomplete",
-            f"every seat 0..{seats - 1} must appear exactly once",
-            "全員の結果を一度ずつ入力してください",
+            "quick_foul_invalid",
+            f"These rules have no foul finishes (反則あがり): {who_en} cannot have fouled. "
+            "Nothing was saved.",
+            f"このルールには反則あがりがありません（{who_ja}）。保存していません。",
         )
     if not finishing_order:
         raise QuickError(
-            "quick_incomplete", "someone is left holding cards", "最後に残った人がいません"
+            "quick_foul_invalid",
+            "Someone is always left holding cards, and that player has not fouled: give them "
+            "the last clean place (left with cards). Nothing was saved.",
+            "最後まで手札が残った人は反則あがりではありません。その人は最後の順位（残り）に"
+            "してください。保存していません。",
         )
-    daifugo = titles.index("daifugo") if titles else None
+    daifugo = titles.index("daifugo") if titles and "daifugo" in titles else None
     if miyako_ochi is not None:
-        if not rules.miyako_ochi or daifugo is None:
-            raise QuickError(
-                "quick_miyako_invalid",
-                "都落ち only happens to the previous 大富豪 under a ruleset with 都落ち",
-                "都落ちは前局の大富豪にのみ起こります",
+        who_en, who_ja = _seat(miyako_ochi, names)
+        if not rules.miyako_ochi:
+            reason_en = "these rules have no 都落ち"
+            reason_ja = "このルールには都落ちがありません"
+        elif daifugo is None:
+            reason_en = "nobody was 大富豪 in the previous game (a set's first game)"
+            reason_ja = "前局の大富豪がいません（セットの最初のゲームなど）"
+        elif miyako_ochi != daifugo:
+            reason_en = f"only the previous 大富豪, {_seat(daifugo, names)[0]}, can fall"
+            reason_ja = f"都落ちするのは前局の大富豪（{_seat(daifugo, names)[1]}）だけです"
+        elif len(finishing_order) < 2:
+            reason_en = "the 大富豪 falls when another player finishes clean first, and nobody did"
+            reason_ja = (
+                "都落ちは他の人が反則なしで先に上がったときに起こりますが、誰も上がっていません"
             )
-        if miyako_ochi != daifugo:
+        else:
+            reason_en = reason_ja = ""
+        if reason_en:
             raise QuickError(
                 "quick_miyako_invalid",
-                f"only seat {daifugo}, the previous 大富豪, can fall (都落ち)",
-                f"都落ちは前局の大富豪（{daifugo}番席）だけです",
+                f"{who_en} cannot be miyako-ochi: {reason_en}. Nothing was saved.",
+                f"{who_ja}は都落ちにできません。{reason_ja}。保存していません。",
             )
     elif (
         rules.miyako_ochi
@@ -278,10 +467,14 @@ def quick_placings(
         and finishing_order[0] != daifugo
     ):
         # Someone else finished first while the 大富豪 still held cards: 都落ち is automatic.
+        first_en, first_ja = _seat(finishing_order[0], names)
+        d_en, d_ja = _seat(daifugo, names)
         raise QuickError(
             "quick_miyako_missing",
-            f"seat {finishing_order[0]} finished before the previous 大富豪: mark 都落ち",
-            "前局の大富豪より先に上がった人がいます：都落ちを入力してください",
+            f"{first_en} finished before the previous 大富豪 ({d_en}): mark {d_en} "
+            "miyako-ochi (都落ち). Nothing was saved.",
+            f"{first_ja}が前局の大富豪（{d_ja}）より先に上がっています。{d_ja}を都落ちに"
+            "してください。保存していません。",
         )
     return final_placings(
         rules,
@@ -293,10 +486,44 @@ def quick_placings(
     )
 
 
+GUANDAN_PLACES = (1, 2, 3, 4)
+
+
+def parse_finishing_places(
+    data: Mapping[str, Any], names: Sequence[str] | None = None
+) -> list[int]:
+    """A 掼蛋 hand's quick form: the selects `place_1`…`place_4`, a seat (0-based) each, as far
+    as they decide the hand (a 1-2 finish needs only the first two). Refuses a seat not at the
+    table, a seat chosen twice and a place left blank before a later one; the order's meaning
+    (does it decide the hand?) is the engine's (`settle_hand`)."""
+    chosen = [str(data.get(f"place_{n}", "")).strip() for n in GUANDAN_PLACES]
+    for value in chosen:
+        if value and not value.isdigit():
+            raise QuickError(
+                "quick_seat_not_at_table",
+                f"“{value}” is not a seat at this table (seats 1 to 4). Nothing was saved.",
+                f"「{value}」はこの卓の席ではありません（1〜4番席）。保存していません。",
+            )
+    given = [n for n, value in zip(GUANDAN_PLACES, chosen, strict=True) if value]
+    if given and given != list(range(1, len(given) + 1)):
+        gap = _first_gap(given) or 1
+        raise QuickError(
+            "quick_missing_place",
+            f"Place {gap} is blank while a later place is given: give the seats in the "
+            "order they went out, from the first. Nothing was saved.",
+            f"{gap}位が空いていますが、その後の順位が入力されています。上がった順に1位から"
+            "入力してください。保存していません。",
+        )
+    order = [int(value) for value in chosen if value]
+    check_seats(4, order, names, complete=False)
+    return order
+
+
 def judge_quick(game: str, form: str) -> str:
     """Judge a quick-result form offline (JSON: field → values), as the server's `quick` view
-    reads and judges it. ``game`` (JSON): the game's ``rules`` as a record names them, its
-    ``seats`` and the previous game's ``titles``. Answers ``{"ok": true, "result":
+    reads and judges it — the same parser, the same codes and messages. ``game`` (JSON): the
+    game's ``rules`` as a record names them, its ``seats``, the previous game's ``titles`` and
+    the players' ``names`` by seat. Answers ``{"ok": true, "result":
     {finishing_order, fouls, miyako_ochi}, "placings": [...]}`` or the server's refusal."""
     facts = json.loads(game)
     rules = ruleset_from_record(facts["rules"])
@@ -304,8 +531,9 @@ def judge_quick(game: str, form: str) -> str:
     if rules.seats != seats:  # tables of 3 or 5 play any preset, as the service seats them
         rules = dataclasses.replace(rules, seats=seats)
     fields = {name: values[0] for name, values in json.loads(form).items() if values}
-    outcome = parse_quick_outcomes(fields, seats)
+    names = facts.get("names")
     try:
+        outcome = parse_quick_outcomes(fields, seats, names)
         placings = quick_placings(
             rules,
             seats,
@@ -313,6 +541,7 @@ def judge_quick(game: str, form: str) -> str:
             outcome.finishing_order,
             outcome.fouls,
             outcome.miyako_ochi,
+            names,
         )
     except QuickError as error:
         return json.dumps(Refused(error.code, error.message_en, error.message_ja).to_dict())

@@ -39,6 +39,7 @@ from games.models import Game
 from games.models import Move as MoveRow
 from games.official_views import quick_outcome_choices
 from games.records import export_game
+from games.seating import seat_names
 from games.state import rules_for_game
 
 
@@ -74,6 +75,7 @@ def offline_seed(
             "rules": rules.to_record(),
             "seats": game.seats,
             "titles": game.titles,
+            "names": seat_names(game),
         },
         "quick_choices": quick_outcome_choices(game.seats),
         "log": [{"seq": r.seq, "text": str(log_line(r.seq, r.kind, r.payload))} for r in rows],

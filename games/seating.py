@@ -99,3 +99,12 @@ def in_seating(seating: Sequence[int], seats: Sequence[Seat]) -> list[tuple[int,
     (the next game's, announced before it starts)."""
     rows = {s.position: s for s in seats}
     return [(i, rows[p]) for i, p in enumerate(seating) if p in rows]
+
+
+def seat_names(game: Game) -> list[str]:
+    """The players' names by engine seat, as the game seats them (a quick result's refusal
+    names each seat so: "seat 2 (Baba)", the console's numbering)."""
+    from tournaments.models import Seat
+
+    rows = Seat.objects.filter(table_id=game.table_id).select_related("entry__player")
+    return [seat.entry.player.display_name for _, seat in by_engine_seat(game, list(rows))]

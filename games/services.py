@@ -71,7 +71,7 @@ from games.models import (
     ResultVersion,
     TimeFault,
 )
-from games.offline import QuickError
+from games.offline import QuickError, check_seats
 from games.results import placing_dict, result_rows, seat_results_from_placings, write_results
 from games.state import (
     BadMove,
@@ -1458,12 +1458,10 @@ def _pile_game_results(
             "大財閥 has no fouls (反則あがり) nor 都落ち: give only the finishing order.",
             "大財閥には反則あがり・都落ちはありません。上がった順だけを入力してください。",
         )
-    if sorted(finishing_order) != list(range(game.seats)):
-        raise GameError(
-            "quick_incomplete",
-            f"every seat 0..{game.seats - 1} must appear exactly once",
-            "全員の結果を一度ずつ入力してください",
-        )
+    try:
+        check_seats(game.seats, finishing_order, seating_module.seat_names(game))
+    except QuickError as error:
+        raise GameError.of(error) from error
     titles = titles_for(game.seats)
     return tuple(
         SeatResult(seat, place, None, None, {"title": titles[place - 1] if titles else None})
@@ -1487,6 +1485,10 @@ def _team_hand_results(
             "Guandan has no fouls (反則あがり) nor 都落ち: give only the finishing order.",
             "掼蛋には反則あがり・都落ちはありません。上がった順だけを入力してください。",
         )
+    try:
+        check_seats(game.seats, finishing_order, seating_module.seat_names(game), complete=False)
+    except QuickError as error:
+        raise GameError.of(error) from error
     rules = rules_for_game(game)
     if aces_only and not getattr(rules, "aces_finish_demotes", False):
         raise _aces_only_not_in_rules()

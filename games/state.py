@@ -35,6 +35,7 @@ from games.engine.snapshot import SnapshotError
 from games.models import Game
 from games.models import Move as MoveRow
 from games.offline import QuickError
+from games.seating import seat_names
 from tournaments.deals import deal_material
 from tournaments.rulesets import rules_for_table
 
@@ -183,7 +184,13 @@ def quick_placings(
     """Placings from a game's quick result (`games.offline.quick_placings`, which the offline
     console runs in the browser too)."""
     return offline.quick_placings(
-        rules_for_game(game), game.seats, game.titles, finishing_order, fouls, miyako_ochi
+        rules_for_game(game),
+        game.seats,
+        game.titles,
+        finishing_order,
+        fouls,
+        miyako_ochi,
+        seat_names(game),
     )
 
 

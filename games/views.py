@@ -86,10 +86,10 @@ from games.engine.multideck import multi_card_name, multi_names, parse_multi
 from games.live import current_table_version, may_watch, table_is_public
 from games.models import LATEST_FIRST, Game, Move
 from games.official_views import parse_finishing_order, quick_outcome_choices
-from games.offline import move_from_form, parse_quick_outcomes
+from games.offline import QuickError, move_from_form, parse_quick_outcomes
 from games.public import live_table
 from games.records import published_record
-from games.seating import by_engine_seat, in_seating
+from games.seating import by_engine_seat, in_seating, seat_names
 from games.selectors import public_games
 from games.state import effective_actions, family_for, rebuild, rules_for_game
 from tournaments.models import Seat, Table
@@ -627,9 +627,11 @@ def _gd_play(request: HttpRequest, table: Table, game: Game) -> HttpResponse:
 def _gd_quick(request: HttpRequest, table: Table, game: Game) -> HttpResponse:
     """A Guandan hand's quick result: the finishing order (first out, second …; a 1-2 finish
     needs only two) and, where the preset has the rule, a last play of aces only."""
-    order, _chosen, aces_only = parse_finishing_order(request.POST)
     try:
+        order, _chosen, aces_only = parse_finishing_order(request.POST, seat_names(game))
         services.record_quick_result(game, request.user, order, aces_only=aces_only)
+    except QuickError as error:
+        return render_console(request, table, services.GameError.of(error))
     except services.GameError as error:
         return render_console(request, table, error)
     return render_console(request, table)
@@ -738,6 +740,13 @@ def render_console(
             messages.error(request, in_active_language(error.message_en, error.message_ja))
         return redirect("referee:table", table_id=table.pk)
     context = console_context(request, table, error, error_at)
+    if error is not None and request.method == "POST":
+        # A refused quick result is drawn again as it was chosen, to be put right.
+        context["chosen_outcomes"] = {
+            int(seat): value
+            for field, value in request.POST.items()
+            if (seat := field.removeprefix("outcome_")) != field and seat.isdigit()
+        }
     page = "games/guandan_console.html" if context.get("guandan") else "games/console.html"
     if context.get("daizaibatsu"):
         page = "games/daizaibatsu_console.html"
@@ -899,16 +908,19 @@ def decide(request: HttpRequest, table_id: int) -> HttpResponse:
 @require_POST
 def quick(request: HttpRequest, table_id: int) -> HttpResponse:
     """Quick result: each seat's outcome is `clean-N` (N-th clean finisher; the player left with
-    cards comes last), `foul-N` (N-th foul) or `miyako` (都落ち)."""
+    cards comes last), `foul-N` (N-th foul) or `miyako` (都落ち), read by the one parser of
+    quick results (`games.offline.parse_quick_outcomes`, the offline judge's too)."""
     table = get_table_for_referee(request, table_id)
     try:
         game = _game_of(table)
         if is_guandan(table, game):
             return _gd_quick(request, table, game)
-        outcome = parse_quick_outcomes(request.POST, game.seats)
+        outcome = parse_quick_outcomes(request.POST, game.seats, seat_names(game))
         services.record_quick_result(
             game, request.user, outcome.finishing_order, outcome.fouls, outcome.miyako_ochi
         )
+    except QuickError as error:  # the form cannot be read as a result: nothing is saved
+        return render_console(request, table, services.GameError.of(error))
     except services.GameError as error:
         return render_console(request, table, error)
     return render_console(request, table)

@@ -34,6 +34,8 @@ function start() {
   // conflict): starting it costs seconds of CPU, which a page that stays online never pays.
   let engineState = "idle";
   let lastError = null;
+  // A refused quick result's selects, drawn again as chosen to be put right (never queued).
+  let quickChosen = {};
   let engineStarted;
   // The page a finished sync reloads says so once; a later tap or reload clears it.
   let justSynced = sessionStorage.getItem(SYNCED_KEY) === "1";
@@ -307,12 +309,15 @@ function start() {
     lastError = null;
     if (!(await engineOrRefusal())) return;
     // Read and judged as the server's quick view reads and judges it (games/offline.py).
-    const verdict = call("judge_quick", game.seed.quick, formFields(form));
+    const fields = formFields(form);
+    const verdict = call("judge_quick", game.seed.quick, fields);
     if (!verdict.ok) {
       lastError = verdict;
+      quickChosen = Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, v[0]]));
       render();
       return;
     }
+    quickChosen = {};
     queueQuick(game, verdict.result);
   }
 
@@ -497,6 +502,7 @@ function start() {
       for (const [value, text] of [["", "—"], ...game.seed.quick_choices]) {
         select.append(new Option(text, value));
       }
+      if (quickChosen[select.name]) select.value = quickChosen[select.name];
       rows.append(row);
     }
     form.addEventListener("submit", (event) => {

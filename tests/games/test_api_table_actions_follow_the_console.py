@@ -75,7 +75,7 @@ def test_a_quick_result_is_validated_by_the_rules(crew: Crew) -> None:
     assert_error(
         api.post(f"games/{game.pk}/quick-result/", {"finishing_order": [0, 1]}),
         422,
-        "quick_incomplete",
+        "quick_missing_place",
     )
     done = api.post(f"games/{game.pk}/quick-result/", {"finishing_order": [2, 0, 1, 3]})
     assert done.status_code == 201

@@ -49,8 +49,8 @@ def test_a_quick_game_has_no_pile_and_no_hands(quick_game: Game) -> None:
     [
         ([2, 0, 3], [1], None, "quick_not_in_family"),
         ([2, 0, 3, 1], [], 0, "quick_not_in_family"),
-        ([2, 0, 3], [], None, "quick_incomplete"),
-        ([2, 0, 2, 1], [], None, "quick_incomplete"),
+        ([2, 0, 3], [], None, "quick_missing_place"),
+        ([2, 0, 2, 1], [], None, "quick_duplicate_place"),
     ],
 )
 def test_fouls_miyako_ochi_and_missing_seats_are_refused(

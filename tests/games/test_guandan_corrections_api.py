@@ -98,8 +98,8 @@ def test_aces_only_under_rules_without_it_is_refused() -> None:
 def test_a_finishing_order_that_cannot_be_is_refused() -> None:
     game, head = finished_hand()
 
-    assert_refused(preview(game, head, finishing_order=[1, 1]), "quick_order_invalid", 422)
-    assert_refused(save(game, head, finishing_order=[1, 1]), "quick_order_invalid", 400)
+    assert_refused(preview(game, head, finishing_order=[1, 1]), "quick_duplicate_place", 422)
+    assert_refused(save(game, head, finishing_order=[1, 1]), "quick_duplicate_place", 400)
     assert_refused(save(game, head, finishing_order=[1, 3], fouls=[0]), "quick_not_in_family", 400)
     game.refresh_from_db()
     assert game.result_version == 1

@@ -25,8 +25,8 @@ def quick_hand() -> tuple[Game, object]:
     [
         ([0], (), None, "quick_order_invalid"),  # decides nothing
         ([0, 1], (), None, "quick_order_invalid"),  # opponents 1st and 2nd: 1-3 or 1-4?
-        ([0, 0, 2], (), None, "quick_order_invalid"),  # a seat twice
-        ([0, 5, 2], (), None, "quick_order_invalid"),  # no such seat
+        ([0, 0, 2], (), None, "quick_duplicate_place"),  # a seat twice
+        ([0, 5, 2], (), None, "quick_seat_not_at_table"),  # no such seat
         ([0, 2], (1,), None, "quick_not_in_family"),
         ([0, 2], (), 1, "quick_not_in_family"),
     ],

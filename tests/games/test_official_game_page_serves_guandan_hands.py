@@ -209,7 +209,7 @@ def test_a_bad_finishing_order_is_refused_with_its_code(gd_crew: GuandanCrew) ->
         {"place_1": "1", "place_2": "1", "reason": "typo"},
     )
 
-    assert "quick_order_invalid" in preview.content.decode()
+    assert "quick_duplicate_place" in preview.content.decode()
     game.refresh_from_db()
     assert game.result_version == 1
 

@@ -75,8 +75,8 @@ def test_jdf_t15_the_fallen_daifugo_is_last(crew: Crew) -> None:
 @pytest.mark.parametrize(
     ("order", "fouls", "miyako", "code"),
     [
-        ([0, 1, 2], [], None, "quick_incomplete"),
-        ([0, 1, 2, 2], [], None, "quick_incomplete"),
+        ([0, 1, 2], [], None, "quick_missing_place"),
+        ([0, 1, 2, 2], [], None, "quick_duplicate_place"),
         ([1, 2, 3], [], 0, "quick_miyako_invalid"),  # no previous game: nobody can fall
     ],
 )

@@ -192,4 +192,4 @@ def test_a_first_quick_game_at_a_table_of_three_is_judged_offline(client: Client
     assert seed["game"] == game.pk and seed["record"] is None
     assert answer["ok"] and answer["result"]["finishing_order"] == [1, 0, 2]
     incomplete = json.loads(offline.judge_quick(json.dumps(seed["quick"]), json.dumps({})))
-    assert incomplete["code"] == "quick_incomplete"
+    assert incomplete["code"] == "quick_missing_place"
