@@ -173,20 +173,20 @@ def advance(event: Event, stage: Stage) -> None:
 
 def settle_final_ties(event: Event, final: Stage) -> None:
     """Every tie of three or more in the final's places goes to a playoff, one after another,
-    as the stage's preview lists them."""
-    done: set[frozenset[int]] = set()
+    as the stage's preview lists them (entrants a playoff left level stay level: no playoff
+    of a playoff)."""
+    played: set[int] = set()
     while True:
         ties = services.preview_advancement(final, event.organiser).ties
         open_ties = [
-            t
+            [e.pk for e in t.entries]
             for t in ties
-            if len(t.entries) >= 3 and frozenset(e.pk for e in t.entries) not in done
+            if len(t.entries) >= 3 and not played & {e.pk for e in t.entries}
         ]
         if not open_ties:
             return
-        tied = frozenset(e.pk for e in open_ties[0].entries)
-        done.add(tied)
-        play_playoff(event, final, sorted(tied))
+        played |= set(open_ties[0])
+        play_playoff(event, final, sorted(open_ties[0]))
 
 
 def correct_after_reveal(event: Event) -> None:
@@ -238,6 +238,7 @@ def run_stages(event: Event, rounds: Sequence[int]) -> None:
 
 Line = tuple[int, int, int]  # (entry number, rank, points)
 
+_TABLE = re.compile(r'<table class="(?:grid standings|sheet-grid standings-print)')
 _ROW = re.compile(r"<tr[^>]*>(.*?)</tr>", re.S)
 _CELL = re.compile(r"<td[^>]*>(.*?)</td>", re.S)
 _TAG = re.compile(r"<[^>]+>")
@@ -247,7 +248,7 @@ _NAME = re.compile(r"Player (\d+)")
 
 def _cells(html: str) -> list[list[str]]:
     """The body rows of the page's first individual standings table, each as its cells' text."""
-    body = html.split('<table class="grid standings', 1)[1].split("</table>", 1)[0]
+    body = _TABLE.split(html, 1)[1].split("</table>", 1)[0]
     rows = []
     for row in _ROW.findall(body.split("<tbody>", 1)[1]):
         cells = [_TAG.sub(" ", c).replace("−", "-").strip() for c in _CELL.findall(row)]
@@ -257,7 +258,7 @@ def _cells(html: str) -> list[list[str]]:
 
 
 def page_lines(client: Client, url: str) -> list[Line]:
-    """A board page's rows (stage board, tournament board, embed): rank, the player's name
+    """A board page's rows (stage board, tournament board, embed, print): rank, the player's name
     (which gives the entry number, "Player 07"), points."""
     response = client.get(url)
     assert response.status_code == 200, url
