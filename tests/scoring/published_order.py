@@ -104,7 +104,9 @@ def play_round(event: Event, stage: Stage) -> Round:
     by chance, ended by a forfeit) and confirmed by the head referee; then completed and its
     seed revealed; by chance, a deduction for one of its players."""
     organiser, head, rng = event.organiser, event.head, event.rng
-    round_ = services.publish_round(services.draw_round(stage, organiser), organiser)
+    # The draw's lot from the event's random stream, so an example replays as it ran.
+    lot = f"{rng.getrandbits(256):064x}"
+    round_ = services.publish_round(services.draw_round(stage, organiser, seed=lot), organiser)
     for table in round_.tables.order_by("number"):
         while True:
             try:
