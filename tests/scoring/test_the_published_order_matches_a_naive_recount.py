@@ -148,7 +148,8 @@ def check_stages(client: Client, tournament: Tournament) -> None:
             ("stage JSON", json_lines(client, f"{base}standings.json")),
             ("stage API", api_lines(client, f"/api/stages/{stage.pk}/standings/")),
         ):
-            assert among(lines, members) == want, f"{stage.name}: {name}"
+            published = among(lines, members)
+            assert published == want, f"{stage.name}, {name} (entry, rank, points): {published}"
 
 
 def check_tournament(client: Client, tournament: Tournament) -> None:
@@ -164,7 +165,8 @@ def check_tournament(client: Client, tournament: Tournament) -> None:
         ("tournament JSON", json_lines(client, f"/standings/{slug}/standings.json")),
         ("tournament API", api_lines(client, f"/api/tournaments/{slug}/standings/")),
     ):
-        assert by_rank(lines) == want_order, name
+        published = by_rank(lines)
+        assert published == want_order, f"{name} (entry, rank): {published}"
 
 
 @settings(
