@@ -23,7 +23,7 @@ from django.utils.translation import pgettext_lazy
 
 from config.spreadsheet import spreadsheet_cell
 from games.engine import Metric
-from scoring.models import Standing, TeamStanding
+from scoring.models import Scope, Standing, TeamStanding
 from scoring.selectors import (
     FIGURES,
     ROW_FIELDS,
@@ -32,7 +32,7 @@ from scoring.selectors import (
     flag_decided,
     team_board_rows,
 )
-from scoring.standings import RoundLine, ScopeRef, scope_rounds
+from scoring.standings import RoundLine, ScopeRef, order_caption, order_steps, scope_rounds
 from tournaments.points import metric_words
 
 # Written after `COLUMNS` when the scope has duplicate games (docs/duplicate.md).
@@ -44,6 +44,7 @@ COLUMNS = (
     "shared",
     "entry",
     "player",
+    "reached_stage",
     *(f for f in FIGURES if f not in ("metrics", *DUPLICATE_COLUMNS)),
     "decided_by_playoff",
 )
@@ -54,6 +55,7 @@ COLUMN_HEADERS: dict[str, Promise] = {
     "shared": pgettext_lazy("CSV column", "shared"),
     "entry": pgettext_lazy("CSV column", "entry"),
     "player": pgettext_lazy("CSV column", "player"),
+    "reached_stage": pgettext_lazy("CSV column", "reached_stage"),
     "points": pgettext_lazy("CSV column", "points"),
     "games": pgettext_lazy("CSV column", "games"),
     "best_set": pgettext_lazy("CSV column", "best_set"),
@@ -79,6 +81,8 @@ def row_dict(row: Mapping[str, Any]) -> dict[str, Any]:
         "entry": row["entry_number"],
         "player": row["player_name"],
         "player_id": row["player_id"],
+        # The latest stage the entrant took part in (到達; null: a season, or no stage yet).
+        "reached_stage": row.get("reached_stage_name"),
         "points": row["points"],
         "games": row["games"],
         # Each metric also as a field of its own, as the rows had them before metrics were the
@@ -121,14 +125,32 @@ _FIELDS = frozenset(
 def standing_dict(row: Standing) -> dict[str, Any]:
     """`row_dict` of a `Standing` read with its player and entry (webhook payloads)."""
     values = {name: getattr(row, name) for name in ROW_FIELDS}
+    reached = row.reached_stage
     return row_dict(
         {
             **values,
+            "reached_stage_name": reached.name if reached is not None else None,
             "player_name": row.player.display_name,
             "entry_number": row.entry.number if row.entry is not None else None,
             "decided_by_playoff": row.decided_by_playoff,
         }
     )
+
+
+def order_data(ref: ScopeRef) -> dict[str, Any] | None:
+    """How the tournament's rank is built (`scoring.standings.order_steps`), for JSON
+    payloads: its caption in the active language and its steps; None for a stage or a season
+    (ranked by their own standings)."""
+    if ref.kind != Scope.TOURNAMENT:
+        return None
+    steps = order_steps(ref.id)
+    return {
+        "caption": order_caption(steps),
+        "steps": [
+            {"stages": list(step.names), "by": "totals" if step.by_totals else "stage"}
+            for step in steps
+        ],
+    }
 
 
 def rounds_data(rounds: Sequence[RoundLine]) -> dict[str, Any]:
@@ -176,6 +198,7 @@ def standings_json(ref: ScopeRef, title: str, version: int) -> dict[str, Any]:
         "scope": {"kind": ref.kind, "id": ref.id},
         "title": title,
         "version": version,
+        "order": order_data(ref),
         **rounds_data(scope_rounds(ref)),
         "standings": [row_dict(row) for row in export_rows(ref)],
         # A team tournament's team lines (`team_row_dict`); empty for everyone else.

@@ -671,6 +671,10 @@ def _digest(ref: ScopeRef) -> tuple[str, int]:
     # The team standings of a team tournament belong to the same version.
     for text in team_digest_lines(ref.kind, ref.id):
         digest.update(text.encode())
+    # So does how the tournament's rank is built, and the names of its stages (到達).
+    if ref.kind != Scope.SEASON:
+        for step in order_steps(_scope_tournament_ids(ref)[0]):
+            digest.update(repr((step.stage_ids, step.names)).encode())
     # What the boards say about the scope's rounds belongs to the same version.
     for line in scope_rounds(ref):
         digest.update(repr((line.round_id, line.status, line.corrected)).encode())
@@ -1087,7 +1091,7 @@ def standings(ref: ScopeRef) -> list[Standing]:
     (`Standing.decided_by_playoff`)."""
     rows = list(
         Standing.objects.filter(**scope_filter(ref))
-        .select_related("player", "entry")
+        .select_related("player", "entry", "reached_stage")
         .order_by("rank", "player__display_name", "player_id")
     )
     decided = decided_by_playoff(ref, rows)

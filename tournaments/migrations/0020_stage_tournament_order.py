@@ -4,15 +4,21 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('tournaments', '0019_tournament_rated'),
+        ("tournaments", "0019_tournament_rated"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='stage',
-            name='tournament_order',
-            field=models.CharField(choices=[('stage_first', 'Stage reached first'), ('with_previous', 'Together with the previous stage, by total points')], default='stage_first', max_length=20),
+            model_name="stage",
+            name="tournament_order",
+            field=models.CharField(
+                choices=[
+                    ("stage_first", "Stage reached first"),
+                    ("with_previous", "Together with the previous stage, by total points"),
+                ],
+                default="stage_first",
+                max_length=20,
+            ),
         ),
     ]
