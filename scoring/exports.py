@@ -37,6 +37,8 @@ from tournaments.points import metric_words
 
 # Written after `COLUMNS` when the scope has duplicate games (docs/duplicate.md).
 DUPLICATE_COLUMNS = ("duplicate_points", "duplicate_games")
+# Written last, so that every earlier column keeps its place: the stage each entrant reached.
+LAST_COLUMNS = ("reached_stage",)
 # The CSV's columns: these, with one column per metric of the scope's family after "games"
 # (`csv_columns`); the JSON has the same fields and `metrics` besides.
 COLUMNS = (
@@ -44,7 +46,6 @@ COLUMNS = (
     "shared",
     "entry",
     "player",
-    "reached_stage",
     *(f for f in FIGURES if f not in ("metrics", *DUPLICATE_COLUMNS)),
     "decided_by_playoff",
 )
@@ -114,6 +115,7 @@ _FIELDS = frozenset(
     {
         *COLUMNS,
         *DUPLICATE_COLUMNS,
+        *LAST_COLUMNS,
         "player_id",
         "provisional",
         "metrics",
@@ -163,11 +165,11 @@ def rounds_data(rounds: Sequence[RoundLine]) -> dict[str, Any]:
 
 
 def csv_columns(metrics: Sequence[Metric], duplicate: bool = False) -> list[str]:
-    """The CSV's columns: `COLUMNS` with the family's metrics after "games", and the duplicate
-    score's two at the end when the scope has duplicate games."""
+    """The CSV's columns: `COLUMNS` with the family's metrics after "games", the duplicate
+    score's two when the scope has duplicate games, and `LAST_COLUMNS`."""
     at = COLUMNS.index("games") + 1
     extra = DUPLICATE_COLUMNS if duplicate else ()
-    return [*COLUMNS[:at], *(m.key for m in metrics), *COLUMNS[at:], *extra]
+    return [*COLUMNS[:at], *(m.key for m in metrics), *COLUMNS[at:], *extra, *LAST_COLUMNS]
 
 
 def standings_csv(rows: Iterable[Mapping[str, Any]], metrics: Sequence[Metric]) -> str:
