@@ -238,7 +238,7 @@ class StageForm(forms.Form):
         label=_("Carry totals over from earlier stages"), required=False
     )
     tournament_order = forms.ChoiceField(
-        label=_("In the tournament's order"),
+        label=_("Overall order"),
         choices=Stage.TournamentOrder.choices,
         initial=Stage.TournamentOrder.STAGE_FIRST,
         required=False,
