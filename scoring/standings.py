@@ -817,33 +817,35 @@ def stages_reached(tournament_id: int) -> dict[int, int]:
     """Entry id -> the latest stage (by `Stage.order`, playoffs never count) the entrant took
     part in: seated at a table of a published round of it (or replaced there by a
     substitute), given a bye in one, or placed in it (`StageEntrant`: advanced, seeded or
-    started there). An entrant who took part in no stage has no entry."""
-    orders = dict(
+    started there). An entrant who took part in no stage has no entry. One aggregated query:
+    a row per entrant, whatever the number of rounds."""
+    by_order = dict(
         Stage.objects.filter(tournament_id=tournament_id)
         .exclude(kind=Stage.Kind.PLAYOFF)
-        .values_list("pk", "order")
+        .values_list("order", "pk")
     )
-    reached: dict[int, int] = {}
-
-    def note(entry: int | None, stage: int) -> None:
-        if entry is not None and (entry not in reached or orders[stage] > orders[reached[entry]]):
-            reached[entry] = stage
-
-    published = Q(round__stage_id__in=list(orders)) & ~Q(round__status=Round.Status.DRAFT)
-    for entry, replaced, stage in (
-        Seat.objects.filter(published)
-        .values_list("entry_id", "substituted_entry_id", "round__stage_id")
-        .distinct()
-    ):
-        note(entry, stage)
-        note(replaced, stage)
-    for entry, stage in Bye.objects.filter(published).values_list("entry_id", "round__stage_id"):
-        note(entry, stage)
-    for entry, stage in StageEntrant.objects.filter(stage_id__in=list(orders)).values_list(
-        "entry_id", "stage_id"
-    ):
-        note(entry, stage)
-    return reached
+    if not by_order:
+        return {}
+    stage, rnd = _table(Stage), _table(Round)
+    main = f"st.tournament_id = {int(tournament_id)} AND st.kind <> '{Stage.Kind.PLAYOFF}'"
+    published = f"JOIN {rnd} r ON r.id = x.round_id JOIN {stage} st ON st.id = r.stage_id"
+    played = f"{main} AND r.status <> '{Round.Status.DRAFT}'"
+    sql = f"""
+SELECT who, MAX(o) FROM (
+  SELECT x.entry_id AS who, st."order" AS o FROM {_table(Seat)} x {published} WHERE {played}
+  UNION ALL
+  SELECT x.substituted_entry_id, st."order" FROM {_table(Seat)} x {published}
+  WHERE {played} AND x.substituted_entry_id IS NOT NULL
+  UNION ALL
+  SELECT x.entry_id, st."order" FROM {_table(Bye)} x {published} WHERE {played}
+  UNION ALL
+  SELECT x.entry_id, st."order" FROM {_table(StageEntrant)} x
+  JOIN {stage} st ON st.id = x.stage_id WHERE {main}
+) taken GROUP BY who
+"""
+    with connection.cursor() as cursor:
+        cursor.execute(sql)
+        return {int(who): by_order[order] for who, order in cursor.fetchall()}
 
 
 @dataclass(frozen=True, slots=True)
@@ -952,17 +954,20 @@ def order_by_stage_reached(
     return placed
 
 
-def tournament_ranking(tournament_id: int) -> dict[int, Placing]:
-    """The tournament's ranks by stage reached, from its current rows and its stages' rows:
-    `order_by_stage_reached` over what is stored (the tournament's `rank` columns read as its
-    totals ranking — call it on freshly written rows, as `recompute_scope` does)."""
-    ref = ScopeRef.tournament(tournament_id)
-    totals = {
-        entry: (rank, confirmed)
-        for entry, rank, confirmed in Standing.objects.filter(**scope_filter(ref)).values_list(
-            "entry_id", "rank", "confirmed_rank"
-        )
-    }
+def tournament_ranking(
+    tournament_id: int, totals: Mapping[int, tuple[int, int]] | None = None
+) -> dict[int, Placing]:
+    """The tournament's ranks by stage reached, from its stages' stored rows:
+    `order_by_stage_reached` over `totals` (entry -> (rank, confirmed rank) by the
+    tournament's totals; read from the tournament's stored rows when not given — call it on
+    freshly written rows, as `recompute_scope` does, or give the totals of a preview)."""
+    if totals is None:
+        totals = {
+            entry: (rank, confirmed)
+            for entry, rank, confirmed in Standing.objects.filter(
+                **scope_filter(ScopeRef.tournament(tournament_id))
+            ).values_list("entry_id", "rank", "confirmed_rank")
+        }
     steps = order_steps(tournament_id)
     single = [step.stage_ids[0] for step in steps if not step.by_totals]
     stage_ranks: dict[int, dict[int, tuple[int, int]]] = {}
@@ -975,30 +980,39 @@ def tournament_ranking(tournament_id: int) -> dict[int, Placing]:
 
 def _write_stage_reached(ref: ScopeRef) -> None:
     """Mark the freshly written rows of a tournament or stage with the stage each entrant
-    reached, and rank a tournament's rows by it (`tournament_ranking`)."""
+    reached, and rank a tournament's rows by it (`tournament_ranking`); only the rows whose
+    rank moves are rewritten."""
     if ref.kind == Scope.SEASON:
         return
     tournament_id = _scope_tournament_ids(ref)[0]
-    reached = stages_reached(tournament_id)
     rows = Standing.objects.filter(**scope_filter(ref))
     by_stage: dict[int, list[int]] = {}
-    for entry, stage in reached.items():
+    for entry, stage in stages_reached(tournament_id).items():
         by_stage.setdefault(stage, []).append(entry)
     for stage, entries in by_stage.items():
         rows.filter(entry_id__in=entries).update(reached_stage_id=stage)
     if ref.kind != Scope.TOURNAMENT:
         return
-    placed = tournament_ranking(tournament_id)
+    current = {
+        entry: (pk, rank, shared, confirmed, confirmed_shared)
+        for pk, entry, rank, shared, confirmed, confirmed_shared in rows.values_list(
+            "pk", "entry_id", "rank", "shared", "confirmed_rank", "confirmed_shared"
+        )
+    }
+    totals = {entry: (line[1], line[3]) for entry, line in current.items()}
     changed = []
-    for row in rows.only("pk", "entry_id", "rank", "shared", "confirmed_rank", "confirmed_shared"):
-        if row.entry_id is None:  # never: a tournament's rows name their entry
-            continue
-        new = placed[row.entry_id]
-        now = (row.rank, row.shared, row.confirmed_rank, row.confirmed_shared)
-        if now != (new.rank, new.shared, new.confirmed_rank, new.confirmed_shared):
-            row.rank, row.shared = new.rank, new.shared
-            row.confirmed_rank, row.confirmed_shared = new.confirmed_rank, new.confirmed_shared
-            changed.append(row)
+    for entry, new in tournament_ranking(tournament_id, totals).items():
+        pk, *now = current[entry]
+        if tuple(now) != (new.rank, new.shared, new.confirmed_rank, new.confirmed_shared):
+            changed.append(
+                Standing(
+                    pk=pk,
+                    rank=new.rank,
+                    shared=new.shared,
+                    confirmed_rank=new.confirmed_rank,
+                    confirmed_shared=new.confirmed_shared,
+                )
+            )
     Standing.objects.bulk_update(
         changed, ["rank", "shared", "confirmed_rank", "confirmed_shared"], batch_size=1000
     )
