@@ -863,7 +863,7 @@ class OrderStep:
 
     @property
     def label(self) -> str:
-        """The step in words, in the active language: 「決勝の順位」, 「決勝・準決勝の合計点」."""
+        """The step in words, in the active language: 「決勝の順位」, 「決勝・準決勝の通算点」."""
         if self.by_totals:
             return gettext("total points of %(stages)s") % {"stages": "・".join(self.names)}
         return gettext("%(stage)s standings") % {"stage": self.names[0]}
