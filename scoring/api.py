@@ -23,7 +23,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games.auth import DeviceTokenAuthentication
-from scoring.exports import rounds_data, row_dict, team_row_dict
+from scoring.exports import order_data, rounds_data, row_dict, team_row_dict
 from scoring.models import Rating
 from scoring.ratings import display_rating
 from scoring.selectors import (
@@ -91,6 +91,7 @@ def _board(
     frame: dict[str, Any] = {
         "scope": {"kind": ref.kind, "id": ref.id},
         "title": title,
+        "order": order_data(ref),
         "version": standings_version(ref),
         **rounds_data(scope_rounds(ref)),
         "any_provisional": summary.provisional_games > 0,

@@ -21,7 +21,7 @@ from django.utils.translation import pgettext_lazy
 
 from config.spreadsheet import csv_text
 from games.engine import Metric
-from scoring.models import Standing, TeamStanding
+from scoring.models import Scope, Standing, TeamStanding
 from scoring.selectors import (
     FIGURES,
     ROW_FIELDS,
@@ -30,11 +30,13 @@ from scoring.selectors import (
     flag_decided,
     team_board_rows,
 )
-from scoring.standings import RoundLine, ScopeRef, scope_rounds
+from scoring.standings import RoundLine, ScopeRef, order_caption, order_steps, scope_rounds
 from tournaments.points import metric_words
 
 # Written after `COLUMNS` when the scope has duplicate games (docs/duplicate.md).
 DUPLICATE_COLUMNS = ("duplicate_points", "duplicate_games")
+# Written last, so that every earlier column keeps its place: the stage each entrant reached.
+LAST_COLUMNS = ("reached_stage",)
 # The CSV's columns: these, with one column per metric of the scope's family after "games"
 # (`csv_columns`); the JSON has the same fields and `metrics` besides.
 COLUMNS = (
@@ -52,6 +54,7 @@ COLUMN_HEADERS: dict[str, Promise] = {
     "shared": pgettext_lazy("CSV column", "shared"),
     "entry": pgettext_lazy("CSV column", "entry"),
     "player": pgettext_lazy("CSV column", "player"),
+    "reached_stage": pgettext_lazy("CSV column", "reached_stage"),
     "points": pgettext_lazy("CSV column", "points"),
     "games": pgettext_lazy("CSV column", "games"),
     "best_set": pgettext_lazy("CSV column", "best_set"),
@@ -77,6 +80,8 @@ def row_dict(row: Mapping[str, Any]) -> dict[str, Any]:
         "entry": row["entry_number"],
         "player": row["player_name"],
         "player_id": row["player_id"],
+        # The latest stage the entrant took part in (到達; null: a season, or no stage yet).
+        "reached_stage": row.get("reached_stage_name"),
         "points": row["points"],
         "games": row["games"],
         # Each metric also as a field of its own, as the rows had them before metrics were the
@@ -108,6 +113,7 @@ _FIELDS = frozenset(
     {
         *COLUMNS,
         *DUPLICATE_COLUMNS,
+        *LAST_COLUMNS,
         "player_id",
         "provisional",
         "metrics",
@@ -119,14 +125,32 @@ _FIELDS = frozenset(
 def standing_dict(row: Standing) -> dict[str, Any]:
     """`row_dict` of a `Standing` read with its player and entry (webhook payloads)."""
     values = {name: getattr(row, name) for name in ROW_FIELDS}
+    reached = row.reached_stage
     return row_dict(
         {
             **values,
+            "reached_stage_name": reached.name if reached is not None else None,
             "player_name": row.player.display_name,
             "entry_number": row.entry.number if row.entry is not None else None,
             "decided_by_playoff": row.decided_by_playoff,
         }
     )
+
+
+def order_data(ref: ScopeRef) -> dict[str, Any] | None:
+    """How the tournament's rank is built (`scoring.standings.order_steps`), for JSON
+    payloads: its caption in the active language and its steps; None for a stage or a season
+    (ranked by their own standings)."""
+    if ref.kind != Scope.TOURNAMENT:
+        return None
+    steps = order_steps(ref.id)
+    return {
+        "caption": order_caption(steps),
+        "steps": [
+            {"stages": list(step.names), "by": "totals" if step.by_totals else "stage"}
+            for step in steps
+        ],
+    }
 
 
 def rounds_data(rounds: Sequence[RoundLine]) -> dict[str, Any]:
@@ -139,11 +163,11 @@ def rounds_data(rounds: Sequence[RoundLine]) -> dict[str, Any]:
 
 
 def csv_columns(metrics: Sequence[Metric], duplicate: bool = False) -> list[str]:
-    """The CSV's columns: `COLUMNS` with the family's metrics after "games", and the duplicate
-    score's two at the end when the scope has duplicate games."""
+    """The CSV's columns: `COLUMNS` with the family's metrics after "games", the duplicate
+    score's two when the scope has duplicate games, and `LAST_COLUMNS`."""
     at = COLUMNS.index("games") + 1
     extra = DUPLICATE_COLUMNS if duplicate else ()
-    return [*COLUMNS[:at], *(m.key for m in metrics), *COLUMNS[at:], *extra]
+    return [*COLUMNS[:at], *(m.key for m in metrics), *COLUMNS[at:], *extra, *LAST_COLUMNS]
 
 
 def standings_csv(rows: Iterable[Mapping[str, Any]], metrics: Sequence[Metric]) -> list[list[str]]:
@@ -173,6 +197,7 @@ def standings_json(ref: ScopeRef, title: str, version: int) -> dict[str, Any]:
         "scope": {"kind": ref.kind, "id": ref.id},
         "title": title,
         "version": version,
+        "order": order_data(ref),
         **rounds_data(scope_rounds(ref)),
         "standings": [row_dict(row) for row in export_rows(ref)],
         # A team tournament's team lines (`team_row_dict`); empty for everyone else.

@@ -88,6 +88,17 @@ class Standing(models.Model):
     # it counts. None where the scope has no duplicate game.
     duplicate_points = models.DecimalField(max_digits=10, decimal_places=2, null=True, blank=True)
     duplicate_games = models.PositiveIntegerField(default=0, db_default=0)
+    # The latest stage the entrant took part in (到達, `scoring.standings.stages_reached`):
+    # shown on every board; the tournament's rank orders by it first. None for a season's
+    # rows and for an entrant who has played no stage yet.
+    reached_stage = models.ForeignKey(
+        "tournaments.Stage",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        db_index=False,
+    )
     rank = models.PositiveIntegerField()
     # Equal on every tie-break key with someone else: the rank is shared (同順位).
     shared = models.BooleanField(default=False)

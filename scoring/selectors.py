@@ -54,7 +54,14 @@ FIGURES = (
 # The `Standing` columns a board row shows (with `player_name` and `entry_number`).
 ROW_FIELDS = ("rank", "shared", "entry_id", "player_id", *FIGURES)
 # What the cut line and the playoff flags compare, for every row of the scope.
-FIELD_COLUMNS = ("entry_id", "rank", "confirmed_rank", "provisional_games", *TIE_BREAK_COLUMNS)
+FIELD_COLUMNS = (
+    "entry_id",
+    "rank",
+    "confirmed_rank",
+    "provisional_games",
+    "reached_stage_id",
+    *TIE_BREAK_COLUMNS,
+)
 # Matches "find a player" lists at most (a longer list is no help; the reader types more).
 FIND_LIMIT = 20
 
@@ -74,6 +81,7 @@ def board_rows(ref: ScopeRef) -> QuerySet[Standing, Row]:
             player_name=F("player__display_name"),
             player_bot=F("player__bot_name"),
             entry_number=F("entry__number"),
+            reached_stage_name=F("reached_stage__name"),
         )
     )
     return rows

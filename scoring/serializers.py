@@ -37,6 +37,12 @@ class StandingRowSerializer(serializers.Serializer[Any]):
         allow_null=True, help_text="Points on confirmed results only (what cut lines use)."
     )
     confirmed_rank = serializers.IntegerField(allow_null=True)
+    reached_stage = serializers.CharField(
+        allow_null=True,
+        help_text="The name of the latest stage the entrant took part in (到達); the "
+        "tournament's rank orders by it first (docs/formats.md). Null on a season board and "
+        "for an entrant who has played no stage yet.",
+    )
     decided_by_playoff = serializers.BooleanField(
         help_text="Placed among entrants level on every tie-break by a settled playoff "
         "(順位決定戦); playoff games add nothing to points."
@@ -105,9 +111,32 @@ class StandingsScopeSerializer(serializers.Serializer[Any]):
     id = serializers.IntegerField()
 
 
+class OrderStepSerializer(serializers.Serializer[Any]):
+    stages = serializers.ListField(
+        child=serializers.CharField(), help_text="The stages whose entrants this step ranks."
+    )
+    by = serializers.ChoiceField(
+        choices=["stage", "totals"],
+        help_text="stage: by that stage's standings (its playoffs included); totals: several "
+        "stages ranked together by the tournament's total points.",
+    )
+
+
+class OrderSerializer(serializers.Serializer[Any]):
+    caption = serializers.CharField(
+        help_text="The order in words, in the reader's language: 「決勝の順位 → 予選の順位」."
+    )
+    steps = OrderStepSerializer(many=True, help_text="Best first; entrants of no stage last.")
+
+
 class StandingsSerializer(serializers.Serializer[Any]):
     scope = StandingsScopeSerializer()
     title = serializers.CharField()
+    order = OrderSerializer(
+        allow_null=True,
+        help_text="The tournament board: how its rank is built (stage reached first, "
+        "docs/formats.md); null for a stage or a season, ranked by their own standings.",
+    )
     version = serializers.IntegerField(
         help_text="Changes whenever the standings change: poll with ?v= (304-free: compare it)."
     )

@@ -59,6 +59,8 @@ import hashlib
 import json
 import logging
 import re
+from bisect import bisect_left
+from collections import Counter
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import ROUND_HALF_UP, Decimal
@@ -73,7 +75,7 @@ from django.db.models.functions import Cast, Coalesce
 from django.dispatch import Signal
 from django.utils import timezone
 from django.utils.functional import Promise
-from django.utils.translation import pgettext_lazy
+from django.utils.translation import gettext, pgettext_lazy
 
 from config import broadcast
 from games.engine import Family, Metric, family_of
@@ -81,7 +83,18 @@ from games.engine.family import MORE
 from games.models import Game, GameResult
 from scoring.models import Scope, Standing, StandingsVersion
 from scoring.team_standings import team_digest_lines, write_team_standings
-from tournaments.models import Bye, Entry, Penalty, Round, Season, Stage, Table, Tournament
+from tournaments.models import (
+    Bye,
+    Entry,
+    Penalty,
+    Round,
+    Season,
+    Seat,
+    Stage,
+    StageEntrant,
+    Table,
+    Tournament,
+)
 from tournaments.points import DEFAULT_TIE_BREAKS, points_for, tie_breaks
 from tournaments.rulesets import check_ruleset
 from tournaments.selectors import main_stages, stage_participant_ids
@@ -578,6 +591,7 @@ DIGEST_FIELDS = (
     "shared",
     "confirmed_rank",
     "confirmed_shared",
+    "reached_stage_id",
     # Another table's result moves a player's par: live boards follow it.
     "duplicate_points",
     "duplicate_games",
@@ -657,6 +671,10 @@ def _digest(ref: ScopeRef) -> tuple[str, int]:
     # The team standings of a team tournament belong to the same version.
     for text in team_digest_lines(ref.kind, ref.id):
         digest.update(text.encode())
+    # So does how the tournament's rank is built, and the names of its stages (到達).
+    if ref.kind != Scope.SEASON:
+        for step in order_steps(_scope_tournament_ids(ref)[0]):
+            digest.update(repr((step.stage_ids, step.names)).encode())
     # What the boards say about the scope's rounds belongs to the same version.
     for line in scope_rounds(ref):
         digest.update(repr((line.round_id, line.status, line.corrected)).encode())
@@ -697,6 +715,7 @@ def recompute_scope(ref: ScopeRef) -> Outcome:
                 _write_duplicate_points(ref, plan)
                 if positions:
                     _apply_playoffs(ref, positions)
+                _write_stage_reached(ref)
                 # A team tournament's team rows: same transaction, lock and version.
                 write_team_standings(ref.kind, ref.id, now, version.version + 1)
                 digest, rows = _digest(ref)
@@ -717,9 +736,13 @@ def recompute_scope(ref: ScopeRef) -> Outcome:
 
 
 def tournament_scopes(tournament: Tournament) -> list[ScopeRef]:
-    """Every scope a tournament's results feed: itself, its stages, its season."""
-    refs = [ScopeRef.tournament(tournament.pk)]
-    refs += [ScopeRef.stage(pk) for pk in tournament.stages.values_list("pk", flat=True)]
+    """Every scope a tournament's results feed: its stages (in order), itself, its season.
+    The stages come first: the tournament's order reads their rows (`order_by_stage_reached`)."""
+    refs = [
+        ScopeRef.stage(pk)
+        for pk in tournament.stages.order_by("order").values_list("pk", flat=True)
+    ]
+    refs.append(ScopeRef.tournament(tournament.pk))
     if tournament.season_id is not None:
         refs.append(ScopeRef.season(tournament.season_id))
     return refs
@@ -785,6 +808,214 @@ def rescore_results(tournament: Tournament) -> int:
                         subset = subset.exclude(game__game_number=tournament.games_per_set)
                     changed += subset.exclude(points=points).update(points=points)
     return changed
+
+
+# --- the tournament's order: stage reached first (docs/formats.md) --------------------------
+
+
+def stages_reached(tournament_id: int) -> dict[int, int]:
+    """Entry id -> the latest stage (by `Stage.order`, playoffs never count) the entrant took
+    part in: seated at a table of a published round of it (or replaced there by a
+    substitute), given a bye in one, or placed in it (`StageEntrant`: advanced, seeded or
+    started there). An entrant who took part in no stage has no entry. One aggregated query:
+    a row per entrant, whatever the number of rounds."""
+    by_order = dict(
+        Stage.objects.filter(tournament_id=tournament_id)
+        .exclude(kind=Stage.Kind.PLAYOFF)
+        .values_list("order", "pk")
+    )
+    if not by_order:
+        return {}
+    stage, rnd = _table(Stage), _table(Round)
+    main = f"st.tournament_id = {int(tournament_id)} AND st.kind <> '{Stage.Kind.PLAYOFF}'"
+    published = f"JOIN {rnd} r ON r.id = x.round_id JOIN {stage} st ON st.id = r.stage_id"
+    played = f"{main} AND r.status <> '{Round.Status.DRAFT}'"
+    sql = f"""
+SELECT who, MAX(o) FROM (
+  SELECT x.entry_id AS who, st."order" AS o FROM {_table(Seat)} x {published} WHERE {played}
+  UNION ALL
+  SELECT x.substituted_entry_id, st."order" FROM {_table(Seat)} x {published}
+  WHERE {played} AND x.substituted_entry_id IS NOT NULL
+  UNION ALL
+  SELECT x.entry_id, st."order" FROM {_table(Bye)} x {published} WHERE {played}
+  UNION ALL
+  SELECT x.entry_id, st."order" FROM {_table(StageEntrant)} x
+  JOIN {stage} st ON st.id = x.stage_id WHERE {main}
+) taken GROUP BY who
+"""
+    with connection.cursor() as cursor:
+        cursor.execute(sql)
+        return {int(who): by_order[order] for who, order in cursor.fetchall()}
+
+
+@dataclass(frozen=True, slots=True)
+class OrderStep:
+    """One link of the tournament's order: the entrants whose latest stage is one of
+    `stage_ids` (the latest first), ranked by that stage's standings — or, for several stages
+    joined by `Stage.TournamentOrder.WITH_PREVIOUS`, together by the tournament's totals."""
+
+    stage_ids: tuple[int, ...]
+    names: tuple[str, ...]
+
+    @property
+    def by_totals(self) -> bool:
+        return len(self.stage_ids) > 1
+
+    @property
+    def label(self) -> str:
+        """The step in words, in the active language: 「決勝の順位」, 「決勝・準決勝の通算点」."""
+        if self.by_totals:
+            return gettext("total points of %(stages)s") % {"stages": "・".join(self.names)}
+        return gettext("%(stage)s standings") % {"stage": self.names[0]}
+
+
+def order_steps(tournament_id: int) -> list[OrderStep]:
+    """The tournament's order, best first: one step per main stage, latest first, except that
+    a stage set to `WITH_PREVIOUS` joins the stage before it (and so on down)."""
+    steps: list[list[tuple[int, str]]] = []
+    stages = (
+        Stage.objects.filter(tournament_id=tournament_id)
+        .exclude(kind=Stage.Kind.PLAYOFF)
+        .order_by("order")
+        .values_list("pk", "name", "tournament_order")
+    )
+    for pk, name, how in stages:
+        if steps and how == Stage.TournamentOrder.WITH_PREVIOUS:
+            steps[-1].insert(0, (pk, name))
+        else:
+            steps.append([(pk, name)])
+    return [
+        OrderStep(tuple(pk for pk, _ in step), tuple(name for _, name in step))
+        for step in reversed(steps)
+    ]
+
+
+def order_caption(steps: Sequence[OrderStep]) -> str:
+    """The order as the tournament board states it: 「決勝の順位 → 予選の順位」."""
+    return " → ".join(step.label for step in steps)
+
+
+@dataclass(frozen=True, slots=True)
+class Placing:
+    rank: int
+    shared: bool
+    confirmed_rank: int
+    confirmed_shared: bool
+
+
+def order_by_stage_reached(
+    totals: Mapping[int, tuple[int, int]],
+    reached: Mapping[int, int],
+    steps: Sequence[OrderStep],
+    stage_ranks: Mapping[int, Mapping[int, tuple[int, int]]],
+) -> dict[int, Placing]:
+    """The tournament's ranks (a pure function; previews may call it on figures of their own).
+
+    `totals`: entry -> (rank, confirmed rank) by the tournament's totals, its final's playoffs
+    applied — every entrant of the board; `reached`: entry -> its latest stage
+    (`stages_reached`); `steps`: `order_steps`; `stage_ranks`: stage -> entry -> (rank,
+    confirmed rank) of that stage's standings (its playoffs applied).
+
+    Step by step, best first, each step's entrants take the next places, ranked among
+    themselves by their stage's rank (a step of several stages: by the totals); entrants of
+    no step (no stage yet) come last, by the totals. Two entrants share a place only when
+    their deciding ranks are equal. An entrant missing from its stage's rows (not recomputed
+    yet) follows that step's others, by the totals."""
+    groups: list[tuple[OrderStep | None, list[int]]] = [(step, []) for step in steps]
+    home = {stage: i for i, step in enumerate(steps) for stage in step.stage_ids}
+    rest: list[int] = []
+    for entry in totals:
+        where = home.get(reached.get(entry, -1))
+        (rest if where is None else groups[where][1]).append(entry)
+    groups.append((None, rest))
+    placed: dict[int, Placing] = {}
+    before = 0
+    for step, members in groups:
+
+        def key(entry: int, which: int, step: OrderStep | None = step) -> tuple[int, int]:
+            if step is not None and not step.by_totals:
+                found = stage_ranks.get(step.stage_ids[0], {}).get(entry)
+                if found is not None:
+                    return (0, found[which])
+            return (1, totals[entry][which])
+
+        for which in (0, 1):
+            keys = {entry: key(entry, which) for entry in members}
+            ordered = sorted(keys.values())
+            level = Counter(ordered)
+            for entry, mine in keys.items():
+                rank = before + 1 + bisect_left(ordered, mine)
+                shared = level[mine] > 1
+                if which == 0:
+                    placed[entry] = Placing(rank, shared, 0, False)
+                else:
+                    placed[entry] = Placing(placed[entry].rank, placed[entry].shared, rank, shared)
+        before += len(members)
+    return placed
+
+
+def tournament_ranking(
+    tournament_id: int, totals: Mapping[int, tuple[int, int]] | None = None
+) -> dict[int, Placing]:
+    """The tournament's ranks by stage reached, from its stages' stored rows:
+    `order_by_stage_reached` over `totals` (entry -> (rank, confirmed rank) by the
+    tournament's totals; read from the tournament's stored rows when not given — call it on
+    freshly written rows, as `recompute_scope` does, or give the totals of a preview)."""
+    if totals is None:
+        totals = {
+            entry: (rank, confirmed)
+            for entry, rank, confirmed in Standing.objects.filter(
+                **scope_filter(ScopeRef.tournament(tournament_id))
+            ).values_list("entry_id", "rank", "confirmed_rank")
+        }
+    steps = order_steps(tournament_id)
+    single = [step.stage_ids[0] for step in steps if not step.by_totals]
+    stage_ranks: dict[int, dict[int, tuple[int, int]]] = {}
+    for stage, entry, rank, confirmed in Standing.objects.filter(
+        scope=Scope.STAGE, stage_id__in=single
+    ).values_list("stage_id", "entry_id", "rank", "confirmed_rank"):
+        stage_ranks.setdefault(stage, {})[entry] = (rank, confirmed)
+    return order_by_stage_reached(totals, stages_reached(tournament_id), steps, stage_ranks)
+
+
+def _write_stage_reached(ref: ScopeRef) -> None:
+    """Mark the freshly written rows of a tournament or stage with the stage each entrant
+    reached, and rank a tournament's rows by it (`tournament_ranking`); only the rows whose
+    rank moves are rewritten."""
+    if ref.kind == Scope.SEASON:
+        return
+    tournament_id = _scope_tournament_ids(ref)[0]
+    rows = Standing.objects.filter(**scope_filter(ref))
+    by_stage: dict[int, list[int]] = {}
+    for entry, stage in stages_reached(tournament_id).items():
+        by_stage.setdefault(stage, []).append(entry)
+    for stage, entries in by_stage.items():
+        rows.filter(entry_id__in=entries).update(reached_stage_id=stage)
+    if ref.kind != Scope.TOURNAMENT:
+        return
+    current = {
+        entry: (pk, rank, shared, confirmed, confirmed_shared)
+        for pk, entry, rank, shared, confirmed, confirmed_shared in rows.values_list(
+            "pk", "entry_id", "rank", "shared", "confirmed_rank", "confirmed_shared"
+        )
+    }
+    totals = {entry: (line[1], line[3]) for entry, line in current.items()}
+    changed = []
+    for entry, new in tournament_ranking(tournament_id, totals).items():
+        pk, *now = current[entry]
+        if tuple(now) != (new.rank, new.shared, new.confirmed_rank, new.confirmed_shared):
+            changed.append(
+                Standing(
+                    pk=pk,
+                    rank=new.rank,
+                    shared=new.shared,
+                    confirmed_rank=new.confirmed_rank,
+                    confirmed_shared=new.confirmed_shared,
+                )
+            )
+    Standing.objects.bulk_update(
+        changed, ["rank", "shared", "confirmed_rank", "confirmed_shared"], batch_size=1000
+    )
 
 
 # --- the scope's rounds ----------------------------------------------------------------------
@@ -874,7 +1105,7 @@ def standings(ref: ScopeRef) -> list[Standing]:
     (`Standing.decided_by_playoff`)."""
     rows = list(
         Standing.objects.filter(**scope_filter(ref))
-        .select_related("player", "entry")
+        .select_related("player", "entry", "reached_stage")
         .order_by("rank", "player__display_name", "player_id")
     )
     decided = decided_by_playoff(ref, rows)
@@ -1008,7 +1239,44 @@ def _apply_playoffs(ref: ScopeRef, positions: Mapping[int, int]) -> None:
 
 def decided_by_playoff(ref: ScopeRef, rows: Sequence[Standing]) -> frozenset[int]:
     """The entry ids among `rows` whose place a settled playoff decided: level with others on
-    every tie-break key, the group `playoff_covers`, and their ranks no longer all equal."""
+    every tie-break key, the group `playoff_covers`, and their ranks no longer all equal.
+
+    On the tournament's board an entrant ranked by the stage it reached (`OrderStep`) is
+    flagged when that stage's board flags it; the others (ranked by the totals) as before."""
+    if ref.kind == Scope.TOURNAMENT:
+        return _decided_in_tournament(ref, rows)
+    return _decided_among(ref, rows)
+
+
+def _decided_in_tournament(ref: ScopeRef, rows: Sequence[Standing]) -> frozenset[int]:
+    by_stage = {step.stage_ids[0]: step for step in order_steps(ref.id) if not step.by_totals}
+    stages = Stage.objects.filter(pk__in=list(by_stage))
+    with_playoffs = [stage for stage in stages if settled_playoffs(stage)]
+    if not with_playoffs:
+        final = playoff_stage(ref)
+        if final is None or final.pk in by_stage or not settled_playoffs(final):
+            return frozenset()
+    decided: set[int] = set()
+    for stage in with_playoffs:
+        stage_ref = ScopeRef.stage(stage.pk)
+        stage_rows = list(
+            Standing.objects.filter(**scope_filter(stage_ref)).only(
+                "entry_id", "rank", *TIE_BREAK_COLUMNS
+            )
+        )
+        here = {
+            row.entry_id
+            for row in rows
+            if row.reached_stage_id == stage.pk and row.entry_id is not None
+        }
+        decided |= _decided_among(stage_ref, stage_rows) & here
+    by_totals = [row for row in rows if row.reached_stage_id not in by_stage]
+    if by_totals:
+        decided |= _decided_among(ref, by_totals)
+    return frozenset(decided)
+
+
+def _decided_among(ref: ScopeRef, rows: Sequence[Standing]) -> frozenset[int]:
     stage = playoff_stage(ref)
     if stage is None:
         return frozenset()

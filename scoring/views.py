@@ -64,7 +64,7 @@ from games.models import GameResult
 from scoring.charts import progression_svg, rating_history_svg
 from scoring.cuts import CutLine
 from scoring.exports import export_rows, standings_csv, standings_json, team_standings_csv
-from scoring.models import Rating
+from scoring.models import Rating, Scope
 from scoring.ratings import display_rating
 from scoring.selectors import (
     FIND_LIMIT,
@@ -84,6 +84,8 @@ from scoring.standings import (
     KEY_COLUMN,
     ScopeRef,
     metric_for_tie_break,
+    order_caption,
+    order_steps,
     result_is_provisional,
     scope_metrics,
     scope_rounds,
@@ -91,7 +93,7 @@ from scoring.standings import (
 )
 from tournaments.models import Bye, League, Penalty, Player, Season, Stage, Tournament
 from tournaments.points import TIE_BREAK_KEYS, tie_breaks
-from tournaments.selectors import public_tournaments, visible_tournaments
+from tournaments.selectors import main_stages, public_tournaments, visible_tournaments
 
 # Seconds a proxy or CDN may serve a public answer without asking again: small, as a live
 # board's viewers expect a new version within a poll or two.
@@ -280,8 +282,21 @@ def _frame(board: Board, version: int, cut: CutLine | None) -> dict[str, Any]:
     if cut is not None and board.stage is not None:  # the rule in the page's language
         cut = replace(cut, rule=board.stage.advancement_label)
     rounds = scope_rounds(board.ref)
+    main = (
+        list(main_stages(board.tournament))
+        if board.tournament is not None and board.season is None
+        else []
+    )
     return {
         "board": board,
+        # The tournament's rank: stage reached first, in words (「決勝の順位 → 予選の順位」).
+        "order_caption": (
+            order_caption(order_steps(board.ref.id))
+            if board.ref.kind == Scope.TOURNAMENT and len(main) > 1
+            else ""
+        ),
+        # Which stage each entrant reached (到達), once the tournament has more than one.
+        "show_reached": len(main) > 1,
         "board_url": board.url,
         "version": version,
         "cut": cut,

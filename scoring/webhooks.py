@@ -38,7 +38,7 @@ from django.utils import timezone
 from games import outbox
 from games.models import OutboxMessage
 from games.results import result_fields
-from scoring.exports import rounds_data, standing_dict, team_row_dict
+from scoring.exports import order_data, rounds_data, standing_dict, team_row_dict
 from scoring.models import WebhookDelivery, WebhookEndpoint, WebhookEvent
 from scoring.selectors import team_board_rows
 from scoring.standings import ScopeRef, result_is_provisional, scope_rounds, standings
@@ -299,6 +299,7 @@ def standings_changed_data(ref: ScopeRef, tournament: Tournament, version: int) 
     data: dict[str, Any] = {
         "scope": {"kind": ref.kind, "id": ref.id},
         "version": version,
+        "order": order_data(ref),
         **rounds_data(scope_rounds(ref)),
         "standings": [standing_dict(row) for row in standings(ref)],
     }

@@ -11,7 +11,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
 from games.engine import SwitchInfo, find_ruleset
-from tournaments.models import MAX_GAMES_PER_SET, Tournament
+from tournaments.models import MAX_GAMES_PER_SET, Stage, Tournament
 from tournaments.points import PRESETS as POINTS_PRESETS
 from tournaments.rulesets import DEFAULT_RULESET, TABLE_DECIDES, TEAM_SIZES, ruleset_choices
 from tournaments.switch_words import switch_label, value_label
@@ -236,6 +236,17 @@ class StageForm(forms.Form):
     )
     carry_over_totals = forms.BooleanField(
         label=_("Carry totals over from earlier stages"), required=False
+    )
+    tournament_order = forms.ChoiceField(
+        label=_("Overall order"),
+        choices=Stage.TournamentOrder.choices,
+        initial=Stage.TournamentOrder.STAGE_FIRST,
+        required=False,
+        help_text=_(
+            "Stage reached first: everyone who plays this stage ranks above everyone who "
+            "stopped before it, in this stage's order. Together with the previous stage: "
+            "they are ranked with those who stopped at the stage before by total points."
+        ),
     )
 
 

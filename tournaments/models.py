@@ -372,8 +372,23 @@ class Stage(models.Model):
     kind = models.CharField(max_length=20, choices=Kind.choices, default=Kind.QUALIFYING)
     advance_top_n = models.PositiveIntegerField(null=True, blank=True)
     advance_top_k_per_table = models.PositiveSmallIntegerField(null=True, blank=True)
+
+    class TournamentOrder(models.TextChoices):
+        """How the tournament-wide order (大会全体の順位) places this stage's entrants against
+        those who stopped at the stage before it (docs/formats.md, "The tournament's order")."""
+
+        # Everyone who took part in this stage ranks above everyone who stopped before it,
+        # in this stage's order (its standings and playoffs).
+        STAGE_FIRST = "stage_first", _("Stage reached first")
+        # This stage's entrants and those who stopped at the stage before it are ranked
+        # together by their tournament totals.
+        WITH_PREVIOUS = "with_previous", _("Together with the previous stage, by total points")
+
     # 2024 final: "one more round added to carried-over points" — totals span earlier stages.
     carry_over_totals = models.BooleanField(default=False)
+    tournament_order = models.CharField(
+        max_length=20, choices=TournamentOrder.choices, default=TournamentOrder.STAGE_FIRST
+    )
     advanced_at = models.DateTimeField(null=True, blank=True)
     # A playoff decides the order of tied entrants of this stage; it never feeds a next stage.
     playoff_for = models.ForeignKey(

@@ -244,6 +244,7 @@ class StageSerializer(serializers.ModelSerializer[Stage]):
             "advance_top_n",
             "advance_top_k_per_table",
             "carry_over_totals",
+            "tournament_order",
             "playoff_for",
             "advanced_at",
         ]

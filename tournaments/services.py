@@ -358,6 +358,7 @@ def add_stage(
     advance_top_n: int | None = None,
     advance_top_k_per_table: int | None = None,
     carry_over_totals: bool = False,
+    tournament_order: str = Stage.TournamentOrder.STAGE_FIRST,
 ) -> Stage:
     """Add a cut (準決勝) or final (決勝) after the last stage, validated now rather than at
     draw time (`check_stage_rule`).
@@ -377,7 +378,13 @@ def add_stage(
     # The kind's name in the organiser's language (a stored name stays as it was written).
     name = name.strip() or str(Stage.Kind(kind).label)
     previous = main_stages(tournament).last()
-    data: dict[str, object] = {"name": name, "kind": kind, "carry_over_totals": carry_over_totals}
+    _check_tournament_order(tournament_order, previous is None)
+    data: dict[str, object] = {
+        "name": name,
+        "kind": kind,
+        "carry_over_totals": carry_over_totals,
+        "tournament_order": tournament_order,
+    }
     if previous is not None:
         _refuse_stage_after(previous)
         top_n, top_k = previous.advance_top_n, previous.advance_top_k_per_table
@@ -408,11 +415,32 @@ def add_stage(
         name=name,
         kind=kind,
         carry_over_totals=carry_over_totals,
+        tournament_order=tournament_order,
     )
     record_audit(
         tournament, actor, AuditEntry.Action.STAGE_CREATED, data={"stage": stage.pk, **data}
     )
     return stage
+
+
+def _check_tournament_order(value: str, first: bool) -> None:
+    """`Stage.tournament_order` is one of its choices, and only a stage after the first (that
+    is not a playoff) can rank with the stage before it."""
+    if value not in Stage.TournamentOrder.values:
+        raise StageRuleError(
+            f"Unknown tournament order {value!r}: stage_first or with_previous.",
+            f"大会全体の順位の決め方 {value!r} は選べません（stage_first か with_previous）。",
+            code="tournament_order_invalid",
+            field="tournament_order",
+        )
+    if first and value == Stage.TournamentOrder.WITH_PREVIOUS:
+        raise StageRuleError(
+            "Only a stage after the first (not a playoff) can be ranked together with the "
+            "stage before it.",
+            "前のステージと合わせて順位を付けられるのは、2番目以降のステージ（順位決定戦を除く）だけです。",
+            code="no_previous_stage",
+            field="tournament_order",
+        )
 
 
 # ---------------------------------------------------------------------------------------------
@@ -3078,10 +3106,12 @@ def update_stage(
     advance_top_n: object = _UNSET,
     advance_top_k_per_table: object = _UNSET,
     carry_over_totals: bool | None = None,
+    tournament_order: str | None = None,
 ) -> dict[str, tuple[object, object]]:
-    """Edit a stage: its name at any time; its kind (cut ↔ final), its rule out of it and
+    """Edit a stage: its name and `tournament_order` (how the tournament's order places its
+    entrants) at any time; its kind (cut ↔ final), its rule out of it and
     `carry_over_totals` only before it has a round. Returns what changed (audited as
-    STAGE_EDITED)."""
+    STAGE_EDITED); a new name or order has the standings recomputed (the boards show both)."""
     tournament = stage.tournament
     require_organiser(actor, tournament)
     stage = Stage.objects.select_for_update().select_related("tournament").get(pk=stage.pk)
@@ -3151,6 +3181,13 @@ def update_stage(
                 field="carry_over_totals",
             )
         changes["carry_over_totals"] = (stage.carry_over_totals, carry_over_totals)
+    if tournament_order is not None and tournament_order != stage.tournament_order:
+        first = (
+            stage.kind == Stage.Kind.PLAYOFF
+            or not main_stages(tournament).filter(order__lt=stage.order).exists()
+        )
+        _check_tournament_order(tournament_order, first)
+        changes["tournament_order"] = (stage.tournament_order, tournament_order)
     if not changes:
         return changes
     if "name" in changes:
@@ -3160,7 +3197,12 @@ def update_stage(
     stage.advance_top_n, stage.advance_top_k_per_table = new_n, new_k
     if carry_over_totals is not None:
         stage.carry_over_totals = carry_over_totals
+    if "tournament_order" in changes:
+        stage.tournament_order = str(changes["tournament_order"][1])
     stage.save()
+    if {"name", "tournament_order"} & set(changes):
+        # The boards name the stage each entrant reached and rank the tournament by it.
+        tournament_settings_changed.send(sender=Tournament, tournament_id=tournament.pk)
     record_audit(
         tournament,
         actor,

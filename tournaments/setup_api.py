@@ -93,8 +93,8 @@ class StageSetupMixin:
         responses={200: StageSetupSerializer, 400: ErrorSerializer},
     )
     def partial_update(self, request: Request, *args: Any, **kwargs: Any) -> Response:
-        """Edit a stage: its name any time; kind, rule out of it and carry-over before it has
-        a round."""
+        """Edit a stage: its name and `tournament_order` (how the tournament's order places its
+        entrants) any time; kind, rule out of it and carry-over before it has a round."""
         stage = self.get_object()
         body = StageUpdateSerializer(data=request.data)
         body.is_valid(raise_exception=True)

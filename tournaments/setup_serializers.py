@@ -11,6 +11,13 @@ from rest_framework import serializers
 
 from tournaments.models import League, Season, Stage, Tournament
 
+TOURNAMENT_ORDER_HELP = (
+    "How the tournament's order places this stage's entrants (docs/formats.md): stage_first "
+    "(default): everyone who plays this stage ranks above everyone who stopped before it, in "
+    "this stage's order; with_previous: they are ranked together with those who stopped at the "
+    "stage before by the tournament's total points. Not with_previous on the first stage."
+)
+
 
 class StageCreateSerializer(serializers.Serializer[Stage]):
     """A cut or final after the last stage. The rule says who advances INTO it; it is stored
@@ -25,6 +32,12 @@ class StageCreateSerializer(serializers.Serializer[Stage]):
         required=False, allow_null=True, default=None
     )
     carry_over_totals = serializers.BooleanField(required=False, default=False)
+    tournament_order = serializers.ChoiceField(
+        choices=Stage.TournamentOrder.choices,
+        required=False,
+        default=Stage.TournamentOrder.STAGE_FIRST,
+        help_text=TOURNAMENT_ORDER_HELP,
+    )
 
 
 class StageUpdateSerializer(serializers.Serializer[Stage]):
@@ -35,6 +48,9 @@ class StageUpdateSerializer(serializers.Serializer[Stage]):
     advance_top_n = serializers.IntegerField(required=False, allow_null=True)
     advance_top_k_per_table = serializers.IntegerField(required=False, allow_null=True)
     carry_over_totals = serializers.BooleanField(required=False)
+    tournament_order = serializers.ChoiceField(
+        choices=Stage.TournamentOrder.choices, required=False, help_text=TOURNAMENT_ORDER_HELP
+    )
 
 
 class NoticeSerializer(serializers.Serializer[None]):
@@ -63,6 +79,7 @@ class StageSetupSerializer(serializers.ModelSerializer[Stage]):
             "advance_top_n",
             "advance_top_k_per_table",
             "carry_over_totals",
+            "tournament_order",
             "playoff_for",
             "advanced_at",
             "notices",

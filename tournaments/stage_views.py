@@ -106,6 +106,7 @@ CHANGED_LABELS = {
     "kind": gettext_lazy("kind"),
     "advancement": gettext_lazy("advancement rule"),
     "carry_over_totals": gettext_lazy("carry-over of totals"),
+    "tournament_order": gettext_lazy("place in the tournament's order"),
 }
 
 
@@ -135,6 +136,7 @@ def stages(request: HtmxHttpRequest, slug: str) -> HttpResponse:
                 advance_top_n=data["advance_top_n"],
                 advance_top_k_per_table=data["advance_top_k_per_table"],
                 carry_over_totals=data["carry_over_totals"],
+                tournament_order=data["tournament_order"] or Stage.TournamentOrder.STAGE_FIRST,
             )
         except services.DomainError as error:
             _form_errors(form, error)
@@ -165,6 +167,7 @@ def edit_stage(request: HtmxHttpRequest, slug: str, stage_id: int) -> HttpRespon
         "advance_top_n": stage.advance_top_n,
         "advance_top_k_per_table": stage.advance_top_k_per_table,
         "carry_over_totals": stage.carry_over_totals,
+        "tournament_order": stage.tournament_order,
     }
     form = StageForm(request.POST or None, initial=initial)
     if stage.kind not in (Stage.Kind.CUT, Stage.Kind.FINAL):
@@ -183,6 +186,7 @@ def edit_stage(request: HtmxHttpRequest, slug: str, stage_id: int) -> HttpRespon
                     advance_top_n=_none_if_zero(data["advance_top_n"]),
                     advance_top_k_per_table=_none_if_zero(data["advance_top_k_per_table"]),
                     carry_over_totals=data["carry_over_totals"],
+                    tournament_order=data["tournament_order"] or None,
                 )
             except services.DomainError as error:
                 _form_errors(form, error)

@@ -107,16 +107,17 @@ def test_a_burst_during_a_run_queues_one_more_run_which_counts_every_result(
     tournament, stage, tables = _playing(seed=31)
     tournament_ref, stage_ref = ScopeRef.tournament(tournament.pk), ScopeRef.stage(stage.pk)
 
-    with holding(stage_ref):
+    with holding(tournament_ref):
         _finish_game(tournament, tables[0], game_number=1)
-        # The run has counted the game in the tournament's standings and waits at the stage's.
-        wait_until(lambda: _counted(tournament_ref, tournament), 30, "the first run")
+        # The run has counted the game in the stage's standings and waits at the tournament's
+        # (stages come first: the tournament's order reads theirs).
+        wait_until(lambda: _counted(stage_ref, tournament), 30, "the first run")
         assert StandingsQueue.objects.get(tournament=tournament).running_task != ""
         for game_number in range(2, 5):
             for table in tables:
                 _finish_game(tournament, table, game_number)
         _finish_game(tournament, tables[1], game_number=1)
-        burst_counted_by_first_run = _counted(tournament_ref, tournament)
+        burst_counted_by_first_run = _counted(stage_ref, tournament)
 
     wait_until(
         lambda: _counted(tournament_ref, tournament) and _counted(stage_ref, tournament),

@@ -165,3 +165,23 @@ def as_lines(rows: Iterable[Any], *, by_player: bool = False) -> dict[int, dict[
         }
         for row in rows
     }
+
+
+def ranked_by_stage_reached(
+    totals: dict[int, dict[str, Any]],
+    steps: Sequence[tuple[Sequence[int], dict[int, dict[str, Any]]]],
+) -> dict[int, dict[str, Any]]:
+    """The tournament's lines `totals` ranked by stage reached first (docs/formats.md, "The
+    tournament's order"): `steps` best first, each (its entrants, its stage's recounted lines);
+    each step's entrants take the next places, ordered among themselves by their stage's rank
+    (and confirmed rank), sharing only a place they share there."""
+    lines = {who: dict(line) for who, line in totals.items()}
+    before = 0
+    for members, stage in steps:
+        for field, shared in (("rank", "shared"), ("confirmed_rank", "confirmed_shared")):
+            for who in members:
+                mine = stage[who][field]
+                lines[who][field] = before + 1 + sum(1 for o in members if stage[o][field] < mine)
+                lines[who][shared] = sum(1 for o in members if stage[o][field] == mine) > 1
+        before += len(members)
+    return lines

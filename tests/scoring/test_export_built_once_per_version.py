@@ -67,10 +67,10 @@ def test_the_csv_keeps_its_columns(db: None, client: Client) -> None:
         "rank", "shared", "entry", "player", "points", "games", "daifugo", "fugo", "heimin",
         "hinmin", "daihinmin", "fouls", "miyako_ochi", "best_set", "penalty_points",
         "warnings", "provisional_games", "confirmed_points", "confirmed_rank",
-        "decided_by_playoff",
+        "decided_by_playoff", "reached_stage",
     ]  # fmt: skip
     assert row == ["1", "No", "1", "Entrant 001", "999", "4", "1", "1", "1", "1", "0",
-                   "0", "0", "6", "0", "0", "0", "999", "1", "No"]  # fmt: skip
+                   "0", "0", "6", "0", "0", "0", "999", "1", "No", ""]  # fmt: skip
 
 
 def test_an_export_revalidated_with_its_etag_is_not_sent_again(db: None, client: Client) -> None:

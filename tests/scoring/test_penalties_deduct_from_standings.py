@@ -17,7 +17,7 @@ from scoring.models import Standing
 from scoring.standings import ScopeRef, recompute_scope, recompute_tournament, standings
 from tests.factories import EntryFactory, StageFactory, TournamentFactory, finished_game
 from tests.scoring.conftest import Cup, play_random_sets, seat_round
-from tests.scoring.oracle import as_lines, recount
+from tests.scoring.oracle import as_lines, ranked_by_stage_reached, recount
 from tournaments import services
 from tournaments.models import League, Penalty, Season, StageEntrant, Table, Tournament
 from tournaments.points import DEFAULT_TIE_BREAKS
@@ -206,6 +206,17 @@ def test_random_penalties_equal_the_recount(cup: Cup) -> None:
         penalties=penalties.filter(round__stage=final),
         zero=[e.pk for e in top4],
     )
-    assert as_lines(standings(ScopeRef.tournament(cup.tournament.pk))) == everything
+    in_qualifying = recount(
+        results.filter(game__table__round__stage=cup.stage),
+        KEYS,
+        penalties=penalties.filter(round__stage=cup.stage),
+        zero=[e.pk for e in cup.entries],
+    )
+    # The tournament's figures count everything; its order is by stage reached first.
+    rest = [e.pk for e in cup.entries if e not in top4]
+    expected = ranked_by_stage_reached(
+        everything, [([e.pk for e in top4], in_final), (rest, in_qualifying)]
+    )
+    assert as_lines(standings(ScopeRef.tournament(cup.tournament.pk))) == expected
     assert as_lines(standings(ScopeRef.stage(final.pk))) == in_final
     assert any(line["penalty_points"] for line in everything.values())
