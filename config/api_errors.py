@@ -2,6 +2,7 @@
 
     {"code": "...", "message_en": "...", "message_ja": "...", "detail": ...}
 
+(a 429 adds `message`, the request's own language of the two).
 `code` is stable (clients branch on it), the two messages are meant to be shown to a person as
 they are, and `detail` carries field errors or data a client can act on (the limit that was
 exceeded, the line of a batch), or null. Some answers keep keys of their own beside these four
@@ -35,6 +36,7 @@ from rest_framework.serializers import as_serializer_error
 from rest_framework.views import set_rollback
 
 from config.api_input import BodyTooLarge, RequestRefused
+from config.language import in_active_language
 
 log = logging.getLogger(__name__)
 
@@ -195,7 +197,14 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         detail = {"retry_after_seconds": math.ceil(wait)}
     set_rollback()
     english, japanese = _messages(api_exc, code)
-    return api_error(code, english, japanese, api_exc.status_code, detail=detail, headers=headers)
+    extra: dict[str, str] = {}
+    if isinstance(api_exc, exceptions.Throttled):
+        # A 429 is often shown as it is by a script or an app that knows no codes: the
+        # request's own language beside the pair.
+        extra["message"] = in_active_language(english, japanese)
+    return api_error(
+        code, english, japanese, api_exc.status_code, detail=detail, headers=headers, **extra
+    )
 
 
 # --- the OpenAPI schema (drf-spectacular postprocessing hook) ---------------------------------
