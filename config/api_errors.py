@@ -157,6 +157,9 @@ def _messages(exc: exceptions.APIException, code: str) -> tuple[str, str]:
     if isinstance(exc, exceptions.ValidationError | RequestRefused):
         return english, japanese
     own = str(exc.detail) if isinstance(exc.detail, str) else ""
+    if isinstance(exc, exceptions.Throttled) and own.startswith(str(exc.default_detail)):
+        own = ""  # DRF's "Request was throttled. Expected available in n seconds.", in the
+        # request's language: not English, and the wait is in Retry-After and detail anyway
     if own and own != str(exc.default_detail):
         english = own  # the raiser's own sentence ("This device's token is limited to …")
     return english, japanese
