@@ -26,7 +26,7 @@ from axes.handlers.proxy import AxesProxyHandler
 from django.conf import settings
 from django.contrib.auth.signals import user_login_failed
 from django.dispatch import receiver
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseBase, JsonResponse
 from django.shortcuts import render
 from rest_framework.authentication import BasicAuthentication
 from rest_framework.exceptions import AuthenticationFailed, Throttled
@@ -158,13 +158,15 @@ def failing_address_response(request: HttpRequest, seconds: int) -> HttpResponse
     return response
 
 
-def refuse_failing_addresses(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+def refuse_failing_addresses(
+    view: Callable[..., HttpResponseBase],
+) -> Callable[..., HttpResponseBase]:
     """A sign-in view that answers 429 (`failing_address_response`) without looking at the
     credentials when the request's address is past the `failed-credentials` rate: on a POST, and
     on any request that carries a secret in its address (`secret`, a sign-in link's)."""
 
     @functools.wraps(view)
-    def guarded(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+    def guarded(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
         if request.method == "POST" or "secret" in kwargs:
             wait = throttling.failed_credentials_wait(request)
             if wait is not None:

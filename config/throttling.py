@@ -45,7 +45,7 @@ class PinAttemptRateThrottle(ScopedRateThrottle):
 
 
 def is_pin_attempt(request: Request) -> bool:
-    data = request.data
+    data: object = request.data  # any JSON: a list or a number carries no PIN
     return isinstance(data, Mapping) and "pin" in data
 
 
@@ -74,25 +74,27 @@ class FailedCredentials(SimpleRateThrottle):
 
     def get_rate(self) -> str | None:
         # Read when used, not at import: the rate is the settings' (DRF reloads them).
-        rate: str | None = api_settings.DEFAULT_THROTTLE_RATES.get(self.scope)
-        return rate
+        rates = cast("dict[str, str | None]", api_settings.DEFAULT_THROTTLE_RATES)
+        return rates.get(self.scope)
 
     def get_cache_key(self, request: Any, view: Any) -> str:
         return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}
 
     def _recent(self, request: HttpRequest) -> bool:
         """Load the address's recent failures; False when the rate is off."""
-        if self.rate is None:
+        limit, period = self.parse_rate(self.rate)
+        if limit is None or period is None:
             return False
+        self.limit = limit
         self.key = self.get_cache_key(request, None)
         self.history = self.cache.get(self.key, [])
         self.now = self.timer()
-        while self.history and self.history[-1] <= self.now - self.duration:
+        while self.history and self.history[-1] <= self.now - period:
             self.history.pop()
         return True
 
     def wait_for(self, request: HttpRequest) -> int | None:
-        if not self._recent(request) or len(self.history) < self.num_requests:
+        if not self._recent(request) or len(self.history) < self.limit:
             return None
         return max(1, math.ceil(self.wait() or 1))
 

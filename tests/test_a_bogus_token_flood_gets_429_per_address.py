@@ -30,9 +30,7 @@ def bogus(number: int) -> str:
 def test_a_flood_of_bogus_tokens_gets_429_from_its_address_only() -> None:
     token, raw = issue_device_token(UserFactory(), "table 1 phone")
 
-    answers = [
-        device("203.0.113.7", bogus(n)).get("/api/tournaments/") for n in range(RATE + 20)
-    ]
+    answers = [device("203.0.113.7", bogus(n)).get("/api/tournaments/") for n in range(RATE + 20)]
     right_from_there = device("203.0.113.7", raw).get("/api/tournaments/")
     token.refresh_from_db()
     bogus_elsewhere = device("198.51.100.20", bogus(999)).get("/api/tournaments/")
@@ -77,9 +75,7 @@ def test_behind_a_proxy_each_visitor_counts_for_itself(settings: Any) -> None:
         device(proxy, bogus(n), HTTP_X_FORWARDED_FOR="203.0.113.7").get("/api/tournaments/")
         for n in range(RATE + 1)
     ]
-    other = device(proxy, bogus(0), HTTP_X_FORWARDED_FOR="198.51.100.20").get(
-        "/api/tournaments/"
-    )
+    other = device(proxy, bogus(0), HTTP_X_FORWARDED_FOR="198.51.100.20").get("/api/tournaments/")
 
     assert flood[-1].status_code == 429
     assert other.status_code == 403

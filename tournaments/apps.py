@@ -11,5 +11,5 @@ class TournamentsConfig(AppConfig):
     def ready(self) -> None:
         # Connects the receivers that bring a signed-in person's saved language back and count
         # failed sign-ins against the client's address.
-        import config.language  # noqa: F401
+        import config.language
         import config.lockout  # noqa: F401

@@ -21,9 +21,7 @@ def test_forty_hands_are_confirmed_without_a_429() -> None:
     OfficialFactory(
         tournament=table.round.stage.tournament, user=head, role=Official.Role.HEAD_REFEREE
     )
-    games = [
-        guandan_hand(table, hand, ("2", "2"), confirmed=False) for hand in range(1, HANDS + 1)
-    ]
+    games = [guandan_hand(table, hand, ("2", "2"), confirmed=False) for hand in range(1, HANDS + 1)]
     phone = DeviceApi(head)
 
     answers = [phone.post(f"games/{game.pk}/confirm/") for game in games]

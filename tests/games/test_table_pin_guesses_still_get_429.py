@@ -31,9 +31,8 @@ def scorer_device(crew: Crew, address: str) -> Client:
 
 
 def confirm(device: Client, game: Game, pin: str, seat: int = 3) -> Any:
-    return device.post(
-        f"/api/games/{game.pk}/confirm/", {"seat": seat, "pin": pin}, content_type="application/json"
-    )
+    body = {"seat": seat, "pin": pin}
+    return device.post(f"/api/games/{game.pk}/confirm/", body, content_type="application/json")
 
 
 def test_pin_attempts_past_the_devices_rate_get_429(crew: Crew) -> None:
