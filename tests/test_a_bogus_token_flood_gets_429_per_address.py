@@ -12,9 +12,8 @@ from django.test import Client
 
 from games.auth import issue_device_token
 from games.models import DeviceToken
+from tests.conftest import run_with_settings
 from tests.factories import UserFactory
-
-pytestmark = pytest.mark.django_db
 
 RATE = 60  # failed credentials a minute per address, as docs/deployment.md documents
 
@@ -27,6 +26,7 @@ def bogus(number: int) -> str:
     return f"kk_guess{number:040d}"
 
 
+@pytest.mark.django_db
 def test_a_flood_of_bogus_tokens_gets_429_from_its_address_only() -> None:
     token, raw = issue_device_token(UserFactory(), "table 1 phone")
 
@@ -49,6 +49,7 @@ def test_a_flood_of_bogus_tokens_gets_429_from_its_address_only() -> None:
     assert right_elsewhere.status_code == 200
 
 
+@pytest.mark.django_db
 def test_a_write_with_a_bogus_token_is_refused_before_it_reaches_the_view() -> None:
     for n in range(RATE):
         assert device("203.0.113.7", bogus(n)).post("/api/games/1/confirm/").status_code == 401
@@ -58,6 +59,7 @@ def test_a_write_with_a_bogus_token_is_refused_before_it_reaches_the_view() -> N
     assert answer.status_code == 429
 
 
+@pytest.mark.django_db
 def test_requests_without_a_token_or_with_a_right_one_are_not_counted() -> None:
     _, raw = issue_device_token(UserFactory(), "table 1 phone")
     for _ in range(RATE + 5):
@@ -67,6 +69,7 @@ def test_requests_without_a_token_or_with_a_right_one_are_not_counted() -> None:
     assert device("203.0.113.7", bogus(1)).get("/api/tournaments/").status_code == 403
 
 
+@pytest.mark.django_db
 def test_behind_a_proxy_each_visitor_counts_for_itself(settings: Any) -> None:
     settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "NUM_PROXIES": 1}
     proxy = "10.0.0.2"  # every request arrives from the proxy, which names the visitor
@@ -80,3 +83,20 @@ def test_behind_a_proxy_each_visitor_counts_for_itself(settings: Any) -> None:
     assert flood[-1].status_code == 429
     assert other.status_code == 403
     assert DeviceToken.objects.count() == 0
+
+
+SCRIPT = """
+import json
+import django
+django.setup()
+from django.test import Client
+client = Client(HTTP_AUTHORIZATION="Token not one-key")  # refused before any lookup
+answers = [client.get("/api/schema/?format=json").status_code for _ in range(4)]
+print(json.dumps({"answers": answers}))
+"""
+
+
+def test_the_rate_comes_from_the_environment() -> None:
+    seen = run_with_settings(SCRIPT, API_THROTTLE_FAILED_CREDENTIALS="3/minute")
+
+    assert seen["answers"] == [403, 403, 403, 429]
