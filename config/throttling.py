@@ -5,15 +5,19 @@ address guessing them before its next guess is looked at."""
 
 from __future__ import annotations
 
+import logging
 import math
 from collections.abc import Mapping, Sequence
 from typing import Any, cast
 
+import redis
 from django.http import HttpRequest
 from rest_framework.exceptions import Throttled
 from rest_framework.request import Request
 from rest_framework.settings import api_settings
 from rest_framework.throttling import BaseThrottle, ScopedRateThrottle, SimpleRateThrottle
+
+log = logging.getLogger(__name__)
 
 
 class WriteScopedRateThrottle(ScopedRateThrottle):
@@ -63,7 +67,8 @@ def pin_throttles() -> list[type[BaseThrottle]]:
 # `failed-credentials` rate (API_THROTTLE_FAILED_CREDENTIALS) the address's next tries of any of
 # them are refused with 429 *before* the credential is looked at, until enough of its failures
 # are older than the rate's period. Requests that carry no credential, and right credentials
-# while the address is under the rate, are never counted.
+# while the address is under the rate, are never counted. With the cache unreachable the count
+# is skipped (logged) and credentials are checked as usual: a Redis outage never stops a table.
 
 
 class FailedCredentials(SimpleRateThrottle):
@@ -94,13 +99,20 @@ class FailedCredentials(SimpleRateThrottle):
         return True
 
     def wait_for(self, request: HttpRequest) -> int | None:
-        if not self._recent(request) or len(self.history) < self.limit:
-            return None
+        try:
+            if not self._recent(request) or len(self.history) < self.limit:
+                return None
+        except redis.RedisError:
+            log.warning("failed credentials not counted: the cache is unreachable")
+            return None  # fails open: the credential itself is still checked
         return max(1, math.ceil(self.wait() or 1))
 
     def count(self, request: HttpRequest) -> None:
-        if self._recent(request):
-            self.throttle_success()  # records this failure
+        try:
+            if self._recent(request):
+                self.throttle_success()  # records this failure
+        except redis.RedisError:
+            log.warning("failed credentials not counted: the cache is unreachable")
 
 
 def failed_credentials_wait(request: HttpRequest) -> int | None:
