@@ -72,6 +72,9 @@ class ApiErrorSerializer(serializers.Serializer[Any]):
     detail = serializers.JSONField(
         allow_null=True, help_text="Field errors or data to act on (a limit, a line), or null."
     )
+    message = serializers.CharField(
+        required=False, help_text="On a 429: the request's own language of the two messages."
+    )
 
 
 class ApiError(exceptions.APIException):
@@ -236,6 +239,10 @@ ERROR_SCHEMA: dict[str, Any] = {
         "detail": {
             "nullable": True,
             "description": "Field errors or data to act on (a limit, a line), or null.",
+        },
+        "message": {
+            "type": "string",
+            "description": "On a 429: the request's own language of the two messages.",
         },
     },
     "required": ["code", "detail", "message_en", "message_ja"],
