@@ -2,6 +2,7 @@
 
     {"code": "...", "message_en": "...", "message_ja": "...", "detail": ...}
 
+(a 429 adds `message`, the request's own language of the two).
 `code` is stable (clients branch on it), the two messages are meant to be shown to a person as
 they are, and `detail` carries field errors or data a client can act on (the limit that was
 exceeded, the line of a batch), or null. Some answers keep keys of their own beside these four
@@ -35,6 +36,7 @@ from rest_framework.serializers import as_serializer_error
 from rest_framework.views import set_rollback
 
 from config.api_input import BodyTooLarge, RequestRefused
+from config.language import in_active_language
 
 log = logging.getLogger(__name__)
 
@@ -69,6 +71,9 @@ class ApiErrorSerializer(serializers.Serializer[Any]):
     message_ja = serializers.CharField()
     detail = serializers.JSONField(
         allow_null=True, help_text="Field errors or data to act on (a limit, a line), or null."
+    )
+    message = serializers.CharField(
+        required=False, help_text="On a 429: the request's own language of the two messages."
     )
 
 
@@ -155,6 +160,9 @@ def _messages(exc: exceptions.APIException, code: str) -> tuple[str, str]:
     if isinstance(exc, exceptions.ValidationError | RequestRefused):
         return english, japanese
     own = str(exc.detail) if isinstance(exc.detail, str) else ""
+    if isinstance(exc, exceptions.Throttled) and own.startswith(str(exc.default_detail)):
+        own = ""  # DRF's "Request was throttled. Expected available in n seconds.", in the
+        # request's language: not English, and the wait is in Retry-After and detail anyway
     if own and own != str(exc.default_detail):
         english = own  # the raiser's own sentence ("This device's token is limited to …")
     return english, japanese
@@ -195,7 +203,14 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         detail = {"retry_after_seconds": math.ceil(wait)}
     set_rollback()
     english, japanese = _messages(api_exc, code)
-    return api_error(code, english, japanese, api_exc.status_code, detail=detail, headers=headers)
+    extra: dict[str, str] = {}
+    if isinstance(api_exc, exceptions.Throttled):
+        # A 429 is often shown as it is by a script or an app that knows no codes: the
+        # request's own language beside the pair.
+        extra["message"] = in_active_language(english, japanese)
+    return api_error(
+        code, english, japanese, api_exc.status_code, detail=detail, headers=headers, **extra
+    )
 
 
 # --- the OpenAPI schema (drf-spectacular postprocessing hook) ---------------------------------
@@ -224,6 +239,10 @@ ERROR_SCHEMA: dict[str, Any] = {
         "detail": {
             "nullable": True,
             "description": "Field errors or data to act on (a limit, a line), or null.",
+        },
+        "message": {
+            "type": "string",
+            "description": "On a 429: the request's own language of the two messages.",
         },
     },
     "required": ["code", "detail", "message_en", "message_ja"],

@@ -263,8 +263,14 @@ REST_FRAMEWORK = {
         "user": _rate("API_THROTTLE_USER", "1200/minute"),
         # Minting credentials: device tokens, sign-in links, PIN cards (config/throttling.py).
         "credentials": _rate("API_THROTTLE_CREDENTIALS", "120/hour"),
-        # The table PIN a seated player types to confirm a result.
+        # The table PIN a seated player types to confirm a result: per user, on the requests
+        # that carry a PIN (an official's confirmation without one is not counted).
         "table-pin": _rate("API_THROTTLE_TABLE_PIN", "30/minute"),
+        # Failed credentials per client address: wrong device tokens, table PINs, sign-in
+        # links, PIN cards and passwords (config/throttling.py). Past it the address's next
+        # credentials are refused (429) before they are checked. Far above a venue's mistypes
+        # (its referees share one address), far below a guessing script.
+        "failed-credentials": _rate("API_THROTTLE_FAILED_CREDENTIALS", "60/minute"),
     },
     "NUM_PROXIES": PROXY_COUNT,
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",

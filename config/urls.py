@@ -8,6 +8,7 @@ from rest_framework.routers import DefaultRouter
 
 from config import health
 from config.language import set_language
+from config.lockout import refuse_failing_addresses
 from tournaments.api import (
     EntryViewSet,
     RoundViewSet,
@@ -41,10 +42,16 @@ urlpatterns = [
     path("healthz/ready", health.ready, name="healthz-ready"),
     path("healthz/live", health.live, name="healthz-live"),
     path("language/", set_language, name="set_language"),
-    path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
+    # Sign-in pages refuse an address past the failed-sign-in rate (config/lockout.py).
+    path(
+        "accounts/login/",
+        refuse_failing_addresses(auth_views.LoginView.as_view()),
+        name="login",
+    ),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     # Sign-in links, PIN cards and the after-sign-in landing page (issue #12).
     path("accounts/", include("tournaments.urls_signin")),
+    path("admin/login/", refuse_failing_addresses(admin.site.login)),
     path("admin/", admin.site.urls),
     path("api/", include("games.urls_api")),
     # Officials, referee assignment and device tokens (issue #12).

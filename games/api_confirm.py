@@ -5,6 +5,11 @@
   seat (0-based) and the table's PIN from the table card. A wrong PIN counts against the table;
   after five the PIN stops working until the head referee resets it.
 
+Only requests that carry a PIN count towards the `table-pin` rate (per user): a head referee
+confirming a whole round with their own account is never throttled as a PIN guesser. A wrong PIN
+also counts against the client's address (`failed-credentials`, config/throttling.py); past that
+rate the address's PINs get 429 before they are checked.
+
 The PIN is never part of any answer. Device tokens are held to their scope (`require_scope`).
 """
 
@@ -21,7 +26,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from config.throttling import throttles_with_scope
+from config import throttling
 from games import services
 from games.api import error_response, visible_game
 from games.auth import DeviceTokenAuthentication, require_scope
@@ -78,8 +83,8 @@ CONFLICTS = frozenset({"not_finished", "already_confirmed", "pin_locked"})
 class GameConfirmView(APIView):
     authentication_classes = [DeviceTokenAuthentication, SessionAuthentication]
     permission_classes = [permissions.IsAuthenticated]
-    throttle_classes = throttles_with_scope()
-    throttle_scope = "table-pin"  # a short PIN is typed here (API_THROTTLE_TABLE_PIN)
+    throttle_classes = throttling.pin_throttles()
+    throttle_scope = "table-pin"  # requests with a short PIN (API_THROTTLE_TABLE_PIN)
 
     @extend_schema(
         operation_id="games_confirm_create",
@@ -120,6 +125,7 @@ class GameConfirmView(APIView):
                 )
             data = serializer.validated_data
             if "seat" in data:
+                throttling.refuse_if_failing(request)
                 game = services.confirm_game_by_player(
                     game, request.user, data["seat"], data["pin"]
                 )
@@ -138,6 +144,7 @@ class GameConfirmView(APIView):
             if error.code in CONFLICTS:
                 http = status.HTTP_409_CONFLICT
             elif error.code == "wrong_pin":
+                throttling.count_failed_credentials(request)
                 http = status.HTTP_403_FORBIDDEN
             else:
                 http = status.HTTP_400_BAD_REQUEST

@@ -27,6 +27,7 @@ from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from rest_framework import authentication, exceptions
 from rest_framework.request import Request
 
+from config import throttling
 from games.models import DeviceToken, Game, hash_token
 from tournaments.models import Table, Tournament
 
@@ -169,10 +170,22 @@ def require_management_scope(auth: object, tournament: Tournament) -> None:
 
 
 class DeviceTokenAuthentication(authentication.BaseAuthentication):
+    """`Authorization: Token <key>`. A wrong token counts against the client's address; past the
+    `failed-credentials` rate the address gets 429 before its token is looked at
+    (config/throttling.py)."""
+
     def authenticate(self, request: Request) -> tuple[AbstractBaseUser, DeviceToken] | None:
         parts = authentication.get_authorization_header(request).split()
         if not parts or parts[0].lower() not in KEYWORDS:
             return None
+        throttling.refuse_if_failing(request)
+        try:
+            return self._authenticate(parts)
+        except exceptions.AuthenticationFailed:
+            throttling.count_failed_credentials(request)
+            raise
+
+    def _authenticate(self, parts: list[bytes]) -> tuple[AbstractBaseUser, DeviceToken]:
         if len(parts) != 2:
             raise exceptions.AuthenticationFailed("Invalid token header.")
         try:

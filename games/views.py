@@ -25,6 +25,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.middleware import HtmxDetails
 
+from config import throttling
 from config.api_errors import error_body
 from config.language import in_active_language
 from games import daizaibatsu_views, offline_views, services
@@ -947,9 +948,15 @@ def confirm(request: HttpRequest, game_id: int) -> HttpResponse:
     error: services.GameError | None = None
     status = 200
     done = ""
+    wait: int | None = None
     if request.method == "POST":
         try:
             if request.POST.get("by") == "player":
+                # Wrong PINs count against the address too: past the `failed-credentials`
+                # rate its PINs are refused unchecked (config/throttling.py).
+                wait = throttling.failed_credentials_wait(request)
+                if wait is not None:
+                    raise too_many_pin_failures(wait)
                 seat_text = request.POST.get("seat", "")
                 services.confirm_game_by_player(
                     game,
@@ -962,7 +969,9 @@ def confirm(request: HttpRequest, game_id: int) -> HttpResponse:
                 services.confirm_game(game, request.user)
                 done = _("Result confirmed.")
         except services.GameError as exc:
-            error, status = exc, 422
+            error, status = exc, 429 if exc.code == "throttled" else 422
+            if exc.code == "wrong_pin":
+                throttling.count_failed_credentials(request)
         except PermissionDenied:
             error = RECORDER_CANNOT_CONFIRM
             if request.POST.get("by") == "player":
@@ -976,7 +985,22 @@ def confirm(request: HttpRequest, game_id: int) -> HttpResponse:
     template = "games/confirm.html#confirm" if getattr(request, "htmx", False) else None
     context = confirm_context(request, game, error)
     context["done"] = done if request.method == "POST" and error is None else ""
-    return render(request, template or "games/confirm.html", context, status=status)
+    response = render(request, template or "games/confirm.html", context, status=status)
+    if wait is not None:
+        response["Retry-After"] = str(wait)
+    return response
+
+
+def too_many_pin_failures(seconds: int) -> services.GameError:
+    minutes = max(1, -(-seconds // 60))
+    return services.GameError(
+        "throttled",
+        f"Too many wrong PINs and sign-ins from this network: wait {minutes} "
+        f"{'minute' if minutes == 1 else 'minutes'}, or ask the head referee to confirm this "
+        "result.",
+        f"この接続元からのPIN・サインインの失敗が続いています。{minutes}分待つか、主審に確定を"
+        "依頼してください。",
+    )
 
 
 RECORDER_CANNOT_CONFIRM = services.GameError(

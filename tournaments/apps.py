@@ -9,5 +9,7 @@ class TournamentsConfig(AppConfig):
     verbose_name = _("Tournaments")
 
     def ready(self) -> None:
-        # Connects the receiver that brings a signed-in person's saved language back.
-        import config.language  # noqa: F401
+        # Connects the receivers that bring a signed-in person's saved language back and count
+        # failed sign-ins against the client's address.
+        import config.language
+        import config.lockout  # noqa: F401

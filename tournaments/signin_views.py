@@ -7,7 +7,9 @@
   staff) go to /organiser/, everyone else to their tables at /referee/; a safe `?next=` wins.
 
 Every refusal says the same thing, whether or not the sign-in name exists. Wrong PINs count
-towards the same sign-in lockout as wrong passwords (config/lockout.py).
+towards the same sign-in lockout as wrong passwords (config/lockout.py). Wrong PINs and unusable
+links count against the client's address too; past the `failed-credentials` rate the address
+gets 429 before its PIN or link is checked (`lockout.refuse_failing_addresses`).
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_GET, require_http_methods
 from django_htmx.http import HttpResponseClientRedirect
 
-from config import lockout
+from config import lockout, throttling
 from tournaments import services
 from tournaments.permissions import AnyUser
 from tournaments.selectors import organised_tournaments
@@ -63,6 +65,7 @@ def welcome(request: HttpRequest) -> HttpResponse:
 
 
 @require_http_methods(["GET", "POST"])
+@lockout.refuse_failing_addresses
 def sign_in_link(request: HttpRequest, secret: str) -> HttpResponse:
     """GET shows whom the link signs in, with a button; POST signs in and uses the link."""
     if request.method == "POST":
@@ -84,10 +87,12 @@ def sign_in_link(request: HttpRequest, secret: str) -> HttpResponse:
 
 
 def _link_refused(request: HttpRequest, error: services.DomainError) -> HttpResponse:
+    throttling.count_failed_credentials(request)
     return render(request, "registration/sign_in_link.html", {"error": error}, status=410)
 
 
 @require_http_methods(["GET", "POST"])
+@lockout.refuse_failing_addresses
 def sign_in_pin(request: HttpRequest) -> HttpResponse:
     """The PIN card's form: sign-in name and PIN. Five wrong PINs end a card; too many wrong
     tries for one name from one address pause signing in as that name from there (a locked-out

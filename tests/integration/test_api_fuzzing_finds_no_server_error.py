@@ -202,6 +202,7 @@ def stack() -> Iterator[Stack]:
             "API_THROTTLE_USER": "off",
             "API_THROTTLE_CREDENTIALS": "off",
             "API_THROTTLE_TABLE_PIN": "off",
+            "API_THROTTLE_FAILED_CREDENTIALS": "off",
         },
     )
     try:
