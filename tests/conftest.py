@@ -27,9 +27,10 @@ from django.core.cache import caches
 from django.core.cache.backends.locmem import LocMemCache
 from django.db import connection
 from django.test import Client
+from django.utils import timezone
 
 from config.celery import app as celery_app
-from tests.factories import browser
+from tests.factories import Clock, browser
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -171,6 +172,16 @@ def empty_cache() -> Iterator[None]:
     yield
     if local:
         caches["default"].clear()
+
+
+@pytest.fixture
+def clock(monkeypatch: pytest.MonkeyPatch) -> Clock:
+    """A controlled clock (tests.factories.Clock) for a test that asserts a value read from the
+    clock: ``timezone.now()`` answers the clock, which starts at ``Clock.START`` and moves only
+    by ``clock.advance(seconds)``. This process only: a worker process keeps the real clock."""
+    controlled = Clock()
+    monkeypatch.setattr(timezone, "now", controlled)
+    return controlled
 
 
 @pytest.fixture

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime
 import hashlib
 import secrets
 from dataclasses import dataclass
@@ -995,13 +996,36 @@ EIGHT_CUT_MOVES: list[dict[str, object]] = [
 ]
 
 
+class Clock:
+    """A controlled clock: while the ``clock`` fixture (tests/conftest.py) is in use,
+    ``django.utils.timezone.now()`` — which the services, the models' ``auto_now_add`` and the
+    pages read — answers ``now``, which moves only when the test says. A value the test asserts
+    (a think time, an expiry) is then exact, whatever the machine's load."""
+
+    START = datetime.datetime(2026, 12, 5, 1, 0, tzinfo=datetime.UTC)  # 10:00 in Nagoya
+
+    def __init__(self, start: datetime.datetime = START) -> None:
+        self.now = start
+
+    def __call__(self) -> datetime.datetime:
+        return self.now
+
+    def advance(self, seconds: float) -> datetime.datetime:
+        self.now += datetime.timedelta(seconds=seconds)
+        return self.now
+
+
 def backdate_decision(game: Any, seconds: float) -> None:
     """Make the decision now due in ``game`` look ``seconds`` old: the log's latest row (or,
-    before any, the game's start) moves back in time, as if the seat had been thinking."""
+    before any, the game's start) moves back in time, as if the seat had been thinking.
+    Only with the ``clock`` fixture: the think time the next action stores is then exactly
+    ``seconds``, not ``seconds`` plus however long the machine took to get there."""
     from datetime import timedelta
 
     from games.models import Game, Move
 
+    if not isinstance(timezone.now, Clock):
+        raise RuntimeError("backdate_decision needs the clock fixture (a controlled clock)")
     game.refresh_from_db()
     when = timezone.now() - timedelta(seconds=seconds)
     if game.last_seq:

@@ -2,8 +2,9 @@
 edited (or a module added), the pure modules run, and KAKUMEI_ENGINE=compiled refuses loudly.
 
 Each case runs a fresh interpreter on a copy of the engine's sources, beside a build of those
-very sources: a fresh build of this checkout when one exists (./dev test makes one), else one
-built here at -O0 (about 10 s).
+very sources: the run's build when ``KAKUMEI_ENGINE_BUILD`` names one (./dev test compiles the
+engine once per run and passes it here: it must then be fresh, never built a second time), else
+a fresh ``build/engine`` of this checkout, else one built here at -O0.
 """
 
 from __future__ import annotations
@@ -28,8 +29,11 @@ REPORT = (
 @pytest.fixture(scope="module")
 def build(tmp_path_factory: pytest.TempPathFactory) -> Path:
     existing = loader.build_dir()
-    if loader.build_problem(existing) is None:
+    problem = loader.build_problem(existing)
+    if problem is None:
         return existing
+    if os.environ.get("KAKUMEI_ENGINE_BUILD"):
+        pytest.fail(f"KAKUMEI_ENGINE_BUILD names a build this run cannot use: {problem}")
     built = tmp_path_factory.mktemp("engine-build") / "build"
     subprocess.run(
         [

@@ -14,7 +14,8 @@ from tournaments.models import Penalty, Tournament
 
 from .conftest import Crew
 
-pytestmark = pytest.mark.django_db
+# The clock fixture: the think times asserted here are exact, whatever the machine's load.
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("clock")]
 
 
 @pytest.fixture

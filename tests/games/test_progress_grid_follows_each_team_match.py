@@ -5,14 +5,11 @@ match goes on between hands, one slot for the next hand; never the cap's empty s
 
 from __future__ import annotations
 
-import datetime
-
 import pytest
 from django.urls import reverse
-from django.utils import timezone
 
-from games.models import Game
 from tests.factories import (
+    Clock,
     OfficialFactory,
     UserFactory,
     browser,
@@ -73,13 +70,11 @@ def test_a_match_with_a_hand_in_play_shows_that_hand_and_no_other() -> None:
     assert row.match is not None and row.match.in_play and row.in_play
 
 
-def test_a_match_whose_time_is_up_is_over() -> None:
+def test_a_match_whose_time_is_up_is_over(clock: Clock) -> None:
     _, round_, teams = league(match_length=Tournament.MatchLength.TIME, match_minutes=60)
     table = match_table(round_, 1, teams[0], teams[1])
-    first = guandan_hand(table, 1, ("5", "2"))
-    Game.objects.filter(pk=first.pk).update(  # type: ignore[attr-defined]
-        created_at=timezone.now() - datetime.timedelta(minutes=61)
-    )
+    guandan_hand(table, 1, ("5", "2"))
+    clock.advance(61 * 60)  # the match began with its first hand, 61 minutes ago
 
     (row,) = round_progress(round_).tables
 

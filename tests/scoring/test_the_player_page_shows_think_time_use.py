@@ -19,7 +19,8 @@ from tests.factories import (
 )
 from tournaments.models import Official
 
-pytestmark = pytest.mark.django_db
+# The clock fixture: the think times asserted here are exact, whatever the machine's load.
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("clock")]
 
 # JDF-T17: seat 0 (Aoki) leads ♦5, later passes; seat 3 (Doi) wins with ♥6.
 HANDS = [["5D", "9C"], ["2C"], ["JK"], ["6H"]]

@@ -8,9 +8,8 @@ import datetime
 import pytest
 from django.contrib.auth.models import User
 from django.test import Client
-from django.utils import timezone
 
-from tests.factories import OfficialFactory, PlayerFactory
+from tests.factories import Clock, OfficialFactory, PlayerFactory
 from tournaments import services
 from tournaments.models import AuditEntry, SignInCode, Tournament
 
@@ -29,7 +28,7 @@ def link_path(secret: str) -> str:
 
 
 def test_the_page_issues_a_link_shown_once_with_a_qr_code_and_stores_only_its_hash(
-    client: Client, organiser: User, tournament: Tournament, referee: User
+    client: Client, organiser: User, tournament: Tournament, referee: User, clock: Clock
 ) -> None:
     client.force_login(organiser)
     official = referee.official_roles.get()
@@ -45,7 +44,7 @@ def test_the_page_issues_a_link_shown_once_with_a_qr_code_and_stores_only_its_ha
     secret = html.split("/accounts/link/")[1].split("/")[0]
     assert code.kind == "link" and secret not in code.code_hash
     assert code.code_hash == services.hash_sign_in_secret(secret)
-    assert timezone.now() + datetime.timedelta(hours=23) < code.expires_at
+    assert code.expires_at == clock.now + datetime.timedelta(hours=24)
     assert AuditEntry.objects.filter(action="sign_in_issued", data__user=referee.username).exists()
     # Shown once: the officials page afterwards shows that a link is live, not the link.
     again = client.get("/organiser/nagoya-open/officials/").content.decode()
@@ -92,11 +91,10 @@ def test_a_link_signs_its_own_user_in_and_keeps_next(
 
 
 def test_an_expired_or_replaced_link_is_refused(
-    client: Client, organiser: User, tournament: Tournament, referee: User
+    client: Client, organiser: User, tournament: Tournament, referee: User, clock: Clock
 ) -> None:
-    code, expired = services.issue_sign_in_link(tournament, organiser, referee, revoke_older=False)
-    code.expires_at = timezone.now() - datetime.timedelta(seconds=1)
-    code.save()
+    _, expired = services.issue_sign_in_link(tournament, organiser, referee, revoke_older=False)
+    clock.advance(24 * 3600)  # a link lasts 24 hours: this one's time is up
     _, replaced = services.issue_sign_in_link(tournament, organiser, referee)
     _, current = services.issue_sign_in_link(tournament, organiser, referee)
 

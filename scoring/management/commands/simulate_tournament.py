@@ -21,6 +21,7 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import User
 from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.db import transaction
 
 from games.engine import legal_moves
 from games.models import Game
@@ -109,6 +110,9 @@ class Command(BaseCommand):
             help="do nothing when the --slug tournament exists (for ./dev serve)",
         )
 
+    # One transaction: an interrupted run (Ctrl-C during ./dev serve, which runs this while it
+    # already serves) leaves nothing half-played behind for --skip-existing to skip for ever.
+    @transaction.atomic
     def handle(self, *args: Any, **options: Any) -> None:
         started = time.monotonic()
         rng = random.Random(options["seed"])
