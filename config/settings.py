@@ -403,10 +403,10 @@ if env.str("CELERY_UNACKED_RESTORE_SECONDS", default=""):
 CELERY_BROKER_CONNECTION_TIMEOUT = CELERY_BROKER_TIMEOUT_SECONDS
 CELERY_TIMEZONE = "UTC"
 
-# /healthz/ready answers within this many seconds whatever is down: its checks (a database
+# /healthz/ready answers within about this many seconds whatever is down: its checks (a database
 # write, the schema, the cache, the broker) run side by side, each waiting at most this long;
 # one with no answer by then counts as failed (config/health.py).
-HEALTHCHECK_TIMEOUT_SECONDS = env.float("HEALTHCHECK_TIMEOUT_SECONDS", default=0.8)
+HEALTHCHECK_TIMEOUT_SECONDS = env.float("HEALTHCHECK_TIMEOUT_SECONDS", default=0.5)
 
 LOGGING = {
     "version": 1,
