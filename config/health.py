@@ -82,9 +82,20 @@ def last_worker_seen() -> float | None:
     return None if latest is None else round((timezone.now() - latest).total_seconds(), 1)
 
 
+def wait_for_a_pooled_connection() -> None:
+    """With the pool (`DB_POOL`), queue for a connection no longer than the check may take: a
+    check given up must not stay in the pool's queue, ahead of requests and later checks, until
+    the pool's own timeout."""
+    pool = getattr(connection, "pool", None)
+    if pool is not None:
+        pool.open()  # as Django does on its first connection
+        pool.putconn(pool.getconn(timeout=settings.HEALTHCHECK_TIMEOUT_SECONDS))
+
+
 def check_database() -> Found:
     """The required checks, one after the other on this thread's connection."""
     try:
+        wait_for_a_pooled_connection()
         write_probe()
     except Exception as exc:
         return {"database": _error(exc)}

@@ -120,7 +120,7 @@ DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 # next attempt is at most about a second away.
 DB_CONNECT_TIMEOUT_SECONDS = env.int("DB_CONNECT_TIMEOUT_SECONDS", default=2)
 DB_STATEMENT_TIMEOUT_SECONDS = env.float("DB_STATEMENT_TIMEOUT_SECONDS", default=10.0)
-DB_POOL_TIMEOUT_SECONDS = env.float("DB_POOL_TIMEOUT_SECONDS", default=2.0)
+DB_POOL_TIMEOUT_SECONDS = env.float("DB_POOL_TIMEOUT_SECONDS", default=1.0)
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     DATABASES["default"].setdefault("OPTIONS", {}).update(
         {

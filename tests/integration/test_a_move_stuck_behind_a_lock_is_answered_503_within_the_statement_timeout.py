@@ -1,7 +1,7 @@
 """A request stuck behind a lock does not hold a web worker until someone notices: the server
 cancels its statement after `DB_STATEMENT_TIMEOUT_SECONDS` and the API answers 503
-(`database_unavailable`: try again in a moment); the game is unchanged, and the device's resend of the same
-move is accepted once the lock is gone.
+(`database_unavailable`: try again in a moment); the game is unchanged, and the device's
+resend of the same move is accepted once the lock is gone.
 
 gunicorn runs as in production with a short statement timeout; the lock is the test's own
 `SELECT … FOR UPDATE` on the game's row, held across the request (as a stuck transaction or a

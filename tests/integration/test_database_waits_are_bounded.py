@@ -1,7 +1,7 @@
 """Every wait on PostgreSQL is bounded, from the environment with production defaults: a
 connection attempt (`DB_CONNECT_TIMEOUT_SECONDS`, 2), each statement
 (`DB_STATEMENT_TIMEOUT_SECONDS`, 10) and, with the pool, a request's wait for a connection and
-the pool's reconnection (`DB_POOL_TIMEOUT_SECONDS`, 2). The statement timeout is checked where
+the pool's reconnection (`DB_POOL_TIMEOUT_SECONDS`, 1). The statement timeout is checked where
 it acts, in the server: a statement past it is cancelled."""
 
 from __future__ import annotations
@@ -57,7 +57,7 @@ def test_production_defaults_bound_connecting_statements_and_the_pool() -> None:
     assert isinstance(options, dict)
     assert options["connect_timeout"] == 2
     assert options["options"] == "-c statement_timeout=10000"
-    assert (options["pool"]["timeout"], options["pool"]["reconnect_timeout"]) == (2.0, 2.0)
+    assert (options["pool"]["timeout"], options["pool"]["reconnect_timeout"]) == (1.0, 1.0)
 
 
 def test_the_bounds_come_from_the_environment() -> None:
