@@ -144,14 +144,17 @@ class Postgres:
             conf.write(
                 f"port = {self.port}\nlisten_addresses = '127.0.0.1'\n"
                 f"unix_socket_directories = '{self.base}'\n"
-                "fsync = off\nfull_page_writes = off\nsynchronous_commit = off\n"
+                # Not durable against the machine crashing (fsync off: the run's data is
+                # throwaway), but durable against PostgreSQL's own crash, as in production: an
+                # immediate restart must not lose a commit that was acknowledged.
+                "fsync = off\nfull_page_writes = off\nsynchronous_commit = on\n"
             )
         self.pg_ctl("start")
         self._run(postgres_bin("createdb"), "-h", "127.0.0.1", "-p", str(self.port),
                   "-U", "postgres", DB_NAME)  # fmt: skip
 
-    def restart(self) -> None:
-        self.pg_ctl("restart", "-m", "fast")
+    def restart(self, mode: str = "fast") -> None:
+        self.pg_ctl("restart", "-m", mode)
 
     def stop(self) -> None:
         if (self.data / "postmaster.pid").exists():
@@ -243,6 +246,7 @@ class Stack:
             "WEBHOOK_RESEND_SECONDS": "2",
             "WEBHOOK_UNSENT_AFTER_SECONDS": "10",
         }
+        self.web_env: dict[str, str] = {}  # the web's own, as Compose's `web` has DB_POOL
         self.web: subprocess.Popen[bytes] | None = None
         self.beat: subprocess.Popen[bytes] | None = None
         self.workers: list[subprocess.Popen[bytes]] = []
@@ -252,15 +256,18 @@ class Stack:
         self.unexpected_exits: list[str] = []
         self.supervising = threading.Event()
 
-    def _spawn(self, name: str, *args: str) -> subprocess.Popen[bytes]:
+    def _spawn(
+        self, name: str, *args: str, env: dict[str, str] | None = None
+    ) -> subprocess.Popen[bytes]:
         with (LOGS / f"{name}.log").open("ab") as log:
             return subprocess.Popen(
-                [sys.executable, "-m", *args], cwd=ROOT, env=self.env, stdout=log, stderr=log
-            )
+                [sys.executable, "-m", *args], cwd=ROOT, env={**self.env, **(env or {})},
+                stdout=log, stderr=log,
+            )  # fmt: skip
 
     def start(self) -> None:
         self.web = self._spawn("gunicorn", "gunicorn", "-c", "config/gunicorn.conf.py",
-                               "config.wsgi")  # fmt: skip
+                               "config.wsgi", env=self.web_env)  # fmt: skip
         self.start_worker()
         self.beat = self._spawn("beat", "celery", "-A", "config", "beat", "--loglevel=INFO",
                                 "--schedule", str(LOGS / "beat-schedule"))  # fmt: skip
@@ -398,6 +405,7 @@ class Traffic:
     server_errors: list[str] = field(default_factory=list)  # 5xx other than 503, with bodies
     refused: list[str] = field(default_factory=list)
     gave_up: list[str] = field(default_factory=list)
+    longest_request: float = 0.0  # seconds of the slowest single HTTP request, answered or not
     lock: threading.Lock = field(default_factory=threading.Lock)
 
     def now(self) -> float:
@@ -453,6 +461,7 @@ class Device(threading.Thread):
         first = traffic.now()
         deadline = time.monotonic() + MOVE_SECONDS
         for _ in range(MOVE_ATTEMPTS):
+            sent_at = time.monotonic()
             try:
                 status, data = self.post(path, body)
             except (OSError, http.client.HTTPException) as error:
@@ -476,6 +485,10 @@ class Device(threading.Thread):
                         traffic.server_errors.append(
                             f"game {game_id} seq {seq}: {status} {data[:300]!r}"
                         )
+            finally:
+                with traffic.lock:
+                    took = time.monotonic() - sent_at
+                    traffic.longest_request = max(traffic.longest_request, took)
             with traffic.lock:
                 traffic.errors.append((traffic.now(), what))
             if time.monotonic() > deadline:
@@ -874,9 +887,251 @@ def print_report(report: Report) -> None:
         print("OK: nothing lost, nothing doubled, standings exact, webhooks delivered")
 
 
+# --- the PostgreSQL immediate restart ------------------------------------------------------
+#
+#     python benchmarks/faults.py --postgres-restart [--ci] [--rounds 3] [--down 0] [--json r.json]
+#
+# PostgreSQL killed and started again (`pg_ctl restart -m immediate`: no shutdown checkpoint,
+# crash recovery on start — what a crashed host or an OOM-killed postmaster costs) while the
+# devices stream moves and a load balancer asks `/healthz/ready` every READY_EVERY seconds on a
+# connection of its own. The web runs as Compose's does, on psycopg's pool (`DB_POOL=True`).
+# The run measures, per restart: how long PostgreSQL was down (from the kill to `pg_ctl`
+# seeing it accept connections), how long after that readiness and moves still answered 503
+# (the 503 window), the longest wait for a move's acknowledgement, and every readiness answer's
+# time. It fails if a readiness answer took READY_BOUND or longer (or none came), if readiness
+# said 503 while PostgreSQL was up (outside a restart and its window), if the 503 window
+# outlasted WINDOW_BOUND, if any single request took REQUEST_BOUND or longer, or if a move was
+# lost, doubled or answered a 5xx other than 503.
+
+READY_EVERY = 0.2
+READY_BOUND = 1.0
+WINDOW_BOUND = 3.0
+REQUEST_BOUND = 2.5
+
+
+class ReadinessPoller(threading.Thread):
+    """A load balancer's probe: GET /healthz/ready, a new connection each time, with a client
+    timeout well past READY_BOUND so that a slow answer is measured, not cut short."""
+
+    def __init__(self, port: int, traffic: Traffic) -> None:
+        super().__init__(daemon=True)
+        self.port, self.traffic = port, traffic
+        self.polls: list[tuple[float, int, float]] = []  # (asked at, status or 0, seconds)
+        self.halt = threading.Event()
+
+    def run(self) -> None:
+        while not self.halt.is_set():
+            asked, started = self.traffic.now(), time.monotonic()
+            try:
+                conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=10)
+                conn.request("GET", "/healthz/ready")
+                status = conn.getresponse().status
+                conn.close()
+            except (OSError, http.client.HTTPException):
+                status = 0
+            self.polls.append((asked, status, round(time.monotonic() - started, 3)))
+            self.halt.wait(READY_EVERY)
+
+
+@dataclass
+class RestartRecord:
+    down_at: float  # seconds since the traffic started
+    back_at: float
+    down_seconds: float = 0.0
+    ready_503: int = 0  # readiness polls answered 503 (or not at all) in this restart's span
+    ready_window_seconds: float = 0.0  # after back_at: the last poll asked that was not 200
+    move_window_seconds: float = 0.0  # after back_at: the last move answered 503
+    move_503: int = 0
+    longest_move: float = 0.0  # first try to acknowledgement, for moves first tried in the span
+    longest_ready_answer: float = 0.0
+
+
+@dataclass
+class RestartReport:
+    devices: int
+    moves: int = 0
+    restarts: list[RestartRecord] = field(default_factory=list)
+    ready_polls: int = 0
+    ready_answer_seconds: dict[str, float] = field(default_factory=dict)  # median, p99, max
+    ready_unanswered: int = 0
+    ready_503_while_up: int = 0
+    longest_request: float = 0.0
+    longest_move: float = 0.0
+    lost_moves: int = 0
+    extra_moves: int = 0
+    mismatched_moves: int = 0
+    server_errors: list[str] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+
+
+def measure_restarts(
+    restarts: list[RestartRecord], polls: list[tuple[float, int, float]], traffic: Traffic
+) -> list[str]:
+    """Fill in each restart's figures from what the poller and the devices saw (a restart's
+    span runs from its kill to the next one's); the polls answered 503 outside any restart and
+    its WINDOW_BOUND, as problems."""
+    problems = []
+    spans = zip(restarts, [r.down_at for r in restarts[1:]] + [float("inf")], strict=True)
+    for restart, until in spans:
+        restart.down_seconds = round(restart.back_at - restart.down_at, 2)
+        mine = [p for p in polls if restart.down_at <= p[0] < until]
+        unready = [asked for asked, status, _ in mine if status != 200]
+        restart.ready_503 = len(unready)
+        restart.ready_window_seconds = round(max([a - restart.back_at for a in unready] + [0]), 2)
+        restart.longest_ready_answer = max((took for _, _, took in mine), default=0.0)
+        moved_503 = [
+            when
+            for when, what in traffic.errors
+            if what == "HTTP 503" and restart.down_at <= when < until
+        ]
+        restart.move_503 = len(moved_503)
+        restart.move_window_seconds = round(max([w - restart.back_at for w in moved_503] + [0]), 2)
+        waits = [
+            done - first for first, done in traffic.moves if restart.down_at - 1 <= first < until
+        ]
+        restart.longest_move = round(max(waits, default=0.0), 2)
+    for asked, status, _ in polls:
+        inside = any(r.down_at <= asked <= r.back_at + WINDOW_BOUND for r in restarts)
+        if status != 200 and not inside:
+            problems.append(f"/healthz/ready answered {status or 'nothing'} at {asked:.1f} s, "
+                            "with PostgreSQL up")  # fmt: skip
+    return problems
+
+
+def restart_run(args: argparse.Namespace) -> RestartReport:
+    if LOGS.exists():
+        shutil.rmtree(LOGS)
+    LOGS.mkdir(parents=True)
+    with services(args.keep) as (postgres, redis), ExitStack() as cleanup:
+        setup_django(postgres.url, redis)
+        receiver = Receiver()
+        cleanup.callback(receiver.close)
+        token, games, _ = create_tournament(args.devices * args.games, receiver.url)
+        from django.db import connections
+
+        connections.close_all()
+        stack = Stack(postgres.url, redis, args.web_workers)
+        # On the pool, as Compose's web service (docker-compose.yml); or on persistent
+        # connections checked before each request (CONN_MAX_AGE, the default without DB_POOL).
+        pool = not args.without_pool
+        stack.web_env.update(DB_POOL=str(pool), CONN_MAX_AGE="0" if pool else "60")
+        cleanup.callback(stack.stop)
+        stack.start()
+
+        traffic = Traffic()
+        poller = ReadinessPoller(stack.port, traffic)
+        stop = threading.Event()
+        until = time.monotonic() + args.rounds * (args.gap + 30) + 2 * args.gap
+        devices = [
+            Device(stack.port, token, games[i :: args.devices], traffic, args.pace, stop, until)
+            for i in range(args.devices)
+        ]
+        poller.start()
+        for device in devices:
+            device.start()
+        wait_for(lambda: len(traffic.moves) >= 20, 60, 0.1)
+        time.sleep(args.gap)
+        restarts = []
+        for _ in range(args.rounds):
+            down_at = traffic.now()
+            if args.down:  # a slower recovery, a host that takes longer to come back
+                postgres.pg_ctl("stop", "-m", "immediate")
+                time.sleep(args.down)
+                postgres.pg_ctl("start")
+            else:
+                postgres.restart("immediate")
+            restarts.append(RestartRecord(round(down_at, 2), round(traffic.now(), 2)))
+            time.sleep(args.gap)
+        stop.set()
+        for device in devices:
+            device.join(MOVE_SECONDS + 5)
+        poller.halt.set()
+        poller.join(15)
+
+        report = RestartReport(devices=args.devices, restarts=restarts)
+        report.problems += measure_restarts(restarts, poller.polls, traffic)
+        report.moves = len(traffic.moves)
+        report.ready_polls = len(poller.polls)
+        answers = sorted(took for _, status, took in poller.polls if status)
+        if answers:
+            report.ready_answer_seconds = {
+                "median": answers[len(answers) // 2],
+                "p99": answers[min(len(answers) - 1, int(len(answers) * 0.99))],
+                "max": answers[-1],
+            }
+        report.ready_unanswered = sum(status == 0 for _, status, _ in poller.polls)
+        report.ready_503_while_up = len(report.problems)
+        report.longest_request = round(traffic.longest_request, 2)
+        report.longest_move = max((r.longest_move for r in restarts), default=0.0)
+        as_fault_report = Report(devices=args.devices, games=len(games))
+        compare_logs(traffic, as_fault_report)
+        report.lost_moves = as_fault_report.lost_moves
+        report.extra_moves = as_fault_report.extra_moves
+        report.mismatched_moves = as_fault_report.mismatched_moves
+        report.problems += as_fault_report.problems
+        report.server_errors = traffic.server_errors
+        slow = [p for p in poller.polls if p[2] >= READY_BOUND]
+        if report.ready_unanswered or slow:
+            report.problems.append(
+                f"/healthz/ready: {report.ready_unanswered} polls unanswered, {len(slow)} took "
+                f"{READY_BOUND:g} s or more (slowest {max((p[2] for p in slow), default=0):.2f} s)"
+            )
+        for r in restarts:
+            if max(r.ready_window_seconds, r.move_window_seconds) > WINDOW_BOUND:
+                report.problems.append(
+                    f"restart at {r.down_at:.1f} s: 503s went on {r.ready_window_seconds} s "
+                    f"(readiness), {r.move_window_seconds} s (moves) after PostgreSQL was back"
+                )
+        if report.longest_request >= REQUEST_BOUND:
+            report.problems.append(f"a request took {report.longest_request} s")
+        if report.moves < 20 * (args.rounds + 1):
+            report.problems.append(f"only {report.moves} moves were acknowledged")
+        report.problems += [f"HTTP 5xx: {e}" for e in traffic.server_errors[:20]]
+        report.problems += [f"refused: {e}" for e in traffic.refused[:20]]
+        report.problems += [f"gave up: {e}" for e in traffic.gave_up[:20]]
+        return report
+
+
+def print_restart_report(report: RestartReport) -> None:
+    print(f"{report.devices} devices, {report.moves} moves acknowledged; "
+          f"{report.ready_polls} readiness polls")  # fmt: skip
+    print(f"{'restart at s':>12} {'down s':>7} {'ready 503':>9} {'503 window s (ready/moves)':>27} "
+          f"{'move 503':>8} {'longest move s':>14} {'slowest ready s':>15}")  # fmt: skip
+    for r in report.restarts:
+        print(f"{r.down_at:>12.1f} {r.down_seconds:>7.2f} {r.ready_503:>9} "
+              f"{r.ready_window_seconds:>13.2f} / {r.move_window_seconds:<11.2f} {r.move_503:>8} "
+              f"{r.longest_move:>14.2f} {r.longest_ready_answer:>15.3f}")  # fmt: skip
+    print(
+        f"readiness answer times: {report.ready_answer_seconds}; unanswered "
+        f"{report.ready_unanswered}; 503 with PostgreSQL up {report.ready_503_while_up}"
+    )
+    print(f"longest single request {report.longest_request} s; moves lost {report.lost_moves}, "
+          f"extra {report.extra_moves}, differing {report.mismatched_moves}; HTTP 5xx other "
+          f"than 503: {len(report.server_errors)}")  # fmt: skip
+    print(f"logs: {LOGS}")
+    if report.problems:
+        print("FAILED:")
+        for problem in report.problems:
+            print(f"  - {problem}")
+    else:
+        print(f"OK: readiness answered every poll within {READY_BOUND:g} s, 503 only while "
+              f"PostgreSQL was down or at most {WINDOW_BOUND:g} s after, nothing lost")  # fmt: skip
+
+
 def parse(argv: list[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
     parser.add_argument("--ci", action="store_true", help="the short run tests/faults/ makes")
+    parser.add_argument(
+        "--postgres-restart",
+        action="store_true",
+        help="only PostgreSQL immediate restarts, measuring the 503 window",
+    )
+    parser.add_argument("--without-pool", action="store_true",
+                        help="with --postgres-restart: the web on persistent connections, "
+                        "not psycopg's pool")  # fmt: skip
+    parser.add_argument("--down", type=float, default=0.0,
+                        help="with --postgres-restart: seconds PostgreSQL stays down between "
+                        "its immediate stop and its start (0: pg_ctl restart)")  # fmt: skip
     parser.add_argument("--rounds", type=int, default=3, help="times each fault is injected")
     parser.add_argument("--devices", type=int, default=4)
     parser.add_argument("--games", type=int, default=12, help="games per device")
@@ -891,11 +1146,19 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
     args = parser.parse_args(argv)
     if args.ci:
         args.rounds, args.devices, args.games, args.gap, args.outage = 1, 4, 8, 3.0, 2.0
+        if args.postgres_restart:
+            args.rounds, args.devices = 2, 3
     return args
 
 
 def main(argv: list[str] | None = None) -> int:
     args = parse(argv)
+    if args.postgres_restart:
+        restarts = restart_run(args)
+        print_restart_report(restarts)
+        if args.json:
+            args.json.write_text(json.dumps(asdict(restarts), indent=2, ensure_ascii=False))
+        return 1 if restarts.problems else 0
     report = run(args)
     print_report(report)
     if args.json:

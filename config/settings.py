@@ -112,9 +112,22 @@ DATABASES = {
 }
 DATABASES["default"]["CONN_MAX_AGE"] = env.int("CONN_MAX_AGE", default=60)
 DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
+# Every wait on PostgreSQL is bounded, so a restart or a failover costs seconds of 503s
+# (config/errors.py), not requests hanging: connecting (libpq counts whole seconds, at least 2),
+# each statement (0: no limit), and with the pool, waiting for a connection from it. The pool
+# also starts its reconnection afresh after DB_POOL_TIMEOUT instead of backing off for longer
+# and longer (psycopg_pool's 1, 2, 4, 8 … s between attempts): once PostgreSQL is back, the
+# next attempt is at most about a second away.
+DB_CONNECT_TIMEOUT_SECONDS = env.int("DB_CONNECT_TIMEOUT_SECONDS", default=2)
+DB_STATEMENT_TIMEOUT_SECONDS = env.float("DB_STATEMENT_TIMEOUT_SECONDS", default=10.0)
+DB_POOL_TIMEOUT_SECONDS = env.float("DB_POOL_TIMEOUT_SECONDS", default=1.0)
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
-    DATABASES["default"].setdefault("OPTIONS", {})["application_name"] = env.str(
-        "DB_APPLICATION_NAME", default="kakumei"
+    DATABASES["default"].setdefault("OPTIONS", {}).update(
+        {
+            "application_name": env.str("DB_APPLICATION_NAME", default="kakumei"),
+            "connect_timeout": DB_CONNECT_TIMEOUT_SECONDS,
+            "options": f"-c statement_timeout={round(DB_STATEMENT_TIMEOUT_SECONDS * 1000)}",
+        }
     )
     if env.bool("DB_POOL", default=False):
         # Django's psycopg pool and persistent connections are mutually exclusive.
@@ -122,7 +135,8 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
         DATABASES["default"]["OPTIONS"]["pool"] = {
             "min_size": env.int("DB_POOL_MIN", default=2),
             "max_size": env.int("DB_POOL_MAX", default=8),
-            "timeout": 10,
+            "timeout": DB_POOL_TIMEOUT_SECONDS,
+            "reconnect_timeout": DB_POOL_TIMEOUT_SECONDS,
         }
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
@@ -395,8 +409,10 @@ if env.str("CELERY_UNACKED_RESTORE_SECONDS", default=""):
 CELERY_BROKER_CONNECTION_TIMEOUT = CELERY_BROKER_TIMEOUT_SECONDS
 CELERY_TIMEZONE = "UTC"
 
-# /healthz/ready: how long to wait for the broker before reporting it down.
-HEALTHCHECK_BROKER_TIMEOUT = env.float("HEALTHCHECK_BROKER_TIMEOUT", default=2.0)
+# /healthz/ready answers within about this many seconds whatever is down: its checks (a database
+# write, the schema, the cache, the broker) run side by side, each waiting at most this long;
+# one with no answer by then counts as failed (config/health.py).
+HEALTHCHECK_TIMEOUT_SECONDS = env.float("HEALTHCHECK_TIMEOUT_SECONDS", default=0.5)
 
 LOGGING = {
     "version": 1,
