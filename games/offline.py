@@ -14,7 +14,6 @@ and return JSON text, so nothing but strings crosses between JavaScript and Pyth
 
 from __future__ import annotations
 
-import dataclasses
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -528,8 +527,6 @@ def judge_quick(game: str, form: str) -> str:
     facts = json.loads(game)
     rules = ruleset_from_record(facts["rules"])
     seats = int(facts["seats"])
-    if rules.seats != seats:  # tables of 3 or 5 play any preset, as the service seats them
-        rules = dataclasses.replace(rules, seats=seats)
     fields = {name: values[0] for name, values in json.loads(form).items() if values}
     names = facts.get("names")
     try:

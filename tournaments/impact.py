@@ -192,8 +192,15 @@ class Impact:
         return [s.cut for s in self.scopes if s.cut is not None]
 
     @property
+    def confirmed_cuts_changed(self) -> list[CutChange]:
+        """The cut changes at stages that have advanced already: their qualifiers moved on
+        on the old order, so the ruling needs the official's explicit confirmation. A cut
+        that is still provisional (the stage plays on) moves with the boards, shown only."""
+        return [c for c in self.cut_changes if c.advanced_to]
+
+    @property
     def needs_confirmation(self) -> bool:
-        return bool(self.cut_changes)
+        return bool(self.confirmed_cuts_changed)
 
     def as_dict(self) -> dict[str, Any]:
         """The API's shape (structured: scope, entrant, rank before and after)."""
@@ -209,7 +216,7 @@ class Impact:
         if not self.scopes:
             return {}
         data: dict[str, Any] = {"standings": [s.as_dict() for s in self.scopes]}
-        if self.cut_changes:
+        if self.needs_confirmation:
             data["cut_change_confirmed"] = confirmed
         return data
 
@@ -240,7 +247,7 @@ class CutChangeUnconfirmed(Exception):
     code = "cut_change_unconfirmed"
 
     def __init__(self, impact: Impact) -> None:
-        stages = ", ".join(c.stage for c in impact.cut_changes)
+        stages = ", ".join(c.stage for c in impact.confirmed_cuts_changed)
         self.message_en = (
             f"This changes who is above the cut of {stages}. Look at the preview, tick the "
             "confirmation that you have seen the cut change, and give a reason: nothing was "
@@ -254,7 +261,7 @@ class CutChangeUnconfirmed(Exception):
 
 
 def require_cut_confirmed(impact: Impact, confirmed: bool) -> None:
-    """Refuse (`cut_change_unconfirmed`) a ruling that changes who is above a stage's cut
-    unless the official confirmed it explicitly."""
+    """Refuse (`cut_change_unconfirmed`) a ruling that changes who is above the cut of a
+    stage that has advanced already, unless the official confirmed it explicitly."""
     if impact.needs_confirmation and not confirmed:
         raise CutChangeUnconfirmed(impact)

@@ -212,6 +212,9 @@ def correct_after_reveal(event: Event) -> None:
                 miyako_ochi=miyako_ochi,
                 reason="the score sheet was misread",
                 based_on_version=game.result_version,
+                # Seen in the preview: a cut already advanced on may change (the finalists
+                # stay; the boards follow the rule for who reached which stage).
+                confirm_cut_change=True,
             )
             return
         except games.GameError as error:
@@ -242,7 +245,8 @@ Line = tuple[int, int, int]  # (entry number, rank, points)
 
 _TABLE = re.compile(r'<table class="(?:grid standings|sheet-grid standings-print)')
 _ROW = re.compile(r"<tr[^>]*>(.*?)</tr>", re.S)
-_CELL = re.compile(r"<td[^>]*>(.*?)</td>", re.S)
+# A row's cells, leaving out the stage-reached mark (its place differs between the boards).
+_CELL = re.compile(r"<td(?![^>]*reached-stage)[^>]*>(.*?)</td>", re.S)
 _TAG = re.compile(r"<[^>]+>")
 _NUMBER = re.compile(r"-?\d+")
 _NAME = re.compile(r"Player (\d+)")

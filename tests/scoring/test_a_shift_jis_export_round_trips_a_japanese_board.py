@@ -54,7 +54,7 @@ def test_the_japanese_board_reads_back_in_japanese(board: Tournament) -> None:
     header, *rows = cells(data, "cp932")
 
     assert header[:4] == ["順位", "同順位", "参加番号", "選手"]
-    assert header[-1] == "順位決定戦で決定"
+    assert header[-2:] == ["順位決定戦で決定", "到達ステージ"]
     shown = [(r[0], r[1], r[3]) for r in rows]
     assert sorted(shown[:2]) == [("1", "はい", "佐藤 花子"), ("1", "はい", "髙橋 一郎")]
     assert shown[2:] == [

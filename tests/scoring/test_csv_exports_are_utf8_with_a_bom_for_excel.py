@@ -22,6 +22,7 @@ HEADER_EN = [
     "rank", "shared", "entry", "player", "points", "games", "daifugo", "fugo", "heimin",
     "hinmin", "daihinmin", "fouls", "miyako_ochi", "best_set", "penalty_points", "warnings",
     "provisional_games", "confirmed_points", "confirmed_rank", "decided_by_playoff",
+    "reached_stage",
 ]  # fmt: skip
 
 
@@ -37,11 +38,11 @@ def board() -> Tournament:
 def expected_row(n: int) -> list[str]:
     """Entry n of `standings_field`, as its docstring describes it: ranked n on 1000 − n
     points (all confirmed) from 4 games, one of each title but 大貧民, best set 6, alone on
-    its rank, no playoff."""
+    its rank, no playoff; a tournament of one stage marks no stage reached."""
     points = str(1000 - n)
     titles = ["1", "1", "1", "1", "0", "0", "0"]
     return [str(n), "No", str(n), f"佐藤 {n:03d}", points, "4", *titles, "6", "0", "0", "0",
-            points, str(n), "No"]  # fmt: skip
+            points, str(n), "No", ""]  # fmt: skip
 
 
 def test_the_file_starts_with_a_bom_and_ends_its_lines_in_crlf(

@@ -113,7 +113,9 @@ def test_the_exports_and_the_api_rank_the_final_above_the_cut(day: Day) -> None:
     expected = expected_order()
     slug = day.tournament.slug
     table = list(
-        csv.DictReader(io.StringIO(en.get(f"/standings/{slug}/standings.csv").content.decode()))
+        csv.DictReader(
+            io.StringIO(en.get(f"/standings/{slug}/standings.csv").content.decode("utf-8-sig"))
+        )
     )
     assert {int(r["entry"]): int(r["rank"]) for r in table} == {
         n: r for n, (r, _) in expected.items()

@@ -1,9 +1,11 @@
 """A void, a forfeit, a penalty given or withdrawn gets the same preview as a correction (issue
 #35 §3): who moves from which rank to which, and a warning when the set of entrants above a
-stage's cut changes. Such a ruling is refused without an explicit confirmation
-(`cut_change_unconfirmed`: nothing changes), and saved with it, the confirmation and the
-reason recorded in the audit. Expected ranks and cuts come from the rule
-(tests/games/cut_rule.py), not from the standings code."""
+stage's cut changes. Where the stage has advanced already, such a ruling is refused without an
+explicit confirmation (`cut_change_unconfirmed`: nothing changes), and saved with it, the
+confirmation and the reason recorded in the audit; a cut that still moves with the boards (the
+stage plays on — always so for a void or a forfeit) is shown and needs no confirmation.
+Expected ranks and cuts come from the rule (tests/games/cut_rule.py), not from the standings
+code."""
 
 from __future__ import annotations
 
@@ -54,7 +56,7 @@ def stage_points(cup: CutCup) -> dict[str, int]:
 # --- void ------------------------------------------------------------------------------------
 
 
-def test_a_void_that_moves_the_cut_is_previewed_and_needs_confirmation() -> None:
+def test_a_void_that_moves_a_provisional_cut_is_previewed_and_needs_no_confirmation() -> None:
     cup = cut_cup(advanced=False)  # every game played, the round still open
     game = cup.game(1, 3)
     url = f"/api/games/{game.pk}/void/"
@@ -63,29 +65,29 @@ def test_a_void_that_moves_the_cut_is_previewed_and_needs_confirmation() -> None
     after = totals(BEFORE_THE_LAST, CUT_CUP_POINTS)
 
     preview = api(cup.head).post(url, body | {"preview": True}, format="json")
-    refused = api(cup.head).post(url, body, format="json")
     unchanged = stage_points(cup)
-    saved = api(cup.head).post(url, body | {"confirm_cut_change": True}, format="json")
+    saved = api(cup.head).post(url, body, format="json")
 
     assert preview.status_code == 200, preview.content
     shown = preview.json()["standings"]
     assert stage_moves(shown) == rank_changes(before, after)
     assert cut_moves(shown) == cut_changes(before, after, CUT_CUP_TOP_N)
     assert shown["cut_changes"][0]["advanced"] is False
-    assert (refused.status_code, refused.json()["code"]) == (409, "cut_change_unconfirmed")
+    assert shown["needs_cut_confirmation"] is False
     assert unchanged == before
     assert saved.status_code == 200, saved.content
     game.refresh_from_db()
     assert game.status == Game.Status.VOID
     entry = AuditEntry.objects.get(action=AuditEntry.Action.GAME_VOIDED)
-    assert (entry.reason, entry.data["cut_change_confirmed"]) == ("misdeal", True)
+    assert entry.reason == "misdeal" and "cut_change_confirmed" not in entry.data
+    assert entry.data["standings"]  # the rank changes are kept with the ruling
     assert stage_points(cup) == after
 
 
 # --- forfeit ---------------------------------------------------------------------------------
 
 
-def test_a_forfeit_that_moves_the_cut_warns_on_the_page_and_needs_the_box_ticked() -> None:
+def test_a_forfeit_that_moves_a_provisional_cut_warns_on_the_page_and_saves_without_a_box() -> None:
     cup = cut_cup(last_game=False)  # table 1's third game in play
     game = cup.game(1, 3)
     doi = cup.order_of(game, ["Doi"])[0]
@@ -103,9 +105,8 @@ def test_a_forfeit_that_moves_the_cut_warns_on_the_page_and_needs_the_box_ticked
     after = totals([*BEFORE_THE_LAST, ["Baba", "Aoki", "Chiba", "Doi"]], CUT_CUP_POINTS)
 
     step = client.post(url, form)
-    refused = client.post(url, form | {"confirmed": "yes"})
     still = Game.objects.get(pk=game.pk).status
-    saved = client.post(url, form | {"confirmed": "yes", "confirm_cut_change": "1"})
+    saved = client.post(url, form | {"confirmed": "yes"})
 
     page = step.content.decode()
     assert 'data-testid="forfeit-confirm"' in page and "data-cut-warning" in page
@@ -117,11 +118,11 @@ def test_a_forfeit_that_moves_the_cut_warns_on_the_page_and_needs_the_box_ticked
     }
     assert "カットライン上で同率 → カット内" in page  # Baba
     assert "公開中の順位表のカットラインもこれに合わせて動きます" in page  # not advanced yet
-    assert refused.status_code == 409 and "cut_change_unconfirmed" in refused.content.decode()
-    assert still == Game.Status.IN_PLAY
+    assert 'data-testid="confirm-cut-change"' not in page  # the cut is not fixed yet
+    assert still == Game.Status.IN_PLAY  # the step only asked
     assert saved.status_code == 302
     entry = AuditEntry.objects.get(action=AuditEntry.Action.SEAT_FORFEITED)
-    assert (entry.reason, entry.data["cut_change_confirmed"]) == ("Doi felt ill", True)
+    assert entry.reason == "Doi felt ill" and "cut_change_confirmed" not in entry.data
     assert stage_points(cup) == after
 
 
