@@ -83,7 +83,15 @@ def channel_prefix() -> str:
 @functools.cache
 def _redis(url: str) -> redis.Redis:
     # One connection pool per process and URL (a pool, not cached data).
-    return redis.Redis.from_url(url, socket_timeout=1, socket_connect_timeout=1)
+    connect, reply = _timeouts()
+    return redis.Redis.from_url(url, socket_connect_timeout=connect, socket_timeout=reply)
+
+
+def _timeouts() -> tuple[float, float]:
+    """Bounded waits, connecting and for each reply (settings.REDIS_*_SECONDS): announcing
+    never holds up a request. The live process's subscription still waits for messages
+    without a bound (redis-py's blocking read ignores the reply timeout)."""
+    return settings.REDIS_CONNECT_TIMEOUT_SECONDS, settings.REDIS_TIMEOUT_SECONDS
 
 
 def publish(scope: str, version: str, note: dict[str, Any] | None = None) -> None:
@@ -97,7 +105,8 @@ def publish(scope: str, version: str, note: dict[str, Any] | None = None) -> Non
             # Without Redis a stream reads the cache: the note waits there beside the version.
             cache.set(note_key(scope, version), note, VERSION_SECONDS)
         cache.set(version_key(scope), version, VERSION_SECONDS)
-        if settings.REDIS_URL:
+        # Not while the cache has found Redis away: it is retried once a second, not per move.
+        if settings.REDIS_URL and getattr(cache, "available", True):
             message = Announcement(version, note).message()
             _redis(settings.REDIS_URL).publish(channel(scope), message)
     except redis.RedisError:
@@ -153,7 +162,10 @@ class Hub:
     async def _listen(self) -> None:
         prefix = channel_prefix()
         while True:
-            client = aioredis.Redis.from_url(settings.REDIS_URL)
+            connect, reply = _timeouts()
+            client = aioredis.Redis.from_url(
+                settings.REDIS_URL, socket_connect_timeout=connect, socket_timeout=reply
+            )
             try:
                 async with client.pubsub() as pubsub:
                     await pubsub.psubscribe(f"{prefix}*")

@@ -27,6 +27,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 from kombu import Connection
 
+from config.cache import cache_up, probed_status
 from games import outbox
 from scoring.models import WorkerHeartbeat
 
@@ -91,6 +92,11 @@ def ready(request: HttpRequest) -> JsonResponse:
             ready = False
         else:
             body["outbox"] = {"waiting": waiting, "oldest_seconds_ago": oldest}
-    status = ("ok" if broker else "degraded") if ready else "unavailable"
+    # The cache fails open (config/cache.py): reported, not required. Probed first, so an
+    # outage shows even in a process that has not used the cache since it began.
+    cache_state = probed_status()
+    if cache_state is not None:
+        body["cache"] = cache_state
+    status = ("ok" if broker and cache_up(cache_state) else "degraded") if ready else "unavailable"
     body = {"status": status, **body}
     return JsonResponse(body, status=200 if ready else 503)

@@ -1,0 +1,259 @@
+"""The shared cache (Redis), failing open: a Redis outage costs a request nothing.
+
+`FailOpenRedisCache` is Django's `RedisCache` whose every operation, when Redis cannot be
+reached or does not answer in time, is served by this process's memory instead of raising: the
+API throttles go on counting (per process), a session is read from the database
+(``cached_db``), a poll compares versions computed from the database. Waits on Redis are
+bounded (``socket_connect_timeout`` / ``socket_timeout`` in the cache's OPTIONS:
+`REDIS_CONNECT_TIMEOUT_SECONDS`, `REDIS_TIMEOUT_SECONDS`), and after a failure Redis is left
+alone for `RETRY_SECONDS` (every operation meanwhile goes to memory at once) before one
+operation tries it again.
+
+An outage is logged once when it starts and once when it ends, and counted (`status()`, read
+by `/healthz/ready`): outages, the operations memory served, the current one's start.
+
+What memory holds during an outage is this process's alone, so it is kept short: an entry
+lasts at most `LOCAL_SECONDS` (a session ended, a token revoked or a version published in
+another process is seen here that much later, as with the embedded per-process cache), except
+the throttles' counters (``throttle_…`` keys), which keep their window. When Redis answers
+again, the keys this process wrote or deleted meanwhile are deleted there first — Redis would
+otherwise serve what the database has since changed (a session signed out, a revoked token's
+lookup, an old version) — and memory is emptied.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+import redis
+from django.core.cache.backends.base import DEFAULT_TIMEOUT
+from django.core.cache.backends.locmem import LocMemCache
+from django.core.cache.backends.redis import RedisCache
+
+log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+
+# After a failure, how long Redis is not asked again (memory answers at once meanwhile).
+RETRY_SECONDS = 1.0
+# The longest an entry lives in this process's memory during an outage (throttles excepted).
+LOCAL_SECONDS = 1
+# Keys whose entries keep their own timeout in memory: the throttles' request histories
+# (rest_framework.throttling's `cache_format`), so a client is still throttled, per process.
+KEEP_TIMEOUT_PREFIXES = ("throttle_",)
+# Keys remembered for deletion at recovery; past this many, memory is emptied and the
+# throttles' keys forgotten first (they need no deletion: a counter restarting is harmless).
+MAX_REMEMBERED = 100_000
+
+FAILURES: tuple[type[BaseException], ...] = (redis.RedisError, OSError)
+
+
+class FailOpenRedisCache(RedisCache):
+    """`RedisCache` falling back to this process's memory while Redis is unreachable."""
+
+    def __init__(self, server: str, params: dict[str, Any]) -> None:
+        super().__init__(server, params)
+        self._local = LocMemCache(f"fail-open-{id(self)}", {"TIMEOUT": LOCAL_SECONDS})
+        self._lock = threading.Lock()
+        self._down_since: float | None = None  # time.monotonic() of the outage's first failure
+        self._retry_at = 0.0
+        self._written: set[str] = set()  # keys (as given) written or deleted during the outage
+        self.outages = 0
+        self.local_operations = 0
+
+    # --- the outage's state ---------------------------------------------------------------
+
+    @property
+    def available(self) -> bool:
+        """Whether Redis is being used (no outage noticed, or the retry is due)."""
+        return self._down_since is None
+
+    def status(self) -> dict[str, Any]:
+        down = self._down_since
+        return {
+            "state": "ok" if down is None else "down: this process's memory answers",
+            "down_seconds": None if down is None else round(time.monotonic() - down, 1),
+            "outages": self.outages,
+            "local_operations": self.local_operations,
+        }
+
+    def _use_redis(self) -> bool:
+        return self._down_since is None or time.monotonic() >= self._retry_at
+
+    def _failed(self, error: BaseException) -> None:
+        with self._lock:
+            now = time.monotonic()
+            self._retry_at = now + RETRY_SECONDS
+            if self._down_since is None:
+                self._down_since = now
+                self.outages += 1
+                log.warning(
+                    "Redis cache unreachable (%s: %s); this process's memory answers until it "
+                    "is back",
+                    type(error).__name__,
+                    error,
+                )
+
+    def _recovered(self) -> None:
+        """Redis answered after an outage: forget there what changed meanwhile, then use it."""
+        with self._lock:
+            if self._down_since is None:
+                return
+            keys = list(self._written)
+            try:
+                if keys:
+                    super().delete_many(keys)
+            except FAILURES as error:
+                self._retry_at = time.monotonic() + RETRY_SECONDS
+                log.debug("Redis cache still unreachable: %s", error)
+                return
+            took = time.monotonic() - self._down_since
+            log.warning(
+                "Redis cache back after %.1f s; %d operations were served from memory, %d keys "
+                "written meanwhile were dropped from Redis",
+                took,
+                self.local_operations,
+                len(keys),
+            )
+            self._written.clear()
+            self._local.clear()
+            self._down_since = None
+
+    def _call(self, remote: Callable[[], T], local: Callable[[], T], *keys: str) -> T:
+        if self._use_redis():
+            try:
+                answer = remote()
+            except FAILURES as error:
+                self._failed(error)
+            else:
+                if self._down_since is not None:
+                    self._recovered()
+                return answer
+        with self._lock:
+            self.local_operations += 1
+            if keys:
+                if len(self._written) + len(keys) > MAX_REMEMBERED:
+                    self._written = {
+                        k for k in self._written if not k.startswith(KEEP_TIMEOUT_PREFIXES)
+                    }
+                self._written.update(keys)
+        return local()
+
+    def _local_timeout(self, key: str, timeout: float | object | None) -> Any:
+        if key.startswith(KEEP_TIMEOUT_PREFIXES):
+            return timeout
+        if timeout is DEFAULT_TIMEOUT:
+            timeout = self.default_timeout
+        if timeout is None:
+            return LOCAL_SECONDS
+        return min(float(timeout), LOCAL_SECONDS)  # type: ignore[arg-type]
+
+    # --- Django's cache API -----------------------------------------------------------------
+
+    def get(self, key: str, default: Any = None, version: int | None = None) -> Any:
+        return self._call(
+            lambda: super(FailOpenRedisCache, self).get(key, default, version),
+            lambda: self._local.get(key, default, version),
+        )
+
+    def get_many(self, keys: Any, version: int | None = None) -> dict[str, Any]:
+        keys = list(keys)
+        return self._call(
+            lambda: super(FailOpenRedisCache, self).get_many(keys, version),
+            lambda: self._local.get_many(keys, version),
+        )
+
+    def has_key(self, key: str, version: int | None = None) -> bool:
+        return self._call(
+            lambda: super(FailOpenRedisCache, self).has_key(key, version),
+            lambda: self._local.has_key(key, version),
+        )
+
+    def add(
+        self, key: str, value: Any, timeout: Any = DEFAULT_TIMEOUT, version: int | None = None
+    ) -> bool:
+        return self._call(
+            lambda: super(FailOpenRedisCache, self).add(key, value, timeout, version),
+            lambda: self._local.add(key, value, self._local_timeout(key, timeout), version),
+            key,
+        )
+
+    def set(
+        self, key: str, value: Any, timeout: Any = DEFAULT_TIMEOUT, version: int | None = None
+    ) -> None:
+        self._call(
+            lambda: super(FailOpenRedisCache, self).set(key, value, timeout, version),
+            lambda: self._local.set(key, value, self._local_timeout(key, timeout), version),
+            key,
+        )
+
+    def set_many(
+        self, data: dict[str, Any], timeout: Any = DEFAULT_TIMEOUT, version: int | None = None
+    ) -> list[str]:
+        if not data:
+            return []
+
+        def local() -> list[str]:
+            for key, value in data.items():
+                self._local.set(key, value, self._local_timeout(key, timeout), version)
+            return []
+
+        return self._call(
+            lambda: super(FailOpenRedisCache, self).set_many(data, timeout, version),
+            local,
+            *data,
+        )
+
+    def touch(self, key: str, timeout: Any = DEFAULT_TIMEOUT, version: int | None = None) -> bool:
+        return self._call(
+            lambda: super(FailOpenRedisCache, self).touch(key, timeout, version),
+            lambda: self._local.touch(key, self._local_timeout(key, timeout), version),
+            key,
+        )
+
+    def incr(self, key: str, delta: int = 1, version: int | None = None) -> int:
+        return self._call(
+            lambda: super(FailOpenRedisCache, self).incr(key, delta, version),
+            lambda: self._local.incr(key, delta, version),
+            key,
+        )
+
+    def delete(self, key: str, version: int | None = None) -> bool:
+        return self._call(
+            lambda: super(FailOpenRedisCache, self).delete(key, version),
+            lambda: self._local.delete(key, version),
+            key,
+        )
+
+    def delete_many(self, keys: Any, version: int | None = None) -> None:
+        keys = list(keys)
+        if not keys:
+            return
+        self._call(
+            lambda: super(FailOpenRedisCache, self).delete_many(keys, version),
+            lambda: self._local.delete_many(keys, version),
+            *keys,
+        )
+
+    def clear(self) -> None:
+        self._call(lambda: super(FailOpenRedisCache, self).clear(), self._local.clear)
+
+
+def probed_status() -> dict[str, Any] | None:
+    """The default cache's outage state and counts in this process, after one bounded read
+    (so an outage shows even here, where the cache was not used since); None: not Redis."""
+    from django.core.cache import caches
+
+    default = caches["default"]
+    if not isinstance(default, FailOpenRedisCache):
+        return None
+    default.has_key("healthz:probe")
+    return default.status()
+
+
+def cache_up(status: dict[str, Any] | None) -> bool:
+    return status is None or status["state"] == "ok"
