@@ -45,11 +45,19 @@ LOCAL_SECONDS = 1
 # Keys whose entries keep their own timeout in memory: the throttles' request histories
 # (rest_framework.throttling's `cache_format`), so a client is still throttled, per process.
 KEEP_TIMEOUT_PREFIXES = ("throttle_",)
-# Keys remembered for deletion at recovery; past this many, memory is emptied and the
-# throttles' keys forgotten first (they need no deletion: a counter restarting is harmless).
+# Keys remembered for deletion at recovery; past this many, the throttles' keys are forgotten
+# (they need no deletion: a request history restarting is harmless).
 MAX_REMEMBERED = 100_000
 
 FAILURES: tuple[type[BaseException], ...] = (redis.RedisError, OSError)
+
+
+class _Memory(LocMemCache):
+    """This process's memory, taking whatever keys Redis takes (memcached's limits on keys,
+    which `LocMemCache` warns about, are not this cache's)."""
+
+    def validate_key(self, key: str) -> None:
+        pass
 
 
 class FailOpenRedisCache(RedisCache):
@@ -57,7 +65,7 @@ class FailOpenRedisCache(RedisCache):
 
     def __init__(self, server: str, params: dict[str, Any]) -> None:
         super().__init__(server, params)
-        self._local = LocMemCache(f"fail-open-{id(self)}", {"TIMEOUT": LOCAL_SECONDS})
+        self._local = _Memory(f"fail-open-{id(self)}", {"TIMEOUT": LOCAL_SECONDS})
         self._lock = threading.Lock()
         self._down_since: float | None = None  # time.monotonic() of the outage's first failure
         self._retry_at = 0.0
@@ -98,24 +106,21 @@ class FailOpenRedisCache(RedisCache):
                     error,
                 )
 
-    def _recovered(self) -> None:
-        """Redis answered after an outage: forget there what changed meanwhile, then use it."""
+    def _recover(self) -> None:
+        """After an outage, before Redis answers anything: delete there the keys written here
+        meanwhile (or just reach it), then use it again. Raises while Redis is still away."""
         with self._lock:
             if self._down_since is None:
                 return
             keys = list(self._written)
-            try:
-                if keys:
-                    super().delete_many(keys)
-            except FAILURES as error:
-                self._retry_at = time.monotonic() + RETRY_SECONDS
-                log.debug("Redis cache still unreachable: %s", error)
-                return
-            took = time.monotonic() - self._down_since
+            if keys:
+                super().delete_many(keys)
+            else:
+                self._cache.get_client(write=True).ping()
             log.warning(
                 "Redis cache back after %.1f s; %d operations were served from memory, %d keys "
                 "written meanwhile were dropped from Redis",
-                took,
+                time.monotonic() - self._down_since,
                 self.local_operations,
                 len(keys),
             )
@@ -126,13 +131,11 @@ class FailOpenRedisCache(RedisCache):
     def _call(self, remote: Callable[[], T], local: Callable[[], T], *keys: str) -> T:
         if self._use_redis():
             try:
-                answer = remote()
+                if self._down_since is not None:
+                    self._recover()
+                return remote()
             except FAILURES as error:
                 self._failed(error)
-            else:
-                if self._down_since is not None:
-                    self._recovered()
-                return answer
         with self._lock:
             self.local_operations += 1
             if keys:
