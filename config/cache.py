@@ -77,7 +77,7 @@ class FailOpenRedisCache(RedisCache):
 
     @property
     def available(self) -> bool:
-        """Whether Redis is being used (no outage noticed, or the retry is due)."""
+        """Whether Redis is in use (no outage noticed, or the last one is over)."""
         return self._down_since is None
 
     def status(self) -> dict[str, Any]:
@@ -106,17 +106,26 @@ class FailOpenRedisCache(RedisCache):
                     error,
                 )
 
-    def _recover(self) -> None:
+    def _recover(self) -> bool:
         """After an outage, before Redis answers anything: delete there the keys written here
-        meanwhile (or just reach it), then use it again. Raises while Redis is still away."""
+        meanwhile (or just reach it), then use it again. Whether Redis is back; one thread
+        tries at a time, at most once per `RETRY_SECONDS` (the others use memory meanwhile)."""
         with self._lock:
             if self._down_since is None:
-                return
+                return True
+            now = time.monotonic()
+            if now < self._retry_at:
+                return False
+            self._retry_at = now + RETRY_SECONDS
             keys = list(self._written)
-            if keys:
-                super().delete_many(keys)
-            else:
-                self._cache.get_client(write=True).ping()
+            try:
+                if keys:
+                    super().delete_many(keys)
+                else:
+                    super().has_key("fail-open:probe")  # reaching it is enough
+            except FAILURES as error:
+                log.debug("Redis cache still unreachable: %s", error)
+                return False
             log.warning(
                 "Redis cache back after %.1f s; %d operations were served from memory, %d keys "
                 "written meanwhile were dropped from Redis",
@@ -127,12 +136,11 @@ class FailOpenRedisCache(RedisCache):
             self._written.clear()
             self._local.clear()
             self._down_since = None
+            return True
 
     def _call(self, remote: Callable[[], T], local: Callable[[], T], *keys: str) -> T:
-        if self._use_redis():
+        if self._use_redis() and (self._down_since is None or self._recover()):
             try:
-                if self._down_since is not None:
-                    self._recover()
                 return remote()
             except FAILURES as error:
                 self._failed(error)
