@@ -33,6 +33,7 @@ import redis
 from django.core.cache.backends.base import DEFAULT_TIMEOUT
 from django.core.cache.backends.locmem import LocMemCache
 from django.core.cache.backends.redis import RedisCache
+from django.dispatch import Signal
 
 log = logging.getLogger(__name__)
 
@@ -50,6 +51,11 @@ KEEP_TIMEOUT_PREFIXES = ("throttle_",)
 MAX_REMEMBERED = 100_000
 
 FAILURES: tuple[type[BaseException], ...] = (redis.RedisError, OSError)
+
+# Sent (sender: the cache) once this process finds Redis back after an outage, when the keys
+# written meanwhile are gone from it: what was held back may be done now (config.broadcast
+# announces the versions it could not).
+recovered = Signal()
 
 
 class _Memory(LocMemCache):
@@ -136,7 +142,10 @@ class FailOpenRedisCache(RedisCache):
             self._written.clear()
             self._local.clear()
             self._down_since = None
-            return True
+        for receiver, answer in recovered.send_robust(sender=self):
+            if isinstance(answer, Exception):
+                log.error("after the Redis cache came back, %s failed: %r", receiver, answer)
+        return True
 
     def _call(self, remote: Callable[[], T], local: Callable[[], T], *keys: str) -> T:
         if self._use_redis() and (self._down_since is None or self._recover()):
