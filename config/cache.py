@@ -26,6 +26,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
+import uuid
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -66,45 +67,65 @@ class _Memory(LocMemCache):
         pass
 
 
+class _Outage:
+    """A Redis server's outage as this process sees it, shared by its threads (Django makes a
+    cache object per thread): when it began, when to try Redis again, the keys written
+    meanwhile, the counts, and the name of the memory that answers."""
+
+    def __init__(self, name: str) -> None:
+        self.lock = threading.Lock()
+        self.down_since: float | None = None  # time.monotonic() of the outage's first failure
+        self.retry_at = 0.0
+        self.written: set[str] = set()  # keys (as given) written or deleted during the outage
+        self.outages = 0
+        self.local_operations = 0
+        self.memory = f"fail-open:{name}:{uuid.uuid4().hex}"
+
+
+# One per Redis server and key prefix in this process: the state of a connection, not data.
+_outages: dict[str, _Outage] = {}
+_outages_lock = threading.Lock()
+
+
+def _outage_of(name: str) -> _Outage:
+    with _outages_lock:
+        return _outages.setdefault(name, _Outage(name))
+
+
 class FailOpenRedisCache(RedisCache):
     """`RedisCache` falling back to this process's memory while Redis is unreachable."""
 
     def __init__(self, server: str, params: dict[str, Any]) -> None:
         super().__init__(server, params)
-        self._local = _Memory(f"fail-open-{id(self)}", {"TIMEOUT": LOCAL_SECONDS})
-        self._lock = threading.Lock()
-        self._down_since: float | None = None  # time.monotonic() of the outage's first failure
-        self._retry_at = 0.0
-        self._written: set[str] = set()  # keys (as given) written or deleted during the outage
-        self.outages = 0
-        self.local_operations = 0
+        self._state = _outage_of(f"{server}|{params.get('KEY_PREFIX', '')}")
+        self._local = _Memory(self._state.memory, {"TIMEOUT": LOCAL_SECONDS})
 
     # --- the outage's state ---------------------------------------------------------------
 
     @property
     def available(self) -> bool:
         """Whether Redis is in use (no outage noticed, or the last one is over)."""
-        return self._down_since is None
+        return self._state.down_since is None
 
     def status(self) -> dict[str, Any]:
-        down = self._down_since
+        down = self._state.down_since
         return {
             "state": "ok" if down is None else "down: this process's memory answers",
             "down_seconds": None if down is None else round(time.monotonic() - down, 1),
-            "outages": self.outages,
-            "local_operations": self.local_operations,
+            "outages": self._state.outages,
+            "local_operations": self._state.local_operations,
         }
 
     def _use_redis(self) -> bool:
-        return self._down_since is None or time.monotonic() >= self._retry_at
+        return self._state.down_since is None or time.monotonic() >= self._state.retry_at
 
     def _failed(self, error: BaseException) -> None:
-        with self._lock:
+        with self._state.lock:
             now = time.monotonic()
-            self._retry_at = now + RETRY_SECONDS
-            if self._down_since is None:
-                self._down_since = now
-                self.outages += 1
+            self._state.retry_at = now + RETRY_SECONDS
+            if self._state.down_since is None:
+                self._state.down_since = now
+                self._state.outages += 1
                 log.warning(
                     "Redis cache unreachable (%s: %s); this process's memory answers until it "
                     "is back",
@@ -116,14 +137,14 @@ class FailOpenRedisCache(RedisCache):
         """After an outage, before Redis answers anything: delete there the keys written here
         meanwhile (or just reach it), then use it again. Whether Redis is back; one thread
         tries at a time, at most once per `RETRY_SECONDS` (the others use memory meanwhile)."""
-        with self._lock:
-            if self._down_since is None:
+        with self._state.lock:
+            if self._state.down_since is None:
                 return True
             now = time.monotonic()
-            if now < self._retry_at:
+            if now < self._state.retry_at:
                 return False
-            self._retry_at = now + RETRY_SECONDS
-            keys = list(self._written)
+            self._state.retry_at = now + RETRY_SECONDS
+            keys = list(self._state.written)
             try:
                 if keys:
                     super().delete_many(keys)
@@ -135,32 +156,32 @@ class FailOpenRedisCache(RedisCache):
             log.warning(
                 "Redis cache back after %.1f s; %d operations were served from memory, %d keys "
                 "written meanwhile were dropped from Redis",
-                time.monotonic() - self._down_since,
-                self.local_operations,
+                time.monotonic() - self._state.down_since,
+                self._state.local_operations,
                 len(keys),
             )
-            self._written.clear()
+            self._state.written.clear()
             self._local.clear()
-            self._down_since = None
+            self._state.down_since = None
         for receiver, answer in recovered.send_robust(sender=self):
             if isinstance(answer, Exception):
                 log.error("after the Redis cache came back, %s failed: %r", receiver, answer)
         return True
 
     def _call(self, remote: Callable[[], T], local: Callable[[], T], *keys: str) -> T:
-        if self._use_redis() and (self._down_since is None or self._recover()):
+        if self._use_redis() and (self._state.down_since is None or self._recover()):
             try:
                 return remote()
             except FAILURES as error:
                 self._failed(error)
-        with self._lock:
-            self.local_operations += 1
+        with self._state.lock:
+            self._state.local_operations += 1
             if keys:
-                if len(self._written) + len(keys) > MAX_REMEMBERED:
-                    self._written = {
-                        k for k in self._written if not k.startswith(KEEP_TIMEOUT_PREFIXES)
+                if len(self._state.written) + len(keys) > MAX_REMEMBERED:
+                    self._state.written = {
+                        k for k in self._state.written if not k.startswith(KEEP_TIMEOUT_PREFIXES)
                     }
-                self._written.update(keys)
+                self._state.written.update(keys)
         return local()
 
     def _local_timeout(self, key: str, timeout: float | object | None) -> Any:

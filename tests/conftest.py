@@ -211,10 +211,13 @@ def shared_redis(settings: Any) -> Iterator[dict[str, str]]:
 
 
 @pytest.fixture
-def redis_cache(settings: Any, redis_server: RedisServer) -> RedisServer:
+def redis_cache(
+    settings: Any, redis_server: RedisServer, monkeypatch: pytest.MonkeyPatch
+) -> RedisServer:
     """The cache and sessions as production has them (`REDIS_URL`: the fail-open Redis cache
     with its bounded waits, ``cached_db`` sessions), on a Redis of the test's own, which the
-    test may stop and start."""
+    test may stop and start. No outage seen by an earlier test carries over."""
+    monkeypatch.setattr("config.cache._outages", {})
     settings.REDIS_URL = redis_server.url
     settings.CACHES = {
         "default": {

@@ -19,6 +19,11 @@ from config.cache import FailOpenRedisCache
 from tests.conftest import RedisServer
 
 
+@pytest.fixture(autouse=True)
+def no_earlier_outage(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("config.cache._outages", {})
+
+
 def a_cache(url: str) -> FailOpenRedisCache:
     options = {"socket_connect_timeout": 0.1, "socket_timeout": 0.2}
     return FailOpenRedisCache(url, {"KEY_PREFIX": "t", "OPTIONS": options})
@@ -74,6 +79,25 @@ def test_a_redis_that_does_not_answer_costs_one_reply_timeout(silent_redis: str)
     assert 0.15 < first < 0.5  # socket_timeout 0.2 s, and no retry
     assert rest < 0.1  # Redis is left alone for a second after a failure
     assert shared.status()["outages"] == 1
+
+
+def test_the_threads_of_a_process_share_one_outage(
+    redis_server: RedisServer, caplog: pytest.LogCaptureFixture
+) -> None:
+    # Django gives each thread a cache object of its own; the outage is the process's.
+    one, other = a_cache(redis_server.url), a_cache(redis_server.url)
+    other.set("throttle_user_1", [1.0], 60)
+    redis_server.stop()
+
+    with caplog.at_level(logging.WARNING, logger="config.cache"):
+        one.set("throttle_user_2", [2.0], 60)  # this thread finds Redis away
+        started = time.monotonic()
+        seen = other.get("throttle_user_2")  # the other answers from the same memory at once
+        took = time.monotonic() - started
+
+    assert seen == [2.0] and took < 0.05
+    assert other.status() == one.status() and one.status()["outages"] == 1
+    assert len([r for r in caplog.records if r.name == "config.cache"]) == 1
 
 
 def test_keys_written_during_an_outage_are_dropped_from_redis_when_it_is_back(
