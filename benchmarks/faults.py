@@ -3,6 +3,7 @@ a gunicorn worker and the Celery worker are killed; afterwards nothing may be lo
 
     python benchmarks/faults.py [--rounds 3] [--devices 4] [--json report.json]
     python benchmarks/faults.py --ci        # the short run tests/faults/ makes (about a minute)
+    python benchmarks/faults.py --redis-with-throttles [--outage 10]   # issue #36's case
 
 Everything runs on 127.0.0.1 and belongs to the run: its own PostgreSQL (Debian's `initdb` and
 `pg_ctl` from /usr/lib/postgresql/<version>/bin, a temporary data directory, a spare port, run
@@ -24,12 +25,18 @@ turn, once per round:
 4. the Celery worker is killed with SIGKILL and a new one started (the killed worker's
    unacknowledged task is redelivered after the visibility timeout, seconds here).
 
+`--redis-with-throttles` runs one fault only, a longer Redis outage, with the API throttles at
+their production rates (each device its own referee and token, at a referee's pace): the
+throttles count in the cache, which must fail open (config/cache.py), so every move is still
+accepted, and quickly.
+
 Then, within a bounded time after the last fault, it checks and prints: each game's move log
 equals what its device sent, seq by seq (nothing lost, nothing applied twice); each finished
 game has its 4 results; the standings equal the independent recount (tests/scoring/oracle.py);
 each finished game's `game.finished` webhook arrived (duplicates, by `X-Kakumei-Delivery`,
 are counted: delivery is at least once); the outbox is empty; `/healthz/ready` answers 200
-with every process back. Figures: moves per second, errors and the longest stall per fault.
+with every process back. Figures: moves per second, and per fault the errors, the moves
+accepted while it lasted and the longest a move waited.
 The exit status is 1 if any check failed; the processes' logs stay in test-artifacts/faults/
 (`FAULTS_WORKER_LOG_LEVEL=DEBUG` logs the Celery worker's connection handling in full). A
 Celery worker that exits by itself is started again, as Compose's restart policy does, and
@@ -226,12 +233,14 @@ def stop_process(process: subprocess.Popen[bytes]) -> None:
 class Stack:
     """gunicorn, a Celery worker and beat on the run's PostgreSQL and Redis."""
 
-    def __init__(self, database_url: str, redis: Redis, web_workers: int) -> None:
+    def __init__(
+        self, database_url: str, redis: Redis, web_workers: int, throttles: bool = False
+    ) -> None:
         self.port = free_port()
         self.web_workers = web_workers
         self.env = {
             **os.environ,
-            **django_environment(database_url, redis),
+            **django_environment(database_url, redis, throttles),
             "GUNICORN_BIND": f"127.0.0.1:{self.port}",
             "GUNICORN_WORKERS": str(web_workers),
             "GUNICORN_THREADS": "4",
@@ -327,9 +336,9 @@ class Stack:
         return seen is not None and seen <= seconds
 
 
-def django_environment(database_url: str, redis: Redis) -> dict[str, str]:
+def django_environment(database_url: str, redis: Redis, throttles: bool = False) -> dict[str, str]:
     """What this process and the stack's processes share."""
-    return {
+    environment = {
         "DJANGO_SETTINGS_MODULE": "benchmarks.bench_settings",
         "DATABASE_URL": database_url,
         "SECRET_KEY": "faults-" + "x" * 50,
@@ -338,11 +347,12 @@ def django_environment(database_url: str, redis: Redis) -> dict[str, str]:
         "CELERY_RESULT_BACKEND": redis.url(0),
         "CELERY_TASK_ALWAYS_EAGER": "False",
         "WEBHOOK_ALLOW_PRIVATE_ADDRESSES": "True",  # the receiver listens on 127.0.0.1
-        # Every device here is one referee's token at a rate no real table reaches: the API
-        # throttles would answer 429 and measure themselves.
-        "API_THROTTLE_USER": "off",
-        "API_THROTTLE_ANON": "off",
     }
+    if throttles:  # the production rates: what the environment says, else the defaults
+        return environment
+    # Every device here is one referee's token at a rate no real table reaches: the API
+    # throttles would answer 429 and measure themselves.
+    return {**environment, "API_THROTTLE_USER": "off", "API_THROTTLE_ANON": "off"}
 
 
 class Receiver:
@@ -510,14 +520,20 @@ class FaultRecord:
     note: str = ""
     errors: dict[str, int] = field(default_factory=dict)  # what the devices saw meanwhile
     longest_move: float = 0.0  # seconds from a move's first try to its acknowledgement
+    moves_accepted: int = 0  # acknowledged while the fault lasted (an outage: while it was down)
 
 
 class Faults:
-    def __init__(self, postgres: Postgres, redis: Redis, stack: Stack, outage: float) -> None:
+    def __init__(
+        self, postgres: Postgres, redis: Redis, stack: Stack, outage: float, throttles: bool
+    ) -> None:
         self.postgres, self.redis, self.stack, self.outage = postgres, redis, stack, outage
+        self.throttles = throttles
         self.problems: list[str] = []
 
     def in_turn(self) -> list[tuple[str, Callable[[], str]]]:
+        if self.throttles:  # issue #36: the throttles' counters live in the cache
+            return [(f"Redis stopped for {self.outage:g} s, throttles on", self.stop_redis)]
         # The Celery worker first: killed in the middle of a standings recompute, it leaves the
         # tournament's running lock behind, and the recompute waits up to RUNNING_LOCK_SECONDS
         # (scoring.tasks) for it to expire; the other faults run meanwhile.
@@ -591,13 +607,16 @@ def attribute(records: list[FaultRecord], traffic: Traffic, end: float) -> None:
         )
         waits = [done - first for first, done in traffic.moves if record.at - 1 <= first < until]
         record.longest_move = round(max(waits, default=0.0), 2)
+        record.moves_accepted = sum(
+            record.at <= done <= record.at + record.took for _, done in traffic.moves
+        )
 
 
 # --- setup and checks (Django, in this process) ----------------------------------------------
 
 
-def setup_django(database_url: str, redis: Redis) -> None:
-    os.environ.update(django_environment(database_url, redis))
+def setup_django(database_url: str, redis: Redis, throttles: bool) -> None:
+    os.environ.update(django_environment(database_url, redis, throttles))
     os.environ["CONN_MAX_AGE"] = "0"  # this process's connections must not outlive a restart
     import django
 
@@ -607,15 +626,20 @@ def setup_django(database_url: str, redis: Redis) -> None:
     call_command("migrate", verbosity=0)
 
 
-def create_tournament(tables: int, receiver_url: str) -> tuple[str, GameMoves, int]:
+def create_tournament(
+    tables: int, receiver_url: str, referees: int
+) -> tuple[list[str], GameMoves, int]:
     """`tables` games with legal random moves (benchmarks/api.py), and a `game.finished`
-    webhook endpoint for their tournament; returns the device token, the games, its id."""
+    webhook endpoint for their tournament; returns a device token per referee (more than one:
+    the tables dealt among them as the devices will play them, each its own user, as each
+    referee's phone is), the games, the tournament's id."""
     from django.contrib.auth.models import User
 
     from benchmarks.api import create_games
+    from games.auth import issue_device_token
     from games.models import Game
     from scoring import webhooks
-    from tournaments.models import Official
+    from tournaments.models import Official, Table
 
     token, games = create_games(tables)
     tournament = Game.objects.select_related("table__round__stage").get(pk=games[0][0])
@@ -623,7 +647,14 @@ def create_tournament(tables: int, receiver_url: str) -> tuple[str, GameMoves, i
     organiser = User.objects.create_user(f"faults-organiser-{time.time_ns()}")
     Official.objects.create(tournament=cup, user=organiser, role="organiser")
     webhooks.create_endpoint(cup, organiser, receiver_url, ["game.finished"])
-    return token, games, cup.pk
+    tokens = [token]
+    for n in range(1, referees):
+        referee = User.objects.create_user(f"faults-referee-{n}-{time.time_ns()}")
+        Official.objects.create(tournament=cup, user=referee, role="referee")
+        mine = [game_id for game_id, _ in games[n::referees]]
+        Table.objects.filter(games__pk__in=mine).update(referee=referee)
+        tokens.append(issue_device_token(referee, f"faults-{n}")[1])
+    return tokens, games, cup.pk
 
 
 @dataclass
@@ -805,24 +836,35 @@ def run(args: argparse.Namespace) -> Report:
         shutil.rmtree(LOGS)
     LOGS.mkdir(parents=True)
     with services(args.keep) as (postgres, redis), ExitStack() as cleanup:
-        setup_django(postgres.url, redis)
+        setup_django(postgres.url, redis, args.redis_with_throttles)
         receiver = Receiver()
         cleanup.callback(receiver.close)
-        token, games, tournament_id = create_tournament(args.devices * args.games, receiver.url)
+        referees = args.devices if args.redis_with_throttles else 1
+        tokens, games, tournament_id = create_tournament(
+            args.devices * args.games, receiver.url, referees
+        )
         from django.db import connections
 
         connections.close_all()
-        stack = Stack(postgres.url, redis, args.web_workers)
+        stack = Stack(postgres.url, redis, args.web_workers, args.redis_with_throttles)
         cleanup.callback(stack.stop)
         stack.start()
 
-        faults = Faults(postgres, redis, stack, args.outage)
+        faults = Faults(postgres, redis, stack, args.outage, args.redis_with_throttles)
         traffic = Traffic()
         stack.supervise(traffic.now)
         stop = threading.Event()  # set once the last fault is over and traffic has followed
         until = time.monotonic() + args.rounds * 4 * (args.gap + args.outage + 30) + args.gap
         devices = [
-            Device(stack.port, token, games[i :: args.devices], traffic, args.pace, stop, until)
+            Device(
+                stack.port,
+                tokens[i % len(tokens)],
+                games[i :: args.devices],
+                traffic,
+                args.pace,
+                stop,
+                until,
+            )
             for i in range(args.devices)
         ]
         for device in devices:
@@ -860,10 +902,12 @@ def print_report(report: Report) -> None:
           f"({report.moves_per_second} moves/s)")  # fmt: skip
     if report.devices_out_of_games:
         print(f"{report.devices_out_of_games} devices played all their games early (--games)")
-    print(f"{'fault':<52} {'at s':>6} {'took s':>7} {'stall s':>8}  errors seen by devices")
+    print(f"{'fault':<52} {'at s':>6} {'took s':>7} {'moves':>6} {'stall s':>8}  "
+          "errors seen by devices")  # fmt: skip
     for f in report.faults:
         errors = ", ".join(f"{what} ×{n}" for what, n in sorted(f.errors.items())) or "none"
-        print(f"{f.name:<52} {f.at:>6.1f} {f.took:>7.1f} {f.longest_move:>8.2f}  {errors}")
+        print(f"{f.name:<52} {f.at:>6.1f} {f.took:>7.1f} {f.moves_accepted:>6} "
+              f"{f.longest_move:>8.2f}  {errors}")  # fmt: skip
     print(f"moves lost {report.lost_moves}, applied twice or extra {report.extra_moves}, "
           f"differing {report.mismatched_moves}; finished games missing results "
           f"{report.results_missing}")  # fmt: skip
@@ -1132,13 +1176,15 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--down", type=float, default=0.0,
                         help="with --postgres-restart: seconds PostgreSQL stays down between "
                         "its immediate stop and its start (0: pg_ctl restart)")  # fmt: skip
+    parser.add_argument("--redis-with-throttles", action="store_true",
+                        help="a Redis outage alone, throttles on (issue #36)")  # fmt: skip
     parser.add_argument("--rounds", type=int, default=3, help="times each fault is injected")
     parser.add_argument("--devices", type=int, default=4)
     parser.add_argument("--games", type=int, default=12, help="games per device")
     parser.add_argument("--web-workers", type=int, default=3)
-    parser.add_argument("--pace", type=float, default=0.02, help="seconds between a device's moves")
+    parser.add_argument("--pace", type=float, help="seconds between a device's moves (0.02)")
     parser.add_argument("--gap", type=float, default=4.0, help="seconds of traffic between faults")
-    parser.add_argument("--outage", type=float, default=3.0, help="seconds Redis stays down")
+    parser.add_argument("--outage", type=float, help="seconds Redis stays down (3)")
     parser.add_argument("--settle", type=float, default=90.0,
                         help="seconds allowed, after the traffic, to converge")  # fmt: skip
     parser.add_argument("--json", type=Path, help="also write the report here")
@@ -1148,6 +1194,14 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
         args.rounds, args.devices, args.games, args.gap, args.outage = 1, 4, 8, 3.0, 2.0
         if args.postgres_restart:
             args.rounds, args.devices = 2, 3
+    if args.redis_with_throttles:
+        # One outage, long enough to be felt; devices at a brisk referee's pace, which the
+        # production rates allow (a move every 0.1 s is at most 600 a minute, under 1200).
+        args.rounds = 1
+        args.outage = 10.0 if args.outage is None else args.outage
+        args.pace = 0.1 if args.pace is None else args.pace
+    args.outage = 3.0 if args.outage is None else args.outage
+    args.pace = 0.02 if args.pace is None else args.pace
     return args
 
 

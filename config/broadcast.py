@@ -27,6 +27,7 @@ import contextlib
 import functools
 import json
 import logging
+import threading
 import time
 import weakref
 from collections.abc import AsyncIterator, Callable
@@ -37,6 +38,8 @@ import redis
 import redis.asyncio as aioredis
 from django.conf import settings
 from django.core.cache import cache
+
+from config.cache import recovered
 
 log = logging.getLogger(__name__)
 
@@ -83,25 +86,64 @@ def channel_prefix() -> str:
 @functools.cache
 def _redis(url: str) -> redis.Redis:
     # One connection pool per process and URL (a pool, not cached data).
-    return redis.Redis.from_url(url, socket_timeout=1, socket_connect_timeout=1)
+    connect, reply = _timeouts()
+    return redis.Redis.from_url(url, socket_connect_timeout=connect, socket_timeout=reply)
+
+
+def _timeouts() -> tuple[float, float]:
+    """Bounded waits, connecting and for each reply (settings.REDIS_*_SECONDS): announcing
+    never holds up a request. The live process's subscription still waits for messages
+    without a bound (redis-py's blocking read ignores the reply timeout)."""
+    return settings.REDIS_CONNECT_TIMEOUT_SECONDS, settings.REDIS_TIMEOUT_SECONDS
+
+
+# Announcements this process could not make while Redis was away (scope → its last version and
+# note), made once the cache finds Redis back (`_announce_held_back`): a stream's viewers then
+# learn of what changed meanwhile — a game that ended during the outage — without waiting for
+# the table's next move. Work waiting to be done, not cached data; one entry per scope.
+_held_back: dict[str, tuple[str, dict[str, Any] | None]] = {}
+_held_back_lock = threading.Lock()
 
 
 def publish(scope: str, version: str, note: dict[str, Any] | None = None) -> None:
     """Make `version` the scope's current version and announce it (call after commit), with
     `note` for the viewers following the scope now.
 
-    Never raises: the write it follows is committed, and with Redis away viewers still see it
-    through the database (`current` falls back to it) at their next poll or reconnect."""
+    Never raises: the write it follows is committed, and with Redis away pollers still see it
+    through the database (`current` falls back to it) at their next poll; the announcement is
+    held back and made once the cache finds Redis back, for the streams' viewers."""
     try:
         if note is not None:
             # Without Redis a stream reads the cache: the note waits there beside the version.
             cache.set(note_key(scope, version), note, VERSION_SECONDS)
         cache.set(version_key(scope), version, VERSION_SECONDS)
-        if settings.REDIS_URL:
-            message = Announcement(version, note).message()
-            _redis(settings.REDIS_URL).publish(channel(scope), message)
+        if not settings.REDIS_URL:
+            return
+        # Not while the cache has found Redis away (it is tried again once a second, not per
+        # move): announced once it is back.
+        if not getattr(cache, "available", True):
+            with _held_back_lock:
+                _held_back[scope] = (version, note)
+            return
+        _redis(settings.REDIS_URL).publish(channel(scope), Announcement(version, note).message())
+        if _held_back:  # one that failed while the cache did not notice an outage
+            _announce_held_back()
     except redis.RedisError:
         log.warning("could not announce %s v%s", scope, version, exc_info=True)
+        with _held_back_lock:
+            _held_back[scope] = (version, note)
+
+
+def _announce_held_back(**kwargs: Any) -> None:
+    """Redis is back (`config.cache.recovered`): store and announce the versions held back."""
+    with _held_back_lock:
+        waiting = list(_held_back.items())
+        _held_back.clear()
+    for scope, (version, note) in waiting:
+        publish(scope, version, note)
+
+
+recovered.connect(_announce_held_back, dispatch_uid="config.broadcast.announce_held_back")
 
 
 def current(scope: str, compute: Callable[[], str]) -> str:
@@ -153,7 +195,10 @@ class Hub:
     async def _listen(self) -> None:
         prefix = channel_prefix()
         while True:
-            client = aioredis.Redis.from_url(settings.REDIS_URL)
+            connect, reply = _timeouts()
+            client = aioredis.Redis.from_url(
+                settings.REDIS_URL, socket_connect_timeout=connect, socket_timeout=reply
+            )
             try:
                 async with client.pubsub() as pubsub:
                     await pubsub.psubscribe(f"{prefix}*")

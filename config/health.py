@@ -48,6 +48,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 from kombu import Connection
 
+from config.cache import cache_up, probed_status
 from games import outbox
 from scoring.models import WorkerHeartbeat
 
@@ -199,6 +200,12 @@ def ready(request: HttpRequest) -> JsonResponse:
             logger.warning("health check %s failed: %s", name, state)
     is_ready = all(checks[name] == "ok" for name in REQUIRED)
     healthy = all(not checks[name].startswith("error") for name in OPTIONAL)
+    body: dict[str, object] = {"checks": checks, **found, "seconds": seconds}
+    # This process's fail-open cache (config/cache.py): its outage state and counts, after one
+    # bounded read, so an outage shows even in a process that has not used the cache since.
+    cache_state = probed_status()
+    if cache_state is not None:
+        body["cache"] = cache_state
+        healthy = healthy and cache_up(cache_state)
     status = ("ok" if healthy else "degraded") if is_ready else "unavailable"
-    body = {"status": status, "checks": checks, **found, "seconds": seconds}
-    return JsonResponse(body, status=200 if is_ready else 503)
+    return JsonResponse({"status": status, **body}, status=200 if is_ready else 503)

@@ -330,22 +330,34 @@ API_MAX_JSON_DEPTH = env.int("API_MAX_JSON_DEPTH", default=32)
 # cache is this process's memory and live pages poll; every production process must share one
 # Redis, or a revoked token or a new version would be seen by one process only.
 REDIS_URL = env.str("REDIS_URL", default="")
+# Every wait on Redis on the request path is bounded: connecting, and each reply (the cache,
+# the live channel, a task's hand-over to the broker). Past it, the cache answers from this
+# process's memory and a task waits in the outbox (config/cache.py, games.outbox).
+REDIS_CONNECT_TIMEOUT_SECONDS = env.float("REDIS_CONNECT_TIMEOUT_SECONDS", default=0.1)
+REDIS_TIMEOUT_SECONDS = env.float("REDIS_TIMEOUT_SECONDS", default=0.2)
 CACHES = {
     "default": (
         {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            # Fails open: with Redis unreachable, this process's memory answers (logged and
+            # counted; /healthz/ready shows it), and no request fails or waits on it.
+            "BACKEND": "config.cache.FailOpenRedisCache",
             "LOCATION": REDIS_URL,
             # Keys name rows by id: a database restored or recreated must not meet the
             # versions cached for another one.
             "KEY_PREFIX": env.str("CACHE_KEY_PREFIX", default="kakumei"),
+            "OPTIONS": {
+                "socket_connect_timeout": REDIS_CONNECT_TIMEOUT_SECONDS,
+                "socket_timeout": REDIS_TIMEOUT_SECONDS,
+            },
         }
         if REDIS_URL
         else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
     )
 }
 # A signed-in visitor's session is read from the shared cache, not the database, on every
-# page and poll (written through to the database, so a Redis restart signs nobody out). Not
-# with a per-process cache: a session ended in one process would live on in the others.
+# page and poll, and written through to the database: with Redis away it is read from the
+# database (the cache fails open), so an outage or a restart signs nobody out. Not with a
+# per-process cache: a session ended in one process would live on in the others.
 if REDIS_URL:
     SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
 

@@ -77,14 +77,22 @@ def dispatch(ids: Iterable[int] | None = None) -> int:
 
 
 def _broker() -> Connection:
-    """A connection to hand messages over on: one attempt, each wait bounded by
-    `CELERY_BROKER_TIMEOUT_SECONDS` (kombu would otherwise retry for seconds). Only the hand-over
-    is bounded so: a worker's own connection keeps retrying for as long as the broker is away.
-    Opened lazily, on the first message sent (never in eager mode)."""
-    timeout = settings.CELERY_BROKER_TIMEOUT_SECONDS
+    """A connection to hand messages over on: one attempt, each wait bounded (kombu would
+    otherwise retry for seconds) — connecting by `REDIS_CONNECT_TIMEOUT_SECONDS`, each reply by
+    `REDIS_TIMEOUT_SECONDS`, neither longer than `CELERY_BROKER_TIMEOUT_SECONDS`. Only the
+    hand-over is bounded so: a worker's own connection keeps retrying for as long as the broker
+    is away. Opened lazily, on the first message sent (never in eager mode)."""
+    limit = settings.CELERY_BROKER_TIMEOUT_SECONDS
+    connect = min(limit, settings.REDIS_CONNECT_TIMEOUT_SECONDS)
+    reply = min(limit, settings.REDIS_TIMEOUT_SECONDS)
     once = {"max_retries": 1, "interval_start": 0, "interval_step": 0, "interval_max": 0}
-    options = {**current_app.conf.broker_transport_options, **once}
-    return current_app.connection_for_write(connect_timeout=timeout, transport_options=options)
+    options = {
+        **current_app.conf.broker_transport_options,
+        "socket_connect_timeout": connect,
+        "socket_timeout": reply,
+        **once,
+    }
+    return current_app.connection_for_write(connect_timeout=connect, transport_options=options)
 
 
 def _send(message: OutboxMessage, broker: Connection) -> None:

@@ -210,7 +210,7 @@ def shared_redis(settings: Any) -> Iterator[dict[str, str]]:
     settings.REDIS_URL = url
     settings.CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "BACKEND": "config.cache.FailOpenRedisCache",
             "LOCATION": url,
             "KEY_PREFIX": prefix,
         }
@@ -219,6 +219,30 @@ def shared_redis(settings: Any) -> Iterator[dict[str, str]]:
     client = redis.Redis.from_url(url)
     for key in client.scan_iter(f"{prefix}*"):
         client.delete(key)
+
+
+@pytest.fixture
+def redis_cache(
+    settings: Any, redis_server: RedisServer, monkeypatch: pytest.MonkeyPatch
+) -> RedisServer:
+    """The cache and sessions as production has them (`REDIS_URL`: the fail-open Redis cache
+    with its bounded waits, ``cached_db`` sessions), on a Redis of the test's own, which the
+    test may stop and start. No outage seen by an earlier test carries over."""
+    monkeypatch.setattr("config.cache._outages", {})
+    settings.REDIS_URL = redis_server.url
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "config.cache.FailOpenRedisCache",
+            "LOCATION": redis_server.url,
+            "KEY_PREFIX": "kakumei",
+            "OPTIONS": {
+                "socket_connect_timeout": settings.REDIS_CONNECT_TIMEOUT_SECONDS,
+                "socket_timeout": settings.REDIS_TIMEOUT_SECONDS,
+            },
+        }
+    }
+    settings.SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
+    return redis_server
 
 
 def run_with_settings(script: str, **variables: str) -> Any:
