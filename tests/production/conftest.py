@@ -35,7 +35,8 @@ from urllib.request import HTTPCookieProcessor, Request, build_opener
 
 import pytest
 
-from tests.browser.conftest import browser_type_launch_args  # noqa: F401  (Debian's Chromium)
+# Debian's Chromium, and the screenshots' folder, as the browser tests have them.
+from tests.browser.conftest import artifacts, browser_type_launch_args  # noqa: F401
 from tests.conftest import ROOT, Stack, database_url_for_test_db, wait_until
 
 # Playwright's sync API runs an event loop in this thread; the ORM calls in the tests are safe.
@@ -202,6 +203,12 @@ def port_open(port: int) -> bool:
         return True
     except OSError:
         return False
+
+
+@pytest.fixture(autouse=True)
+def fast_password_hashing(settings: Any) -> None:
+    """Overrides the suite's MD5 hasher: the deployed stack checks passwords with its own."""
+    settings.PASSWORD_HASHERS = ["tests.production.hashers.FewIterationsPBKDF2"]
 
 
 @pytest.fixture(scope="package")
