@@ -38,6 +38,7 @@ import pytest
 # Debian's Chromium, and the screenshots' folder, as the browser tests have them.
 from tests.browser.conftest import artifacts, browser_type_launch_args  # noqa: F401
 from tests.conftest import ROOT, Stack, database_url_for_test_db, wait_until
+from tests.production.urls import SERVER_ERROR_PATH
 
 # Playwright's sync API runs an event loop in this thread; the ORM calls in the tests are safe.
 # (This pytest process only: the stack's processes never see it.)
@@ -52,6 +53,11 @@ NOT_IN_PRODUCTION = ("API_THROTTLE_", "DJANGO_ALLOW_ASYNC_UNSAFE", "DEBUG", "HTT
                      "STATIC_ROOT", "LIVE_FEED_", "PYTEST_")  # fmt: skip
 
 _timing: dict[str, float] = {}
+# gunicorn's, uvicorn's and Celery's error lines, and Django's for a 5xx answer.
+ERROR_LINE = re.compile(
+    r"\[ERROR\]|ERROR[:/]|CRITICAL|"
+    rf"(Internal Server Error|Service Unavailable|Bad Gateway): (?!{SERVER_ERROR_PATH})"
+)
 
 
 def redis_database(url: str, offset: int) -> str:
@@ -70,6 +76,7 @@ class Production(Stack):
         broker = os.environ.get("CELERY_BROKER_URL", "redis://127.0.0.1:6379/15")
         self.prefix = f"parity-{uuid.uuid4().hex[:12]}"
         self.queue = self.prefix
+        self.node = f"{self.prefix}@localhost"
         self.cache_url = redis_database(broker, -1)
         self.live_port = free_port()
         self.env = {k: v for k, v in self.env.items() if not k.startswith(NOT_IN_PRODUCTION)}
@@ -119,7 +126,7 @@ class Production(Stack):
                    "--port", str(self.live_port), "--no-access-log",
                    "--timeout-graceful-shutdown", "1")  # fmt: skip
         self.spawn("worker", self.env, "celery", "-A", "config", "worker", "-Q", self.queue,
-                   "--concurrency", "1", "--without-gossip", "--without-mingle",
+                   "-n", self.node, "--concurrency", "1", "--without-gossip", "--without-mingle",
                    "--loglevel=INFO")  # fmt: skip
         self.spawn("beat", self.env, "celery", "-A", "config", "beat", "--loglevel=INFO",
                    "--schedule", str(self.logs / "production-beat-schedule"))  # fmt: skip
@@ -138,6 +145,27 @@ class Production(Stack):
                     [sys.executable, "-m", *args], cwd=ROOT, env=env, stdout=log, stderr=log
                 )
             )
+
+    def idle(self) -> bool:
+        """Nothing waits in the stage's queue and its worker runs or holds nothing."""
+        from config.celery import app
+
+        with app.connection_for_read() as conn:
+            waiting = conn.default_channel.client.llen(self.queue)
+        inspect = app.control.inspect(destination=[self.node], timeout=1.0)
+        busy = [*(inspect.active() or {}).get(self.node, []),
+                *(inspect.reserved() or {}).get(self.node, [])]  # fmt: skip
+        return waiting == 0 and not busy
+
+    def errors_logged(self) -> list[str]:
+        """Error lines in the processes' logs (a 5xx answered, a task failed, a process in
+        trouble), but the 500 that the error pages' test asks for on purpose."""
+        found = []
+        for process in ("gunicorn", "live", "worker", "beat"):
+            text = self.log_path(process).read_text(errors="replace")
+            found += [f"{process}: {line}" for line in text.splitlines()
+                      if ERROR_LINE.search(line)]  # fmt: skip
+        return found
 
     def forget_cache(self) -> None:
         import redis
@@ -236,6 +264,19 @@ def production(
             stack.stop()
             stack.forget_cache()
             _timing["finished"] = time.monotonic()
+        # Nothing went wrong in the stack on the way, where no answer showed it.
+        errors = stack.errors_logged()
+        assert not errors, "\n".join(["Errors in the stack's logs:", *errors])
+
+
+@pytest.fixture(autouse=True)
+def the_stack_settles(request: pytest.FixtureRequest) -> Iterator[None]:
+    """After each test, the worker finishes what the test set going before the test database is
+    emptied (a task holding rows while the tables are flushed deadlocks with the flush)."""
+    yield
+    if "production" in request.fixturenames:
+        stack: Production = request.getfixturevalue("production")
+        wait_until(stack.idle, 60, "the stack's worker to go idle")
 
 
 def pytest_terminal_summary(terminalreporter: Any) -> None:

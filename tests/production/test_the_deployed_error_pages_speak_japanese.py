@@ -12,6 +12,7 @@ import pytest
 from tests.games.conftest import Crew
 from tests.games.conftest import crew as crew  # the referee crew fixture, shared
 from tests.production.conftest import Production, Visitor
+from tests.production.urls import PURPOSEFUL_ERROR, SERVER_ERROR_PATH
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
 
@@ -46,13 +47,11 @@ def test_404_in_japanese(production: Production) -> None:
 
 
 def test_500_in_japanese(production: Production) -> None:
-    status, page = Visitor(production.origin).get("/parity/server-error/")
+    status, page = Visitor(production.origin).get(SERVER_ERROR_PATH)
 
     assert status == 500
     assert styled_in_japanese(page)
     assert "サーバーでエラーが発生しました" in page and "紙の記録用紙" in page
     assert "Traceback" not in page and "RuntimeError" not in page  # DEBUG is off
     # The error reached the log, as the page promises.
-    assert "the production-parity stage asked for a server error" in (
-        production.log_path("gunicorn").read_text()
-    )
+    assert PURPOSEFUL_ERROR in production.log_path("gunicorn").read_text()
