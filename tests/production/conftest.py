@@ -136,6 +136,9 @@ class Production(Stack):
             wait_until(WorkerHeartbeat.objects.exists, 90, "the worker's first heartbeat")
         except BaseException:
             self.stop()
+            for process in ("gunicorn", "live", "worker", "beat"):
+                tail = self.log_path(process).read_text(errors="replace").splitlines()[-20:]
+                print(f"--- {self.log_path(process)} (last lines)", *tail, sep="\n")
             raise
 
     def spawn(self, process: str, env: dict[str, str], *args: str) -> None:
