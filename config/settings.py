@@ -171,7 +171,9 @@ USE_I18N = True
 USE_TZ = True
 
 STATIC_URL = "static/"
-STATIC_ROOT = BASE_DIR / "staticfiles"
+# Where `collectstatic` gathers the files WhiteNoise serves with DEBUG=False (the production-parity
+# tests collect into a directory of their own).
+STATIC_ROOT = Path(env.path("STATIC_ROOT", default=BASE_DIR / "staticfiles"))
 STATICFILES_DIRS: list[Path | tuple[str, Path]] = [BASE_DIR / "static"]
 # Pyodide, from npm (package.json; ./dev installs it, the Docker image copies it in): the
 # referee console's offline mode runs the rules engine with it on the phone (issue #19).

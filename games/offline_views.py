@@ -24,7 +24,7 @@ from typing import Any
 from django.contrib.staticfiles import finders
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
-from django.templatetags.static import static
+from django.templatetags.static import PrefixNode, static
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
@@ -175,7 +175,9 @@ def service_worker(request: HttpRequest) -> HttpResponse:
     context = {
         "version": cache_version(urls),
         "precache": json.dumps(urls),
-        "static_prefix": json.dumps(static("")),
+        # The prefix itself, not `static("")`: the manifest storage of production names files
+        # only, and refuses "" (the worker answered 500 with DEBUG=False).
+        "static_prefix": json.dumps(PrefixNode.handle_simple("STATIC_URL")),
         "engine": json.dumps(reverse("referee:offline-engine")),
         "consoles": json.dumps(reverse("referee:home") + "tables/"),
     }

@@ -148,8 +148,13 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Browser tests run last (after pytest-django's own ordering, kept otherwise): Playwright's
     sync API keeps an event loop running in the main thread for the rest of the session, and
     Django's test client cannot call an async view (the live feed) from a thread where a loop
-    runs."""
-    items.sort(key=_drives_a_browser)
+    runs. The production-parity stage (tests/production) runs after everything else, in one
+    stretch: its stack of processes is started once for it and stopped when it ends."""
+    items.sort(key=lambda item: (_in_the_production_stage(item), _drives_a_browser(item)))
+
+
+def _in_the_production_stage(item: pytest.Item) -> bool:
+    return (ROOT / "tests" / "production") in item.path.parents
 
 
 def _drives_a_browser(item: pytest.Item) -> bool:

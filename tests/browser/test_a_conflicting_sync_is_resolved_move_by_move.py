@@ -34,7 +34,7 @@ def test_a_conflicting_sync_is_resolved_move_by_move(
     table, referee = referee_table("ito")
     game = GameFactory(table=table, game_number=1, hands=HANDS, leader=0)
     assert services.submit_move(game, {"seat": 0, "play": ["3S"]}, 1, referee).ok
-    page = open_console(browser, live_server, "ito", table)
+    page = open_console(browser, live_server.url, "ito", table)
     wait_until_ready_for_an_outage(page)
 
     go_offline(page)
@@ -77,7 +77,7 @@ def test_the_referee_may_discard_the_phones_moves_instead(
 ) -> None:
     table, referee = referee_table("ito")
     game = GameFactory(table=table, game_number=1, hands=HANDS, leader=0)
-    page = open_console(browser, live_server, "ito", table)
+    page = open_console(browser, live_server.url, "ito", table)
     wait_until_ready_for_an_outage(page)
 
     go_offline(page)

@@ -49,7 +49,7 @@ def test_the_console_refuses_three_three_one_and_keeps_the_choices(
     browser: Browser, live_server: LiveServer, artifacts: Path
 ) -> None:
     game = three_seat_quick_game("quick-ja")
-    page: Page = open_console(browser, live_server, "quick-ja", game.table)
+    page: Page = open_console(browser, live_server.url, "quick-ja", game.table)
     form = page.get_by_test_id("quick-form")
 
     choose(form, THREE_THREE_ONE)
@@ -70,7 +70,7 @@ def test_the_offline_console_refuses_it_with_the_same_words_and_queues_nothing(
     browser: Browser, live_server: LiveServer, artifacts: Path
 ) -> None:
     game = three_seat_quick_game("quick-offline")
-    page = open_console(browser, live_server, "quick-offline", game.table)
+    page = open_console(browser, live_server.url, "quick-offline", game.table)
     expect(page.get_by_test_id("quick-form")).to_be_visible()
     wait_until_ready_for_an_outage(page)
 

@@ -66,11 +66,13 @@ def referee_table(username: str) -> tuple[Table, User]:
     return table, referee
 
 
-def open_console(browser: Browser, live_server: LiveServer, username: str, table: Table) -> Page:
+def open_console(browser: Browser, origin: str, username: str, table: Table) -> Page:
+    """`username`'s console of `table` on the site at `origin` (the test's live server, or the
+    production-parity stage's gunicorn), in Japanese on a phone."""
     context = browser.new_context(locale="ja-JP", viewport={"width": 390, "height": 844})
     page = context.new_page()
     # The log-in page is in Japanese too: its fields by their ids.
-    page.goto(f"{live_server.url}/accounts/login/?next=/referee/tables/{table.pk}/")
+    page.goto(f"{origin}/accounts/login/?next=/referee/tables/{table.pk}/")
     page.locator("#id_username").fill(username)
     page.locator("#id_password").fill("correct horse battery")
     page.locator("form[action^='/accounts/login/'] [type=submit]").click()
@@ -108,9 +110,17 @@ def tap(page: Page, seat: int, card: str | None) -> None:
 def test_a_referee_plays_on_through_a_network_outage(
     browser: Browser, live_server: LiveServer, artifacts: Path
 ) -> None:
+    plays_on_through_a_network_outage(browser, live_server.url, artifacts, "offline")
+
+
+def plays_on_through_a_network_outage(
+    browser: Browser, origin: str, artifacts: Path, shots: str
+) -> Page:
+    """The whole outage at the site at `origin`, screenshots named `<shots>-…`; also run
+    against the deployed stack (tests/production). Returns the console's page."""
     table, _referee = referee_table("ito")
     game = GameFactory(table=table, game_number=1, hands=HANDS, leader=0)
-    page = open_console(browser, live_server, "ito", table)
+    page = open_console(browser, origin, "ito", table)
 
     # Online, the server's console plays as always.
     page.locator("#console label.card:has(input[value='3S'])").click()
@@ -126,7 +136,7 @@ def test_a_referee_plays_on_through_a_network_outage(
     for seat, card in BEFORE_THE_RELOAD:
         tap(page, seat, card)
     expect(banner).to_contain_text(str(len(BEFORE_THE_RELOAD)))
-    shoot(page, artifacts, "offline-console")
+    shoot(page, artifacts, f"{shots}-console")
 
     tap(page, 0, "QS")
     tap(page, 1, "5S")  # weaker than the queen: the engine on the phone refuses it
@@ -134,7 +144,7 @@ def test_a_referee_plays_on_through_a_network_outage(
     error = page.get_by_test_id("offline-error")
     expect(error).to_contain_text(refusal.message_ja)
     expect(error).to_contain_text(refusal.code)
-    shoot(page, artifacts, "offline-console-refusal")
+    shoot(page, artifacts, f"{shots}-console-refusal")
     tap(page, 1, None)
     tap(page, 2, "KH")
 
@@ -148,14 +158,14 @@ def test_a_referee_plays_on_through_a_network_outage(
     for seat, card in AFTER_THE_RELOAD:
         tap(page, seat, card)
     expect(banner).to_have_attribute("data-state", "offline")
-    shoot(page, artifacts, "offline-banner")
+    shoot(page, artifacts, f"{shots}-banner")
     game.refresh_from_db()
     assert game.last_seq == 1  # nothing reached the server while offline
 
     page.context.set_offline(False)
     expect(banner).to_have_attribute("data-state", "synced", timeout=30_000)
     expect(page.get_by_test_id("turn")).to_contain_text("Doi")
-    shoot(page, artifacts, "offline-synced")
+    shoot(page, artifacts, f"{shots}-synced")
 
     game.refresh_from_db()
     rows = list(game.moves.order_by("seq"))
@@ -164,6 +174,7 @@ def test_a_referee_plays_on_through_a_network_outage(
     ]
     assert game.status == Game.Status.IN_PLAY
     assert not game.rejected_submissions.exists()  # the refused tap never left the phone
+    return page
 
 
 def test_a_quick_result_recorded_offline_is_sent_when_the_network_is_back(
@@ -171,7 +182,7 @@ def test_a_quick_result_recorded_offline_is_sent_when_the_network_is_back(
 ) -> None:
     table, referee = referee_table("sato")
     game = services.start_game(table, referee, mode=Game.Mode.QUICK)
-    page = open_console(browser, live_server, "sato", table)
+    page = open_console(browser, live_server.url, "sato", table)
     expect(page.get_by_test_id("quick-form")).to_be_visible()
     wait_until_ready_for_an_outage(page)
 
@@ -199,7 +210,7 @@ def test_a_tap_that_never_reached_the_server_is_judged_and_kept(
     phone judges and keeps it rather than showing the generic error, and sends it on request."""
     table, _referee = referee_table("ito")
     game = GameFactory(table=table, game_number=1, hands=HANDS, leader=0)
-    page = open_console(browser, live_server, "ito", table)
+    page = open_console(browser, live_server.url, "ito", table)
     wait_until_ready_for_an_outage(page)
 
     play_url = f"**/referee/tables/{table.pk}/play/"

@@ -42,7 +42,7 @@ def test_a_table_of_three_plays_on_through_a_network_outage(
     OfficialFactory(
         tournament=table.round.stage.tournament, user=referee, role=Official.Role.REFEREE
     )
-    page = open_console(browser, live_server, "ito3", table)
+    page = open_console(browser, live_server.url, "ito3", table)
     banner = page.get_by_test_id("sync-banner")
     # No game yet: nothing the phone could carry on with, so no promise of offline mode.
     expect(banner).to_be_hidden()
