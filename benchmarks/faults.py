@@ -1047,10 +1047,10 @@ def restart_run(args: argparse.Namespace) -> RestartReport:
         shutil.rmtree(LOGS)
     LOGS.mkdir(parents=True)
     with services(args.keep) as (postgres, redis), ExitStack() as cleanup:
-        setup_django(postgres.url, redis)
+        setup_django(postgres.url, redis, throttles=False)
         receiver = Receiver()
         cleanup.callback(receiver.close)
-        token, games, _ = create_tournament(args.devices * args.games, receiver.url)
+        (token,), games, _ = create_tournament(args.devices * args.games, receiver.url, 1)
         from django.db import connections
 
         connections.close_all()
