@@ -121,6 +121,8 @@ def test_the_organiser_cannot_reveal_early_settles_the_round_corrects_a_result_a
     game1 = Game.objects.get(table=table, game_number=1)
     assert game1.result_version == 1  # nothing saved by the preview
     page.get_by_test_id("save-correction").click()
+    # Saved once the page is drawn again without the preview (which quotes the reason too).
+    expect(page.get_by_test_id("correction-preview")).to_have_count(0)
     expect(page.get_by_text("Score sheet swapped seats 2 and 3").first).to_be_visible()
     shoot(page, artifacts, "correction-saved")
     versions = list(ResultVersion.objects.filter(game=game1).order_by("number"))
