@@ -1931,16 +1931,27 @@ def _require_version(game: Game, version: int | None) -> None:
         )
 
 
-def _void_checked(
-    game: Game, actor: AnyUser, reason: str, version: int | None
+def _ruling_in_open_round(
+    game: Game, actor: AnyUser, reason: str, missing_en: str, missing_ja: str
 ) -> tuple[Game, Round, str]:
-    """The locked game and round, and the reason, once a void of `game` may be made."""
+    """The locked game and round and the stripped reason for a ruling that needs its round
+    still open (a void, a forfeit); `missing_*`: the refusal when no reason is given."""
     game, round_ = _lock_for_ruling(game, actor)
-    reason = _reason(reason, "Give a reason to void the game.", "無効の理由が必要です")
+    reason = _reason(reason, missing_en, missing_ja)
     try:
         require_round_open(round_)
     except DomainError as error:
         raise GameError.of(error) from error
+    return game, round_, reason
+
+
+def _void_checked(
+    game: Game, actor: AnyUser, reason: str, version: int | None
+) -> tuple[Game, Round, str]:
+    """The locked game and round, and the reason, once a void of `game` may be made."""
+    game, round_, reason = _ruling_in_open_round(
+        game, actor, reason, "Give a reason to void the game.", "無効の理由が必要です"
+    )
     if game.status == Game.Status.VOID:
         raise GameError(
             "already_void",
@@ -2049,12 +2060,9 @@ def _forfeit_checked(
     game: Game, actor: AnyUser, seat: int, reason: str, version: int | None
 ) -> tuple[Game, Round, str]:
     """The locked game and round, and the reason, once `seat` may forfeit `game`."""
-    game, round_ = _lock_for_ruling(game, actor)
-    reason = _reason(reason, "Give a reason for the forfeit.", "棄権の理由が必要です")
-    try:
-        require_round_open(round_)
-    except DomainError as error:
-        raise GameError.of(error) from error
+    game, round_, reason = _ruling_in_open_round(
+        game, actor, reason, "Give a reason for the forfeit.", "棄権の理由が必要です"
+    )
     if version is not None and game.forfeit_seat == seat and version != game.version:
         raise GameError(
             "already_forfeited",

@@ -2173,10 +2173,7 @@ def preview_penalty(
     """What giving the penalty changes in the standings and at the cuts (nothing is saved);
     refused as `give_penalty` would refuse it."""
     with transaction.atomic():
-        reason, points = _penalty_checked(
-            entry, actor, kind=kind, reason=reason, points=points, round_=round_, game_id=game_id
-        )
-        write = partial(_penalty_write, entry, actor, kind, reason, points, round_, game_id)
+        write = _penalty_ruling(entry, actor, kind, reason, points, round_, game_id)
         return ruling_impact(entry.tournament, lambda: write({}))
 
 
@@ -2195,11 +2192,25 @@ def give_penalty(
     """A warning (警告) or a points deduction (減点) for an entrant, with a reason: the head
     referee's or an organiser's ruling, audited, and counted in every standing at once. One
     that changes who is above a stage's cut needs `confirm_cut_change`."""
+    write = _penalty_ruling(entry, actor, kind, reason, points, round_, game_id)
+    return _measured(entry.tournament, write, confirm_cut_change)
+
+
+def _penalty_ruling(
+    entry: Entry,
+    actor: AnyUser,
+    kind: str,
+    reason: str,
+    points: int,
+    round_: Round | None,
+    game_id: int | None,
+) -> Callable[[dict[str, Any]], Penalty]:
+    """The penalty's one write (taking its audit data), once it may be given: refused as
+    `give_penalty` refuses it. Its preview and its saving both run it."""
     reason, points = _penalty_checked(
         entry, actor, kind=kind, reason=reason, points=points, round_=round_, game_id=game_id
     )
-    write = partial(_penalty_write, entry, actor, kind, reason, points, round_, game_id)
-    return _measured(entry.tournament, write, confirm_cut_change)
+    return partial(_penalty_write, entry, actor, kind, reason, points, round_, game_id)
 
 
 def _penalty_write(
